@@ -1,0 +1,114 @@
+"""Runtime configuration loaded from the environment (optionally seeded from a ``.env`` file).
+
+Everything is parsed and validated once at start-up so that a typo in the deployment surfaces
+as one clear sentence instead of a confusing failure deep inside a game hours later.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotenv import load_dotenv
+
+__all__ = ["DEFAULT_DATABASE_PATH", "Config", "ConfigError", "load_config"]
+
+DEFAULT_DATABASE_PATH = "data/durak.db"
+_VALID_LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
+
+
+class ConfigError(ValueError):
+    """Raised for a malformed setting; the message is meant to be shown to the operator as is."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Validated settings. Frozen so no component can silently diverge from what was loaded."""
+
+    discord_token: str | None
+    database_path: Path
+    dev_guild_id: int | None
+    log_level: str
+    ai_delay_seconds: float
+    table_edit_interval: float
+    default_turn_timer_seconds: int
+
+    @property
+    def log_level_number(self) -> int:
+        """Numeric level, handy for ``logging.basicConfig`` without re-parsing the name."""
+        return logging.getLevelNamesMapping()[self.log_level]
+
+
+def _clean(env: Mapping[str, str], key: str) -> str | None:
+    """Treat unset and blank values alike: a blank line in ``.env`` should mean "use default"."""
+    raw = env.get(key)
+    if raw is None:
+        return None
+    raw = raw.strip()
+    return raw or None
+
+
+def _parse_int(env: Mapping[str, str], key: str, *, minimum: int | None = None) -> int | None:
+    raw = _clean(env, key)
+    if raw is None:
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{key} must be a whole number, got {raw!r}.") from None
+    if minimum is not None and value < minimum:
+        raise ConfigError(f"{key} must be at least {minimum}, got {value}.")
+    return value
+
+
+def _parse_float(env: Mapping[str, str], key: str, default: float) -> float:
+    raw = _clean(env, key)
+    if raw is None:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{key} must be a number of seconds, got {raw!r}.") from None
+    if not value >= 0 or value == float("inf"):  # also rejects NaN
+        raise ConfigError(f"{key} must be a finite number of seconds >= 0, got {raw!r}.")
+    return value
+
+
+def config_from_mapping(env: Mapping[str, str]) -> Config:
+    """Build a Config from any mapping; split out so tests need not touch ``os.environ``."""
+    dev_guild_id = _parse_int(env, "DEV_GUILD_ID", minimum=1)
+
+    log_level = (_clean(env, "LOG_LEVEL") or "INFO").upper()
+    if log_level == "WARN":
+        log_level = "WARNING"
+    if log_level not in _VALID_LOG_LEVELS:
+        raise ConfigError(
+            f"LOG_LEVEL must be one of {', '.join(_VALID_LOG_LEVELS)}, got {log_level!r}."
+        )
+
+    turn_timer = _parse_int(env, "DEFAULT_TURN_TIMER_SECONDS", minimum=0)
+
+    return Config(
+        discord_token=_clean(env, "DISCORD_TOKEN"),
+        database_path=Path(_clean(env, "DATABASE_PATH") or DEFAULT_DATABASE_PATH),
+        dev_guild_id=dev_guild_id,
+        log_level=log_level,
+        ai_delay_seconds=_parse_float(env, "AI_DELAY_SECONDS", 1.0),
+        table_edit_interval=_parse_float(env, "TABLE_EDIT_INTERVAL", 1.0),
+        default_turn_timer_seconds=90 if turn_timer is None else turn_timer,
+    )
+
+
+def load_config(env_file: str | None = ".env") -> Config:
+    """Load settings from the process environment, filling gaps from ``env_file`` if it exists.
+
+    Real environment variables win over the file (``override=False``) so container/CI settings
+    cannot be shadowed by a stale ``.env`` left in the working tree. The token stays optional
+    here because tests and tooling load config without one; the entry point insists on it.
+    """
+    if env_file is not None and Path(env_file).is_file():
+        load_dotenv(env_file, override=False)
+    return config_from_mapping(os.environ)
