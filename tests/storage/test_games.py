@@ -1,0 +1,240 @@
+"""Lobby/game lifecycle: seats, one active game per user, versioning, atomic finish."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot.storage import (
+    AlreadyInGame,
+    GameNotFound,
+    InvalidGameStatus,
+    LobbyFull,
+    ResultEntry,
+    SeatTaken,
+    StaleVersion,
+    Storage,
+)
+from tests.storage.conftest import FakeClock
+
+GUILD, CHANNEL = 100, 200
+
+
+async def _running_game(storage: Storage, *users: int) -> int:
+    game_id = await storage.create_lobby(
+        GUILD, CHANNEL, users[0], "podkidnoy", {"deck": 36}, host_display_name=f"u{users[0]}"
+    )
+    for user in users[1:]:
+        await storage.add_seat(game_id, user_id=user, display_name=f"u{user}")
+    await storage.start_game(game_id, '{"v": 1}', 1)
+    return game_id
+
+
+async def test_create_lobby_and_seats(storage: Storage, clock: FakeClock) -> None:
+    game_id = await storage.create_lobby(
+        GUILD, CHANNEL, 1, "perevodnoy", {"deck": 36}, host_display_name="Host"
+    )
+    game = await storage.get_game(game_id)
+    assert game is not None
+    assert (game.status, game.preset, game.options, game.version) == (
+        "lobby",
+        "perevodnoy",
+        {"deck": 36},
+        0,
+    )
+    assert game.created_at == clock.now
+    assert await storage.user_active_game(1) == game_id
+    assert await storage.add_seat(game_id, ai_difficulty="hard", display_name="Bot") == 1
+    assert await storage.add_seat(game_id, user_id=2, display_name="Two") == 2
+    seats = await storage.seats(game_id)
+    assert [(s.seat, s.user_id, s.ai_difficulty, s.is_ai) for s in seats] == [
+        (0, 1, None, False),
+        (1, None, "hard", True),
+        (2, 2, None, False),
+    ]
+    removed = await storage.remove_seat(game_id, 1)
+    assert removed is not None and removed.is_ai
+    # Lowest free seat is reused.
+    assert await storage.add_seat(game_id, ai_difficulty="easy", display_name="Bot2") == 1
+    with pytest.raises(SeatTaken):
+        await storage.add_seat(game_id, user_id=3, display_name="x", seat=2)
+    with pytest.raises(LobbyFull):
+        await storage.add_seat(game_id, user_id=3, display_name="x", max_seats=3)
+    assert await storage.user_active_game(3) is None  # failed join claimed nothing
+    with pytest.raises(ValueError):
+        await storage.add_seat(game_id, display_name="nobody")
+    assert await storage.remove_seat(game_id, 9) is None
+
+
+async def test_set_table_message(storage: Storage) -> None:
+    game_id = await storage.create_lobby(GUILD, CHANNEL, 1, "podkidnoy")
+    await storage.set_table_message(game_id, message_id=555, thread_id=777)
+    game = await storage.get_game(game_id)
+    assert game is not None
+    assert (game.table_message_id, game.thread_id, game.channel_id) == (555, 777, CHANNEL)
+    assert game.message_channel_id == 777
+    with pytest.raises(GameNotFound):
+        await storage.set_table_message(999, message_id=1)
+
+
+async def test_one_active_game_per_user(storage: Storage) -> None:
+    first = await storage.create_lobby(GUILD, CHANNEL, 1, "podkidnoy", host_display_name="A")
+    with pytest.raises(AlreadyInGame) as err:
+        await storage.create_lobby(GUILD, CHANNEL, 1, "podkidnoy", host_display_name="A")
+    assert err.value.game_id == first
+    # The failed create must not leave an orphan lobby behind.
+    assert [g.id for g in await storage.load_lobbies()] == [first]
+
+    second = await storage.create_lobby(GUILD, CHANNEL, 2, "podkidnoy", host_display_name="B")
+    with pytest.raises(AlreadyInGame):
+        await storage.add_seat(second, user_id=1, display_name="A")
+    with pytest.raises(AlreadyInGame):  # joining the same game twice
+        await storage.add_seat(first, user_id=1, display_name="A")
+
+    await storage.remove_seat(first, 0)
+    assert await storage.user_active_game(1) is None
+    await storage.add_seat(second, user_id=1, display_name="A")
+    assert await storage.user_active_game(1) == second
+
+
+async def test_concurrent_joins_only_one_wins(storage: Storage) -> None:
+    a = await storage.create_lobby(GUILD, CHANNEL, 1, "podkidnoy")
+    b = await storage.create_lobby(GUILD, CHANNEL, 2, "podkidnoy")
+    outcomes = await asyncio.gather(
+        storage.add_seat(a, user_id=9, display_name="x"),
+        storage.add_seat(b, user_id=9, display_name="x"),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(o, AlreadyInGame) for o in outcomes) == 1
+    assert sum(isinstance(o, int) for o in outcomes) == 1
+
+
+async def test_optimistic_versioning(storage: Storage) -> None:
+    game_id = await _running_game(storage, 1, 2)
+    await storage.save_state(game_id, '{"v": 2}', 1, 2, deadline=123.0, timer_strikes={"0": 1})
+    game = await storage.get_game(game_id)
+    assert game is not None
+    assert (game.state_json, game.version, game.turn_deadline, game.timer_strikes) == (
+        '{"v": 2}',
+        2,
+        123.0,
+        {"0": 1},
+    )
+    # A duplicated action based on the old version is refused and changes nothing.
+    with pytest.raises(StaleVersion) as err:
+        await storage.save_state(game_id, '{"dup": true}', 1, 2)
+    assert (err.value.expected, err.value.actual) == (1, 2)
+    game = await storage.get_game(game_id)
+    assert game is not None and game.state_json == '{"v": 2}'
+    # deadline None clears the timer, strikes untouched when not given.
+    await storage.save_state(game_id, '{"v": 3}', 2, 3)
+    game = await storage.get_game(game_id)
+    assert game is not None
+    assert (game.turn_deadline, game.timer_strikes) == (None, {"0": 1})
+    with pytest.raises(ValueError):
+        await storage.save_state(game_id, "{}", 3, 3)
+
+
+async def test_concurrent_saves_one_wins(storage: Storage) -> None:
+    game_id = await _running_game(storage, 1, 2)
+    outcomes = await asyncio.gather(
+        *(storage.save_state(game_id, f'{{"click": {i}}}', 1, 2) for i in range(5)),
+        return_exceptions=True,
+    )
+    assert sum(o is None for o in outcomes) == 1
+    assert sum(isinstance(o, StaleVersion) for o in outcomes) == 4
+
+
+async def test_start_requires_lobby_and_save_requires_running(storage: Storage) -> None:
+    game_id = await storage.create_lobby(GUILD, CHANNEL, 1, "podkidnoy")
+    with pytest.raises(InvalidGameStatus):
+        await storage.save_state(game_id, "{}", 0, 1)
+    await storage.start_game(game_id, "{}", 1)
+    with pytest.raises(InvalidGameStatus):
+        await storage.start_game(game_id, "{}", 1)
+    with pytest.raises(InvalidGameStatus):
+        await storage.add_seat(game_id, user_id=5, display_name="late")
+    with pytest.raises(GameNotFound):
+        await storage.save_state(12345, "{}", 0, 1)
+
+
+async def test_load_running_games_survives_reopen(db_path: Path, clock: FakeClock) -> None:
+    async with await Storage.open(db_path, clock=clock) as st:
+        game_id = await _running_game(st, 1, 2)
+        await st.save_state(game_id, '{"v": 2}', 1, 2, deadline=clock.now + 90)
+        await st.create_lobby(GUILD, CHANNEL, 3, "podkidnoy")
+    async with await Storage.open(db_path, clock=clock) as st:
+        running = await st.load_running_games()
+        assert [(g.id, g.state_json, g.version) for g in running] == [(game_id, '{"v": 2}', 2)]
+        assert running[0].turn_deadline == clock.now + 90
+        assert [g.id for g in await st.running_games(GUILD)] == [game_id]
+        assert await st.running_games(GUILD + 1) == []
+        assert len(await st.load_lobbies()) == 1
+
+
+async def test_leaving_running_game_marks_seat(storage: Storage, clock: FakeClock) -> None:
+    game_id = await _running_game(storage, 1, 2)
+    left = await storage.remove_seat(game_id, 1)
+    assert left is not None and left.left_at == clock.now
+    seats = await storage.seats(game_id)
+    assert len(seats) == 2 and seats[1].left_at == clock.now
+    assert await storage.user_active_game(2) is None
+    assert await storage.user_active_game(1) == game_id
+
+
+async def test_finish_game_is_atomic(storage: Storage, clock: FakeClock) -> None:
+    game_id = await _running_game(storage, 1, 2, 3)
+    bad = [
+        ResultEntry(1, 0, "win"),
+        ResultEntry(2, 1, "fool"),
+        ResultEntry(3, 1, "win"),  # duplicate seat -> primary key violation mid-insert
+    ]
+    with pytest.raises(Exception):  # noqa: B017 - any DB error; the point is the rollback
+        await storage.finish_game(game_id, bad, '{"final": true}')
+    game = await storage.get_game(game_id)
+    assert game is not None and game.status == "running" and game.version == 1
+    assert await storage.game_results(game_id) == []
+    assert await storage.user_active_game(1) == game_id
+
+    clock.advance(60)
+    good = [
+        ResultEntry(1, 0, "win"),
+        ResultEntry(2, 1, "fool", forfeit_text="Sing"),
+        ResultEntry(3, 2, "win"),
+    ]
+    with pytest.raises(StaleVersion):
+        await storage.finish_game(game_id, good, "{}", expected_version=7)
+    await storage.finish_game(game_id, good, '{"final": true}', expected_version=1)
+    game = await storage.get_game(game_id)
+    assert game is not None
+    assert (game.status, game.finished_at, game.version, game.state_json) == (
+        "finished",
+        clock.now,
+        2,
+        '{"final": true}',
+    )
+    results = await storage.game_results(game_id)
+    assert [(r.user_id, r.outcome, r.forfeit_text, r.guild_id, r.preset) for r in results] == [
+        (1, "win", None, GUILD, "podkidnoy"),
+        (2, "fool", "Sing", GUILD, "podkidnoy"),
+        (3, "win", None, GUILD, "podkidnoy"),
+    ]
+    for user in (1, 2, 3):
+        assert await storage.user_active_game(user) is None
+    with pytest.raises(InvalidGameStatus):
+        await storage.finish_game(game_id, good, "{}")
+    assert await storage.load_running_games() == []
+
+
+async def test_cancel_game(storage: Storage) -> None:
+    game_id = await _running_game(storage, 1, 2)
+    assert await storage.cancel_game(game_id) is True
+    assert await storage.cancel_game(game_id) is False
+    assert await storage.user_active_game(1) is None
+    game = await storage.get_game(game_id)
+    assert game is not None and game.status == "cancelled"
+    assert await storage.game_results(game_id) == []
+    with pytest.raises(GameNotFound):
+        await storage.cancel_game(4242)
