@@ -400,6 +400,10 @@ async def test_restart_keeps_world_and_persistent_views(
     assert lobby is not None
 
     old_bot = simcord_env.bot
+    # simcord never calls bot.close() itself (not on restart, not at teardown);
+    # close the old bot explicitly so Bot.close() cleanup (e.g. DB) runs.
+    await old_bot.close()
+    assert old_bot.is_closed()
     new_bot = SmokeBot()
     await simcord_env.restart_bot(new_bot)
     assert simcord_env.bot is new_bot and new_bot is not old_bot and new_bot.setups == 1
