@@ -6,6 +6,8 @@ PY    ?= python3
 VENV  ?= .venv
 BIN   := $(VENV)/bin
 STAMP := $(VENV)/.stamp
+# Only lint directories that exist (bench/ may be absent in a fresh clone).
+LINT_DIRS := $(wildcard engine bot cogs tests bench)
 
 .PHONY: test lint typecheck pytest run bench clean venv
 
@@ -20,7 +22,7 @@ $(STAMP): pyproject.toml
 test: lint typecheck pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check engine bot cogs tests bench
+	$(BIN)/ruff check $(LINT_DIRS)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
