@@ -1,0 +1,1177 @@
+"""The game state of one deal, its legal actions, and how actions change it.
+
+Design notes (why it looks like this):
+
+* Hands, the discard and per-seat knowledge are bit masks (see ``cards``); the table is a
+  short list of ``[attack, defence]`` pairs. Random self-play is the engine's stress test and
+  the computer players' search budget, so the hot paths avoid allocation.
+* Several seats may be entitled to act at once (co-attackers throwing in while the defender
+  defends). ``legal_actions(seat)`` answers for any seat and ``apply`` accepts exactly those
+  actions, whoever sends them first; the bot serialises clicks per game.
+* A bout ends by itself when nobody can change it any more: every attack card is beaten (or
+  the defender said "take") and every attacker has said "done" or has nothing they could add.
+  Players never have to press "done" for a move they could not make.
+* Everything a seat may know is exposed only through ``observation(seat)``; computer players
+  and renderers get that, never the ``Game``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from .actions import Action, ActionKind, Event
+from .cards import (
+    BEATERS,
+    CARDS,
+    LOWEST_RANK,
+    RANK_MASK,
+    SUIT_CHARS,
+    Card,
+    CardError,
+    bits,
+    deck_mask,
+    mask_of,
+    parse_suit,
+    sorted_hand,
+)
+from .observation import Observation
+from .rules import RuleError, RuleSet
+
+SCHEMA = "durak-state"
+SCHEMA_VERSION = 1
+
+A, T, D, TR, SH, TK, PI, PA, EX = (
+    ActionKind.ATTACK,
+    ActionKind.THROW,
+    ActionKind.DEFEND,
+    ActionKind.TRANSFER,
+    ActionKind.SHOW,
+    ActionKind.TAKE,
+    ActionKind.PILE,
+    ActionKind.PASS,
+    ActionKind.EXCHANGE,
+)
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal now. ``code`` is stable (for translations), ``str`` explains."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class InvalidPosition(ValueError):
+    """Malformed or inconsistent game data (duplicate card, wrong pack, bad seat ...)."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a deal ended. ``kind`` is ``fool``, ``team`` or ``draw``."""
+
+    kind: str
+    fool: int | None
+    losers: tuple[int, ...]
+    losing_team: int | None
+    finish_order: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "fool": self.fool,
+            "losers": list(self.losers),
+            "losing_team": self.losing_team,
+            "finish_order": list(self.finish_order),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Result:
+        return cls(
+            str(d["kind"]),
+            d.get("fool"),
+            tuple(d.get("losers", ())),
+            d.get("losing_team"),
+            tuple(d.get("finish_order", ())),
+        )
+
+
+def _popcount(m: int) -> int:
+    return m.bit_count()
+
+
+class Game:
+    """One deal of Durak: the full true state. Mutable; copy with :meth:`copy`."""
+
+    __slots__ = (
+        "_active",
+        "_beaters",
+        "_deck",
+        "attacker",
+        "beaten_before",
+        "bout_no",
+        "deal_no",
+        "dealer",
+        "def_start",
+        "defender",
+        "discard",
+        "exchange_grace",
+        "first_attacker",
+        "hands",
+        "known",
+        "lowest_origin",
+        "n",
+        "out",
+        "passed",
+        "result",
+        "rules",
+        "shown",
+        "table",
+        "table_ranks",
+        "taking",
+        "talon",
+        "team_ptr",
+        "trump",
+        "trump_card",
+        "trump_holder",
+        "trump_index",
+        "version",
+    )
+
+    rules: RuleSet
+    n: int
+    hands: list[int]
+    talon: list[int]
+    trump: int
+    trump_card: int
+    trump_index: int
+    discard: int
+    table: list[list[int]]
+    table_ranks: int
+    attacker: int
+    defender: int
+    first_attacker: int
+    bout_no: int
+    taking: bool
+    passed: int
+    def_start: int
+    beaten_before: int
+    shown: int
+    out: list[int]
+    team_ptr: list[int]
+    lowest_origin: int
+    exchange_grace: bool
+    trump_holder: int
+    known: list[int]
+    result: Result | None
+    version: int
+    deal_no: int
+    dealer: int
+    _deck: int
+    _beaters: tuple[int, ...]
+    _active: int
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def new(
+        cls,
+        rules: RuleSet,
+        seed: int | str,
+        dealer: int = 0,
+        deal_no: int = 1,
+        previous: Result | None = None,
+    ) -> Game:
+        """Shuffle with a private ``random.Random(seed)`` and deal, as the dealer would."""
+        n = rules.players
+        if not 0 <= dealer < n:
+            raise InvalidPosition(f"dealer must be a seat from 0 to {n - 1}")
+        rng = random.Random(seed)
+        deck = list(bits(deck_mask(rules.deck_size)))
+        rng.shuffle(deck)
+        hands = [0] * n
+        order = [(dealer + 1 + i) % n for i in range(n)]
+        i = 0
+        for _ in range(rules.hand_size):
+            for s in order:
+                hands[s] |= 1 << deck[i]
+                i += 1
+        rest = [int(c) for c in deck[i:]]
+        g = cls._blank(rules)
+        g.hands = hands
+        g.deal_no = deal_no
+        g.dealer = dealer
+        if rest:
+            g.talon = rest  # talon[0] is the bottom card, talon[-1] the top
+            g.trump_index = 1 if rules.severnyi else 0
+            g.trump_card = rest[g.trump_index]
+        else:
+            # Six players and 36 cards: the dealer's last card is turned up and fixes trumps.
+            g.talon = []
+            g.trump_index = -1
+            g.trump_card = int(deck[i - 1])
+            g.known[dealer] |= 1 << g.trump_card
+            g.trump_holder = dealer
+        g._set_trump(g.trump_card // 13)
+        lowest = g._lowest_trump_card()
+        for s in range(n):
+            if hands[s] >> lowest & 1:
+                g.lowest_origin = s
+        attacker = g._opening_attacker(previous)
+        g._start_roles(attacker, (attacker + 1) % n)
+        return g
+
+    @classmethod
+    def _blank(cls, rules: RuleSet) -> Game:
+        g = cls.__new__(cls)
+        g.rules = rules
+        g.n = n = rules.players
+        g.hands = [0] * n
+        g.talon = []
+        g.trump = 0
+        g.trump_card = 0
+        g.trump_index = -1
+        g.discard = 0
+        g.table = []
+        g.table_ranks = 0
+        g.attacker = 0
+        g.defender = 1
+        g.first_attacker = 0
+        g.bout_no = 0
+        g.taking = False
+        g.passed = 0
+        g.def_start = 0
+        g.beaten_before = 0
+        g.shown = 0
+        g.out = []
+        g.team_ptr = [0, 1]
+        g.lowest_origin = -1
+        g.exchange_grace = False
+        g.trump_holder = -1
+        g.known = [0] * n
+        g.result = None
+        g.version = 0
+        g.deal_no = 1
+        g.dealer = 0
+        g._deck = deck_mask(rules.deck_size)
+        g._active = (1 << n) - 1
+        return g
+
+    def _set_trump(self, suit: int) -> None:
+        self.trump = suit
+        self._beaters = BEATERS[suit]
+
+    def _lowest_trump_card(self) -> int:
+        return self.trump * 13 + LOWEST_RANK[self.rules.deck_size] - 2
+
+    def _opening_attacker(self, previous: Result | None) -> int:
+        n, dealer = self.n, self.dealer
+        rule = self.rules.first_lead if previous is None else self.rules.next_deal_lead
+        if rule == "lowest_trump":
+            for card in bits(self._deck & (0x1FFF << (13 * self.trump))):
+                for s in range(n):
+                    if self.hands[s] >> card & 1:
+                        return s
+            return (dealer + 1) % n  # nobody holds a trump: fall back to the dealer's left
+        if rule == "duraka_uchat":
+            return (dealer - 1) % n  # the fool deals and is attacked by the player on the right
+        return (dealer + 1) % n
+
+    def copy(self) -> Game:
+        g = Game.__new__(Game)
+        for name in Game.__slots__:
+            setattr(g, name, getattr(self, name))
+        g.hands = self.hands[:]
+        g.talon = self.talon[:]
+        g.table = [p[:] for p in self.table]
+        g.out = self.out[:]
+        g.team_ptr = self.team_ptr[:]
+        g.known = self.known[:]
+        return g
+
+    def next_deal(self, seed: int | str) -> Game:
+        """The next deal of a session: the fool deals (on a draw the same dealer deals again)."""
+        if self.result is None:
+            raise IllegalAction("not_finished", "the deal is not over yet")
+        r = self.result
+        if r.kind == "fool" and r.fool is not None:
+            dealer = r.fool
+        elif r.kind == "team" and r.losers:
+            dealer = r.losers[0]
+        else:
+            dealer = self.dealer
+        return Game.new(self.rules, seed, dealer=dealer, deal_no=self.deal_no + 1, previous=r)
+
+    # ------------------------------------------------------------------ small queries
+
+    def team_of(self, seat: int) -> int:
+        return seat % 2 if self.rules.teams != "none" else seat
+
+    def is_opponent(self, a: int, b: int) -> bool:
+        return a != b and (self.rules.teams == "none" or (a - b) % 2 == 1)
+
+    def is_active(self, seat: int) -> bool:
+        return bool(self._active >> seat & 1)
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def phase(self) -> str:
+        """``over``, ``lead`` (table empty, attacker to lead) or ``bout``."""
+        if self.result is not None:
+            return "over"
+        return "bout" if self.table else "lead"
+
+    def hand(self, seat: int) -> list[Card]:
+        return sorted_hand(self.hands[seat], self.trump)
+
+    def hand_size(self, seat: int) -> int:
+        return _popcount(self.hands[seat])
+
+    def unbeaten(self) -> list[Card]:
+        return [CARDS[a] for a, d in self.table if d < 0]
+
+    def _next_active(self, seat: int) -> int:
+        n, act = self.n, self._active
+        s = seat
+        for _ in range(n):
+            s = (s + 1) % n
+            if act >> s & 1:
+                return s
+        return seat
+
+    def _team_next(self, team: int, seat: int) -> int:
+        """Next active member of ``team`` after ``seat``, clockwise (``seat`` itself last)."""
+        n, act = self.n, self._active
+        s = seat
+        for _ in range(n):
+            s = (s + 1) % n
+            if act >> s & 1 and s % 2 == team:
+                return s
+        return -1
+
+    def _next_defender(self, seat: int) -> int:
+        """Who an attack transferred by ``seat`` goes to: the next active player clockwise."""
+        return self._next_active(seat)
+
+    def eligible_attackers(self) -> list[int]:
+        """Seats that may add cards in the current bout, in priority order."""
+        return self._eligible(self.attacker, self.defender)
+
+    def _eligible(self, attacker: int, defender: int) -> list[int]:
+        mode = self.rules.throw_in
+        if mode == "none":
+            return []
+        if mode == "attacker":
+            return [attacker]
+        out = [attacker]
+        n, act = self.n, self._active
+        if mode == "neighbours":
+            left = self._next_active(defender)
+            right = defender
+            for _ in range(n):
+                right = (right - 1) % n
+                if act >> right & 1:
+                    break
+            for s in (left, right):
+                if s != defender and s not in out and self.is_opponent(s, defender):
+                    out.append(s)
+            # keep the priority order: principal, then clockwise from the defender's left
+            return [attacker, *sorted(out[1:], key=lambda s: (s - defender) % n)]
+        s = defender
+        for _ in range(n - 1):
+            s = (s + 1) % n
+            if s != attacker and act >> s & 1 and self.is_opponent(s, defender):
+                out.append(s)
+        return out
+
+    def _bout_limit(self) -> int:
+        """Most attack cards the current bout may hold."""
+        r = self.rules
+        limit = 99
+        if r.max_attack is not None:
+            limit = r.max_attack
+        if self.bout_no <= 1 and r.first_bout_max is not None:
+            limit = min(limit, r.first_bout_max)
+        if r.attack_cap == "hand_at_start":
+            limit = min(limit, self.beaten_before + self.def_start)
+        return limit
+
+    def _room(self) -> int:
+        """How many more attack cards may go on the table right now."""
+        room = self._bout_limit() - len(self.table)
+        if self.rules.attack_cap == "unbeaten":
+            unbeaten = 0
+            for p in self.table:
+                if p[1] < 0:
+                    unbeaten += 1
+            room = min(room, _popcount(self.hands[self.defender]) - unbeaten)
+        return room
+
+    def _throwable(self, seat: int) -> int:
+        if self.taking and not self.rules.pile_on:
+            return 0
+        if self._room() <= 0:
+            return 0
+        return self.hands[seat] & self.table_ranks
+
+    def _done(self, seat: int) -> bool:
+        return bool(self.passed >> seat & 1) or not self._throwable(seat)
+
+    def _gated(self, seat: int, order: Sequence[int]) -> bool:
+        """With attacker priority, a co-attacker waits until everyone before them is done."""
+        if not self.rules.attacker_priority:
+            return False
+        for s in order:
+            if s == seat:
+                return False
+            if not self._done(s):
+                return True
+        return False
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (empty when it must wait)."""
+        if self.result is not None or not 0 <= seat < self.n:
+            return []
+        out: list[Action] = []
+        ex = self._exchange_card(seat)
+        if ex >= 0:
+            out.append(Action(seat, EX, (CARDS[ex],)))
+        hand = self.hands[seat]
+        if not self.table:
+            if seat == self.attacker:
+                limit = min(self._bout_limit(), _popcount(self.hands[self.defender]))
+                r = 2
+                while r <= 14:
+                    same = hand & RANK_MASK[r]
+                    if same:
+                        cards = list(bits(same))
+                        for k in range(1, min(limit, len(cards)) + 1):
+                            for combo in combinations(cards, k):
+                                out.append(Action(seat, A, combo))
+                    r += 1
+            return out
+        if seat == self.defender:
+            if not self.taking:
+                self._defender_actions(seat, hand, out)
+            return out
+        order = self._eligible(self.attacker, self.defender)
+        if seat in order and not self.passed >> seat & 1:
+            throwable = self._throwable(seat)
+            if throwable and not self._gated(seat, order):
+                kind = PI if self.taking else T
+                for c in bits(throwable):
+                    out.append(Action(seat, kind, (c,)))
+                if self.taking or all(p[1] >= 0 for p in self.table):
+                    out.append(Action(seat, PA))
+        return out
+
+    def _defender_actions(self, seat: int, hand: int, out: list[Action]) -> None:
+        unbeaten = [p[0] for p in self.table if p[1] < 0]
+        if not unbeaten:
+            return
+        beaters = self._beaters
+        for a in unbeaten:
+            m = hand & beaters[a]
+            while m:
+                low = m & -m
+                out.append(Action(seat, D, (CARDS[a], CARDS[low.bit_length() - 1])))
+                m ^= low
+        r = self.rules
+        if r.transfer != "off":
+            self._transfer_actions(seat, hand, unbeaten, out)
+        out.append(Action(seat, TK))
+
+    def _transfer_mask(self, unbeaten: list[int]) -> int:
+        """Cards that may transfer the attack now: those matching an unbeaten rank, or 0.
+
+        Plain Perevodnoy allows it only before any card is beaten (so all unbeaten cards share
+        the lead's rank); the Kiev variation also after beats, matching any of the fresh ranks
+        (its example 1 transfers a jack and a king at once).
+        """
+        if self.rules.transfer == "before_beat" and len(unbeaten) != len(self.table):
+            return 0
+        m = 0
+        for a in unbeaten:
+            m |= RANK_MASK[a % 13 + 2]
+        return m
+
+    def _transfer_actions(
+        self, seat: int, hand: int, unbeaten: list[int], out: list[Action]
+    ) -> None:
+        ranks = self._transfer_mask(unbeaten)
+        if not ranks:
+            return
+        nd = self._next_defender(seat)
+        if nd == seat:
+            return
+        nd_hand = _popcount(self.hands[nd])
+        room = self._bout_limit_for_transfer() - len(self.table)
+        same = list(bits(hand & ranks))
+        for k in range(1, len(same) + 1):
+            if k > room or len(unbeaten) + k > nd_hand:
+                break
+            for combo in combinations(same, k):
+                out.append(Action(seat, TR, combo))
+        if self.rules.pass_card and len(unbeaten) <= nd_hand:
+            trumps = hand & ranks & (0x1FFF << (13 * self.trump)) & ~self.shown
+            for t in bits(trumps):
+                out.append(Action(seat, SH, (t,)))
+
+    def _bout_limit_for_transfer(self) -> int:
+        """The bout's own card limit (a transfer is capped by the next hand, not this one)."""
+        r = self.rules
+        limit = 99 if r.max_attack is None else r.max_attack
+        if self.bout_no <= 1 and r.first_bout_max is not None:
+            limit = min(limit, r.first_bout_max)
+        return limit
+
+    def _exchange_card(self, seat: int) -> int:
+        """The lowest trump ``seat`` may exchange now, or -1."""
+        r = self.rules
+        if r.trump_exchange == "off" or self.result is not None:
+            return -1
+        low = self._lowest_trump_card()
+        if not self.hands[seat] >> low & 1 or low == self.trump_card:
+            return -1
+        if r.exchange_original_holder_only and self.lowest_origin != seat:
+            return -1
+        if r.trump_exchange == "lowest_for_ace" and self.trump_card % 13 != 12:
+            return -1
+        if self.trump_index >= 0:
+            return low
+        holder = self.trump_holder
+        if (
+            self.exchange_grace
+            and holder not in (-1, seat)
+            and self.hands[holder] >> self.trump_card & 1
+        ):
+            return low
+        return -1
+
+    def all_legal_actions(self) -> list[Action]:
+        out: list[Action] = []
+        for s in range(self.n):
+            out.extend(self.legal_actions(s))
+        return out
+
+    def seats_to_act(self) -> list[int]:
+        """Seats that have at least one legal action."""
+        return [s for s in range(self.n) if self.legal_actions(s)]
+
+    def is_legal(self, action: Action) -> bool:
+        return action in self.legal_actions(action.seat)
+
+    # ------------------------------------------------------------------ applying
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply a legal action; raise :class:`IllegalAction` (state untouched) otherwise."""
+        if not isinstance(action, Action):
+            raise IllegalAction("malformed", f"{action!r} is not an Action")
+        if action not in self.legal_actions(action.seat):
+            code, msg = self.explain_illegal(action)
+            raise IllegalAction(code, msg)
+        return self.apply_unchecked(action)
+
+    def apply_unchecked(self, action: Action) -> list[Event]:
+        """Apply an action already known to be in ``legal_actions`` (the search fast path)."""
+        seat, kind, cards = action
+        ev: list[Event] = []
+        self.version += 1
+        if kind is T or kind is PI:
+            c = cards[0]
+            self.hands[seat] &= ~(1 << c)
+            self.known[seat] &= ~(1 << c)
+            self.table.append([c, -1])
+            self.table_ranks |= RANK_MASK[c % 13 + 2]
+            self.passed = 0
+            ev.append(Event(kind.value, seat, cards, self.defender))
+        elif kind is D:
+            a, d = cards
+            self.hands[seat] &= ~(1 << d)
+            self.known[seat] &= ~(1 << d)
+            for p in self.table:
+                if p[0] == a:
+                    p[1] = d
+                    break
+            self.table_ranks |= RANK_MASK[d % 13 + 2]
+            self.passed = 0
+            ev.append(Event("defend", seat, cards, self.attacker))
+        elif kind is PA:
+            self.passed |= 1 << seat
+            ev.append(Event("pass", seat))
+        elif kind is TK:
+            self.taking = True
+            self.passed = 0
+            ev.append(Event("take", seat))
+        elif kind is A:
+            m = mask_of(cards)
+            self.hands[seat] &= ~m
+            self.known[seat] &= ~m
+            self.exchange_grace = False
+            self.first_attacker = seat
+            self.def_start = _popcount(self.hands[self.defender])
+            self.beaten_before = 0
+            for c in cards:
+                self.table.append([c, -1])
+            self.table_ranks = RANK_MASK[cards[0] % 13 + 2]
+            ev.append(Event("attack", seat, cards, self.defender))
+        elif kind is TR or kind is SH:
+            nd = self._next_defender(seat)
+            if kind is TR:
+                m = mask_of(cards)
+                self.hands[seat] &= ~m
+                self.known[seat] &= ~m
+                for c in cards:
+                    self.table.append([c, -1])
+            else:
+                self.shown |= 1 << cards[0]
+                self.known[seat] |= 1 << cards[0]
+            self.attacker, self.defender = seat, nd
+            self.def_start = _popcount(self.hands[nd])
+            self.beaten_before = sum(1 for p in self.table if p[1] >= 0)
+            self.passed = 0
+            ev.append(Event(kind.value, seat, cards, nd))
+        elif kind is EX:
+            # an exchange can take away a seat's last throwable card, so settle afterwards too
+            self._do_exchange(seat, cards[0], ev)
+        self._settle(ev)
+        return ev
+
+    def _do_exchange(self, seat: int, low: int, ev: list[Event]) -> None:
+        up = self.trump_card
+        if self.trump_index >= 0:
+            self.talon[self.trump_index] = low
+            self.hands[seat] = (self.hands[seat] & ~(1 << low)) | (1 << up)
+            self.known[seat] = (self.known[seat] & ~(1 << low)) | (1 << up)
+        else:
+            h = self.trump_holder
+            self.hands[h] = (self.hands[h] & ~(1 << up)) | (1 << low)
+            self.known[h] = (self.known[h] & ~(1 << up)) | (1 << low)
+            self.hands[seat] = (self.hands[seat] & ~(1 << low)) | (1 << up)
+            self.known[seat] = (self.known[seat] & ~(1 << low)) | (1 << up)
+            self.trump_holder = h
+        self.trump_card = low
+        self.lowest_origin = -1  # the turned-up card can never be exchanged again
+        ev.append(Event("exchange", seat, (CARDS[low], CARDS[up])))
+
+    def _settle(self, ev: list[Event]) -> None:
+        """End the bout if nobody can change it any more."""
+        table = self.table
+        if not table:
+            return
+        if not self.taking:
+            for p in table:
+                if p[1] < 0:
+                    return
+        for s in self._eligible(self.attacker, self.defender):
+            if not self._done(s):
+                return
+        self._end_bout(ev)
+
+    def _end_bout(self, ev: list[Event]) -> None:
+        a, d = self.attacker, self.defender
+        m = 0
+        for x, y in self.table:
+            m |= 1 << x
+            if y >= 0:
+                m |= 1 << y
+        count = _popcount(m)
+        taken = self.taking
+        if taken:
+            self.hands[d] |= m
+            self.known[d] |= m
+            ev.append(Event("picked_up", d, tuple(bits(m)), amount=count))
+        else:
+            self.discard |= m
+            ev.append(Event("beaten", d, amount=count))
+        self.table = []
+        self.table_ranks = 0
+        self.taking = False
+        self.passed = 0
+        self.shown = 0
+        self._draw(ev)
+        self._mark_out(ev)
+        if self._check_over(ev):
+            return
+        self._next_roles(a, d, taken)
+
+    def _draw(self, ev: list[Event]) -> None:
+        talon = self.talon
+        if not talon:
+            return
+        n, d = self.n, self.defender
+        if self.rules.draw_order == "attackers_first":
+            order = [(self.first_attacker + i) % n for i in range(n)]
+            order.remove(d)
+            order.append(d)
+        else:
+            order = [(d + i) % n for i in range(n)]
+        hs = self.rules.hand_size
+        for s in order:
+            if not talon:
+                break
+            if not self._active >> s & 1:
+                continue
+            need = hs - _popcount(self.hands[s])
+            if need <= 0:
+                continue
+            got: list[Card] = []
+            public: list[Card] = []
+            while need and talon:
+                idx = len(talon) - 1
+                c = talon.pop()
+                got.append(CARDS[c])
+                self.hands[s] |= 1 << c
+                if c == self._lowest_trump_card() and self.lowest_origin < 0:
+                    self.lowest_origin = s
+                if idx == self.trump_index:
+                    self.trump_index = -1
+                    self.trump_holder = s
+                    self.known[s] |= 1 << c
+                    public.append(CARDS[c])
+                elif self.rules.severnyi and idx == 0:
+                    self.known[s] |= 1 << c
+                    public.append(CARDS[c])
+                need -= 1
+            ev.append(Event("draw", s, tuple(got), amount=len(got), public_cards=tuple(public)))
+            if self.rules.severnyi and not talon:
+                # Durak Severnyi: the hidden last card is shown and its suit becomes trumps
+                last = got[-1]
+                self._set_trump(last.suit)
+                self.trump_card = int(last)
+                ev.append(Event("trump_change", s, (last,)))
+        if not talon:
+            self.exchange_grace = self.rules.exchange_timing == "until_next_bout"
+            if self.rules.severnyi:
+                self.exchange_grace = False
+
+    def _mark_out(self, ev: list[Event]) -> None:
+        if self.talon:
+            return
+        n = self.n
+        for i in range(n):
+            s = (self.first_attacker + i) % n
+            if self._active >> s & 1 and not self.hands[s]:
+                self._active &= ~(1 << s)
+                self.out.append(s)
+                ev.append(Event("out", s, amount=len(self.out)))
+
+    def _check_over(self, ev: list[Event]) -> bool:
+        act = self._active
+        order = tuple(self.out)
+        if self.rules.teams == "none":
+            left = [s for s in range(self.n) if act >> s & 1]
+            if len(left) > 1:
+                return False
+            if left:
+                self.result = Result("fool", left[0], (left[0],), None, order)
+            else:
+                self.result = Result("draw", None, (), None, order)
+        else:
+            alive = [any(act >> s & 1 for s in range(t, self.n, 2)) for t in (0, 1)]
+            if alive[0] and alive[1]:
+                return False
+            if not alive[0] and not alive[1]:
+                self.result = Result("draw", None, (), None, order)
+            else:
+                lt = 0 if alive[0] else 1
+                losers = tuple(s for s in range(lt, self.n, 2))
+                holding = [s for s in losers if act >> s & 1]
+                fool = holding[0] if len(holding) == 1 else None
+                self.result = Result("team", fool, losers, lt, order)
+        ev.append(Event("game_over", self.result.fool if self.result.fool is not None else -1))
+        return True
+
+    def _next_roles(self, a: int, d: int, taken: bool) -> None:
+        r = self.rules
+        if taken and r.after_pickup == "same_attacker":
+            # the defender stays under siege (overview; Simple fool)
+            if self.is_active(a):
+                na = a
+            elif r.teams == "none":
+                na = self._next_active(d)
+            else:
+                na = self._team_next(a % 2, a)
+            self._start_roles(na, d)
+            return
+        if r.teams == "none":
+            # after a pick-up the defender loses the turn; after a defence they lead
+            stay = not taken and self.is_active(d)
+            na = d if stay else self._next_active(d)
+            self._start_roles(na, self._next_active(na))
+            return
+        tx, ty = a % 2, d % 2
+        if taken:
+            na = self._team_next(tx, a)
+            nd = self._team_next(ty, d)
+        else:
+            na = d if self.is_active(d) else self._team_next(ty, d)
+            nd = self._team_next(tx, a)
+        self._start_roles(na, nd)
+
+    def _start_roles(self, attacker: int, defender: int) -> None:
+        self.bout_no += 1
+        self.attacker = attacker
+        self.defender = defender
+        self.first_attacker = attacker
+        self.taking = False
+        self.passed = 0
+        self.shown = 0
+        self.beaten_before = 0
+        self.def_start = _popcount(self.hands[defender])
+
+    # ------------------------------------------------------------------ explanations
+
+    def explain_illegal(self, action: Action) -> tuple[str, str]:
+        """Why ``action`` is not legal: a stable code and a sentence (only on the error path)."""
+        seat, kind = action.seat, action.kind
+        if self.result is not None:
+            return "game_over", "the game is over"
+        if not 0 <= seat < self.n:
+            return "bad_seat", f"there is no seat {seat}"
+        if not self.is_active(seat):
+            return "out", "you are out of the game and have nothing to play"
+        hand = self.hands[seat]
+        for c in action.cards[1:] if kind is D else action.cards:
+            if not 0 <= c < 52 or not hand >> c & 1:
+                return "not_in_hand", f"you do not hold {CARDS[c] if 0 <= c < 52 else c}"
+        if kind is EX:
+            return "no_exchange", "you cannot exchange a trump now"
+        if kind is A:
+            if self.table:
+                return "bout_running", "a bout is already under way; throw in instead"
+            if seat != self.attacker:
+                return "not_attacker", "it is not your turn to lead"
+            if len({c % 13 for c in action.cards}) > 1:
+                return "mixed_ranks", "a lead must be cards of one rank"
+            return "too_many", "that is more cards than the defender can be attacked with"
+        if not self.table:
+            if seat == self.attacker:
+                return "must_lead", "you lead this bout: play one or more cards of one rank"
+            return "wait", "wait for the attacker to lead"
+        if kind in (D, TR, SH, TK):
+            if seat != self.defender:
+                return "not_defender", "only the defender can do that"
+            if self.taking:
+                return "taking", "you have already decided to take"
+            if kind is D:
+                a, d = action.cards
+                if not any(p[0] == a and p[1] < 0 for p in self.table):
+                    return "not_unbeaten", f"{CARDS[a]} is not an unbeaten card on the table"
+                return "does_not_beat", f"{CARDS[d]} does not beat {CARDS[a]}"
+            if kind is TK:
+                return "nothing_to_take", "every card is beaten: there is nothing to take"
+            if self.rules.transfer == "off":
+                return "no_transfer", "transfers are not played in this game"
+            if kind is SH and not self.rules.pass_card:
+                return "no_pass_card", "showing a trump is not played in this game"
+            return "cannot_transfer", (
+                "this attack cannot be transferred now (a card is beaten, the ranks differ,"
+                " the bout is full, or the next player has too few cards)"
+            )
+        if seat == self.defender:
+            return "defender", "the defender cannot add attack cards"
+        order = self._eligible(self.attacker, self.defender)
+        if seat not in order:
+            if not self.is_opponent(seat, self.defender):
+                return "partner", "you cannot attack your partner"
+            return "not_attacking", "you may not throw in to this bout"
+        if kind is PA:
+            if self.passed >> seat & 1:
+                return "already_done", "you have already said done"
+            return "beat_first", "wait until the defender has answered every card"
+        if kind is PI and not self.taking:
+            return "not_taking", "the defender is not taking; throw in instead"
+        if kind is T and self.taking:
+            return "taking_now", "the defender is taking; pile on instead"
+        if kind is PI and not self.rules.pile_on:
+            return "no_pile_on", "piling on is not played in this game"
+        if self._room() <= 0:
+            return "full", "the bout already holds as many cards as allowed"
+        if self.passed >> seat & 1:
+            return "already_done", "you said done; wait for the table to change"
+        if self._gated(seat, order):
+            return "priority", "wait: a player before you may still throw in"
+        return "rank_not_on_table", "you may only add a rank that is already on the table"
+
+    # ------------------------------------------------------------------ observation
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know: the only view computer players and renderers get."""
+        return Observation.of(self, seat)
+
+    # ------------------------------------------------------------------ JSON
+
+    def to_dict(self) -> dict[str, Any]:
+        """The full true state (contains every hand: never send it to a seat)."""
+
+        def cl(m: int) -> list[str]:
+            return [str(c) for c in bits(m)]
+
+        return {
+            "schema": SCHEMA,
+            "schema_version": SCHEMA_VERSION,
+            "rules": self.rules.to_dict(),
+            "deal_no": self.deal_no,
+            "dealer": self.dealer,
+            "version": self.version,
+            "hands": [cl(h) for h in self.hands],
+            "talon": [str(CARDS[c]) for c in self.talon],
+            "trump": SUIT_CHARS[self.trump],
+            "trump_card": str(CARDS[self.trump_card]),
+            "trump_index": self.trump_index,
+            "trump_holder": self.trump_holder,
+            "discard": cl(self.discard),
+            "table": [[str(CARDS[a]), str(CARDS[d]) if d >= 0 else None] for a, d in self.table],
+            "attacker": self.attacker,
+            "defender": self.defender,
+            "first_attacker": self.first_attacker,
+            "bout_no": self.bout_no,
+            "taking": self.taking,
+            "passed": [s for s in range(self.n) if self.passed >> s & 1],
+            "def_start": self.def_start,
+            "beaten_before": self.beaten_before,
+            "shown": cl(self.shown),
+            "out": list(self.out),
+            "lowest_origin": self.lowest_origin,
+            "exchange_grace": self.exchange_grace,
+            "known": [cl(k) for k in self.known],
+            "result": self.result.to_dict() if self.result else None,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        """Rebuild a state from :meth:`to_dict` output, or from a hand-written position.
+
+        Only ``rules`` (or ``preset``), ``hands`` and ``trump_card`` (or ``trump``) are required;
+        every other field has the default of a bout about to begin. Cards that appear nowhere go
+        to the discard. Anything inconsistent raises :class:`InvalidPosition`.
+        """
+        if not isinstance(data, dict):
+            raise InvalidPosition("a position must be a JSON object")
+        if data.get("schema", SCHEMA) != SCHEMA:
+            raise InvalidPosition(f"not a {SCHEMA} document")
+        if int(data.get("schema_version", SCHEMA_VERSION)) > SCHEMA_VERSION:
+            raise InvalidPosition("this state was written by a newer engine")
+        try:
+            return cls._from_dict(data)
+        except (KeyError, TypeError, CardError, RuleError, IndexError) as exc:
+            raise InvalidPosition(f"{type(exc).__name__}: {exc}") from None
+        except ValueError as exc:
+            if isinstance(exc, InvalidPosition):
+                raise
+            raise InvalidPosition(str(exc)) from None
+
+    @classmethod
+    def _from_dict(cls, data: dict[str, Any]) -> Game:
+        rules_data = data.get("rules")
+        if rules_data is None:
+            preset = data.get("preset", "podkidnoy")
+            overrides = dict(data.get("options", {}))
+            if "hands" in data:
+                overrides.setdefault("players", len(data["hands"]))
+            rules = RuleSet.preset(preset, **overrides)
+        else:
+            rules = RuleSet.from_dict(dict(rules_data))
+        g = cls._blank(rules)
+        n = g.n
+        deck = g._deck
+        seen = 0
+
+        def card(text: Any) -> int:
+            nonlocal seen
+            c = int(Card.parse(str(text)))
+            if not deck >> c & 1:
+                raise InvalidPosition(f"{text} is not in a {rules.deck_size}-card pack")
+            if seen >> c & 1:
+                raise InvalidPosition(f"{text} appears twice")
+            seen |= 1 << c
+            return c
+
+        hands = data["hands"]
+        if len(hands) != n:
+            raise InvalidPosition(f"{len(hands)} hands for {n} players")
+        g.hands = [mask_of(card(c) for c in h) for h in hands]
+        g.talon = [card(c) for c in data.get("talon", [])]
+        table = []
+        for pair in data.get("table", []):
+            if not isinstance(pair, (list, tuple)) or not 1 <= len(pair) <= 2:
+                raise InvalidPosition("each table entry is [attack] or [attack, defence|null]")
+            a = card(pair[0])
+            d = card(pair[1]) if len(pair) > 1 and pair[1] is not None else -1
+            table.append([a, d])
+        g.table = table
+        if "discard" in data:
+            g.discard = mask_of(card(c) for c in data["discard"])
+        if "trump_card" in data:
+            tc = int(Card.parse(str(data["trump_card"])))
+            if not deck >> tc & 1:
+                raise InvalidPosition(f"trump card {data['trump_card']} is not in the pack")
+        else:
+            tc = -1
+        if "trump" in data:
+            trump = parse_suit(str(data["trump"]))
+        elif tc >= 0:
+            trump = tc // 13
+        else:
+            raise InvalidPosition("give trump_card or trump")
+        g._set_trump(trump)
+        if "discard" not in data:
+            g.discard = deck & ~seen
+            seen = deck
+        if seen != deck:
+            missing = " ".join(str(c) for c in bits(deck & ~seen))
+            raise InvalidPosition(f"cards missing from the position: {missing}")
+        if "trump_index" in data:
+            g.trump_index = int(data["trump_index"])
+        else:
+            g.trump_index = 0 if g.talon and g.talon[0] == tc else -1
+        if g.trump_index >= len(g.talon) or g.trump_index < -1:
+            raise InvalidPosition("trump_index is outside the talon")
+        if g.trump_index >= 0 and tc >= 0 and g.talon[g.trump_index] != tc:
+            raise InvalidPosition("trump_card is not at trump_index in the talon")
+        g.trump_card = tc if tc >= 0 else g._lowest_trump_card()
+        if rules.severnyi and g.trump_index < 0 and g.talon and "trump_index" not in data:
+            raise InvalidPosition("a Severnyi talon needs trump_index")
+        g.trump_holder = int(data.get("trump_holder", -1))
+        g.deal_no = int(data.get("deal_no", 1))
+        g.dealer = int(data.get("dealer", 0))
+        g.version = int(data.get("version", 0))
+        g.out = [int(s) for s in data.get("out", [])]
+        for s in g.out:
+            if not 0 <= s < n or g.hands[s]:
+                raise InvalidPosition(f"seat {s} is listed as out but is not an empty seat")
+            g._active &= ~(1 << s)
+        if len(set(g.out)) != len(g.out):
+            raise InvalidPosition("a seat is out twice")
+        if not g.talon and "out" not in data and not table:
+            for s in range(n):
+                if not g.hands[s] and s not in g.out and data.get("result") is None:
+                    g._active &= ~(1 << s)
+                    g.out.append(s)
+        g.attacker = int(data.get("attacker", 0))
+        g.defender = int(data.get("defender", g._next_active(g.attacker)))
+        for name, s in (("attacker", g.attacker), ("defender", g.defender)):
+            if not 0 <= s < n:
+                raise InvalidPosition(f"{name} must be a seat from 0 to {n - 1}")
+        g.first_attacker = int(data.get("first_attacker", g.attacker))
+        g.bout_no = int(data.get("bout_no", 2))
+        g.taking = bool(data.get("taking", False))
+        g.passed = mask_of(int(s) for s in data.get("passed", []))
+        g.beaten_before = int(data.get("beaten_before", 0))
+        on_table = len(table)
+        g.def_start = int(data.get("def_start", _popcount(g.hands[g.defender]) + sum(
+            1 for p in table if p[1] >= 0)))
+        g.shown = mask_of(int(Card.parse(c)) for c in data.get("shown", []))
+        g.lowest_origin = int(data.get("lowest_origin", -1))
+        if "lowest_origin" not in data:
+            low = g._lowest_trump_card()
+            for s in range(n):
+                if g.hands[s] >> low & 1:
+                    g.lowest_origin = s
+        g.exchange_grace = bool(data.get("exchange_grace", False))
+        if "known" in data:
+            g.known = [mask_of(int(Card.parse(c)) for c in k) for k in data["known"]]
+            for s in range(n):
+                if g.known[s] & ~g.hands[s]:
+                    raise InvalidPosition(f"seat {s} is known to hold cards it does not hold")
+        for a, d in table:
+            g.table_ranks |= RANK_MASK[a % 13 + 2]
+            if d >= 0:
+                g.table_ranks |= RANK_MASK[d % 13 + 2]
+                if not g._beaters[a] >> d & 1:
+                    raise InvalidPosition(f"{CARDS[d]} does not beat {CARDS[a]}")
+        if data.get("result"):
+            g.result = Result.from_dict(data["result"])
+        else:
+            if g.attacker == g.defender:
+                raise InvalidPosition("attacker and defender must differ")
+            if not g.is_opponent(g.attacker, g.defender):
+                raise InvalidPosition("the attacker may not attack a partner")
+            if on_table == 0 and not g.hands[g.attacker]:
+                raise InvalidPosition("the attacker has no cards to lead")
+            if bin(g._active).count("1") < 2:
+                raise InvalidPosition("fewer than two players hold cards: the game is over")
+        return g
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: RuleSet,
+        hands: Sequence[Iterable[str | int]],
+        trump_card: str | int | None = None,
+        *,
+        trump: str | None = None,
+        talon: Iterable[str | int] = (),
+        table: Iterable[Sequence[str | int | None]] = (),
+        attacker: int = 0,
+        defender: int | None = None,
+        discard: Iterable[str | int] | None = None,
+        **extra: Any,
+    ) -> Game:
+        """Build a game from an explicit position (tests, puzzles, analysis).
+
+        ``talon`` is listed from the bottom (the turned-up trump, drawn last) to the top.
+        """
+
+        def s(c: str | int | None) -> str | None:
+            return None if c is None else str(CARDS[c]) if isinstance(c, int) else c
+
+        data: dict[str, Any] = {
+            "rules": rules.to_dict(),
+            "hands": [[s(c) for c in h] for h in hands],
+            "talon": [s(c) for c in talon],
+            "table": [[s(c) for c in p] for p in table],
+            "attacker": attacker,
+        }
+        if trump_card is not None:
+            data["trump_card"] = s(trump_card)
+        if trump is not None:
+            data["trump"] = trump
+        if defender is not None:
+            data["defender"] = defender
+        if discard is not None:
+            data["discard"] = [s(c) for c in discard]
+        data.update(extra)
+        return cls.from_dict(data)
+
+    # ------------------------------------------------------------------ misc
+
+    def check_invariants(self) -> None:
+        """Every card exactly once across hands, talon, table and discard (raises otherwise)."""
+        seen = 0
+        total = 0
+        parts: list[int] = [*self.hands, self.discard]
+        for c in self.talon:
+            parts.append(1 << c)
+        for a, d in self.table:
+            parts.append(1 << a)
+            if d >= 0:
+                parts.append(1 << d)
+        for m in parts:
+            if seen & m:
+                raise AssertionError(f"duplicated card(s): {list(bits(seen & m))}")
+            seen |= m
+            total += _popcount(m)
+        if seen != self._deck:
+            raise AssertionError("cards lost or foreign cards present")
+        for s in range(self.n):
+            if self.known[s] & ~self.hands[s]:
+                raise AssertionError(f"seat {s} knowledge holds cards not in its hand")
+
+    def __repr__(self) -> str:
+        hands = " | ".join(" ".join(str(c) for c in self.hand(s)) for s in range(self.n))
+        table = " ".join(f"{CARDS[a]}/{CARDS[d] if d >= 0 else '-'}" for a, d in self.table)
+        return (
+            f"<Game {self.phase} trump={CARDS[self.trump_card]} talon={len(self.talon)} "
+            f"A={self.attacker} D={self.defender} table=[{table}] hands=[{hands}]>"
+        )
+

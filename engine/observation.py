@@ -1,0 +1,143 @@
+"""What one seat may know: the only view of a game that players, AIs and renderers receive.
+
+OpenSpiel separates the true state from an information state; so do we. An ``Observation`` is
+built from a ``Game`` but holds no reference to it, so code given an observation cannot reach
+another seat's hand by accident. Public knowledge is tracked by the engine: cards seen going
+into a hand (a pick-up, the turned-up trump drawn, a shown pass card, an exchange) stay known
+until played.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .actions import Action
+from .cards import CARDS, RANK_CHARS, SUIT_CHARS, Card, bits, sorted_hand
+from .rules import RuleSet
+
+if TYPE_CHECKING:
+    from .game import Game, Result
+
+
+@dataclass(frozen=True)
+class Observation:
+    """A seat's view. Masks (``*_mask``) are bit sets of card indices for fast AI code."""
+
+    seat: int
+    rules: RuleSet
+    version: int
+    phase: str
+    hand: tuple[Card, ...]
+    hand_mask: int
+    hand_sizes: tuple[int, ...]
+    talon_count: int
+    trump: int
+    trump_card: Card
+    trump_card_in_talon: bool
+    table: tuple[tuple[Card, Card | None], ...]
+    discard_mask: int
+    known_masks: tuple[int, ...]
+    attacker: int
+    defender: int
+    first_attacker: int
+    eligible_attackers: tuple[int, ...]
+    taking: bool
+    passed: tuple[int, ...]
+    out: tuple[int, ...]
+    active: tuple[bool, ...]
+    bout_no: int
+    deal_no: int
+    dealer: int
+    result: Result | None
+    legal_actions: tuple[Action, ...]
+
+    @classmethod
+    def of(cls, g: Game, seat: int) -> Observation:
+        if not 0 <= seat < g.n:
+            raise ValueError(f"there is no seat {seat}")
+        known = tuple(g.hands[s] if s == seat else g.known[s] for s in range(g.n))
+        return cls(
+            seat=seat,
+            rules=g.rules,
+            version=g.version,
+            phase=g.phase,
+            hand=tuple(sorted_hand(g.hands[seat], g.trump)),
+            hand_mask=g.hands[seat],
+            hand_sizes=tuple(h.bit_count() for h in g.hands),
+            talon_count=len(g.talon),
+            trump=g.trump,
+            trump_card=CARDS[g.trump_card],
+            trump_card_in_talon=g.trump_index >= 0,
+            table=tuple((CARDS[a], CARDS[d] if d >= 0 else None) for a, d in g.table),
+            discard_mask=g.discard,
+            known_masks=known,
+            attacker=g.attacker,
+            defender=g.defender,
+            first_attacker=g.first_attacker,
+            eligible_attackers=tuple(g.eligible_attackers()) if g.table else (g.attacker,),
+            taking=g.taking,
+            passed=tuple(s for s in range(g.n) if g.passed >> s & 1),
+            out=tuple(g.out),
+            active=tuple(g.is_active(s) for s in range(g.n)),
+            bout_no=g.bout_no,
+            deal_no=g.deal_no,
+            dealer=g.dealer,
+            result=g.result,
+            legal_actions=tuple(g.legal_actions(seat)),
+        )
+
+    @property
+    def n(self) -> int:
+        return len(self.hand_sizes)
+
+    @property
+    def discard(self) -> tuple[Card, ...]:
+        return tuple(bits(self.discard_mask))
+
+    def known_cards(self, seat: int) -> tuple[Card, ...]:
+        """Cards publicly known to be in ``seat``'s hand (all of them for the observer)."""
+        return tuple(bits(self.known_masks[seat]))
+
+    @property
+    def table_mask(self) -> int:
+        m = 0
+        for a, d in self.table:
+            m |= 1 << a
+            if d is not None:
+                m |= 1 << d
+        return m
+
+    @property
+    def unseen_mask(self) -> int:
+        """Cards this seat cannot place: in other hands (not publicly known) or in the talon.
+
+        The turned-up trump, while in the talon, is seen; it is excluded too.
+        """
+        from .cards import deck_mask
+
+        m = deck_mask(self.rules.deck_size) & ~self.hand_mask & ~self.discard_mask
+        m &= ~self.table_mask
+        for s, k in enumerate(self.known_masks):
+            if s != self.seat:
+                m &= ~k
+        if self.trump_card_in_talon:
+            m &= ~(1 << self.trump_card)
+        return m
+
+    def information_state_string(self) -> str:
+        """A canonical string of everything this seat knows (for caches and tests)."""
+
+        def cs(m: int) -> str:
+            return "".join(RANK_CHARS[c % 13] + SUIT_CHARS[c // 13] for c in bits(m))
+
+        table = " ".join(f"{a}/{d if d is not None else '-'}" for a, d in self.table)
+        known = ";".join(cs(k) for k in self.known_masks)
+        return (
+            f"seat={self.seat} v={self.version} phase={self.phase} trump={SUIT_CHARS[self.trump]}"
+            f" up={self.trump_card}{'' if self.trump_card_in_talon else '*'}"
+            f" talon={self.talon_count} sizes={','.join(map(str, self.hand_sizes))}"
+            f" A={self.attacker} D={self.defender} taking={int(self.taking)}"
+            f" passed={','.join(map(str, self.passed))} out={','.join(map(str, self.out))}"
+            f" table=[{table}] discard={cs(self.discard_mask)} known=[{known}]"
+        )

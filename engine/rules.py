@@ -1,0 +1,301 @@
+"""Rule options and presets.
+
+The rule texts in ``shared/seeds`` disagree in many places. Every disagreement is a named field
+of ``RuleSet`` with a documented default and the source it comes from, so a game's rules are
+always explicit data (they are stored with the game, shown by ``/durak rules`` and round-trip
+through JSON) and never a silent choice buried in code.
+
+Sources are cited by file: ``pagat`` = podkidnoy-durak.txt / perevodnoy-durak.txt,
+``overview`` = durak-overview.txt, ``throw-in`` = throw-in-and-transfer-durak.txt,
+``catalogue`` = fool-variants-catalogue.txt.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from .cards import DECK_SIZES
+
+
+class RuleError(ValueError):
+    """A rule set that cannot be played: unknown option, bad value, or a senseless combination."""
+
+
+def _opt(default: Any, doc: str, source: str, choices: tuple[Any, ...] | None = None) -> Any:
+    return field(default=default, metadata={"doc": doc, "source": source, "choices": choices})
+
+
+THROW_IN_CHOICES: Final = ("all", "neighbours", "attacker", "none")
+ATTACK_CAP_CHOICES: Final = ("hand_at_start", "unbeaten")
+DRAW_ORDER_CHOICES: Final = ("attackers_first", "from_defender")
+AFTER_PICKUP_CHOICES: Final = ("next_after_defender", "same_attacker")
+TRANSFER_CHOICES: Final = ("off", "before_beat", "kiev")
+EXCHANGE_CHOICES: Final = ("off", "lowest", "lowest_for_ace")
+EXCHANGE_TIMING_CHOICES: Final = ("until_talon_empty", "until_next_bout")
+FIRST_LEAD_CHOICES: Final = ("lowest_trump", "left_of_dealer")
+NEXT_LEAD_CHOICES: Final = ("left_of_dealer", "duraka_uchat", "lowest_trump")
+TEAMS_CHOICES: Final = ("none", "2v2", "3v3")
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every rule a game is played by. Frozen: a running game's rules never change."""
+
+    players: int = _opt(
+        2, "Number of seats, 2 to 6.", "pagat: 'any number of people from two to six'"
+    )
+    deck_size: int = _opt(
+        36,
+        "Cards in the pack: 24 (9-A), 36 (6-A) or 52 (2-A).",
+        "pagat: 36 standard; 24 for two players (Steinkellner); 52 for five or six",
+        DECK_SIZES,
+    )
+    hand_size: int = _opt(6, "Cards dealt, and the size hands are refilled to.", "pagat")
+    throw_in: str = _opt(
+        "all",
+        "Who may throw in: every opponent of the defender; only the attacker and the defender's"
+        " other neighbour; only the principal attacker; or nobody (Prostoy: the lead is the"
+        " whole attack).",
+        "pagat ('other opponents can join'; neighbours-only 'when 5 or 6 play');"
+        " overview: basic game has no third-party throw-in; catalogue: Simple fool",
+        THROW_IN_CHOICES,
+    )
+    attacker_priority: bool = _opt(
+        True,
+        "The principal attacker throws in first; co-attackers (clockwise from the defender's"
+        " left) only after everyone before them has said 'done'.",
+        "pagat: 'The principal attacker always has priority'; online play lets anyone throw in",
+    )
+    max_attack: int | None = _opt(
+        6,
+        "Most attack cards in one bout (None: no limit but the defender's hand).",
+        "pagat condition 2 ('must never exceed six'); overview has no such limit",
+    )
+    first_bout_max: int | None = _opt(
+        None,
+        "A lower limit for the first bout of a deal (5 protects the first defender).",
+        "pagat variations: 'first defender cannot be attacked with more than five';"
+        " throw-in: 'the first attack can be a max of five cards'",
+    )
+    attack_cap: str = _opt(
+        "hand_at_start",
+        "What the defender's hand limits: the attack cards against them in the bout may not"
+        " exceed what they held when the bout (or their defence) began; or (overview) the"
+        " unbeaten cards may never exceed the cards they hold now.",
+        "pagat condition 3; overview: 'number of undefeated attacking cards does not exceed"
+        " the number of cards in the defender's hand'",
+        ATTACK_CAP_CHOICES,
+    )
+    pile_on: bool = _opt(
+        True,
+        "After the defender says 'take', attackers may give them further cards they could"
+        " legally have attacked with.",
+        "pagat: 'can give to the defender (face up) any further cards'",
+    )
+    draw_order: str = _opt(
+        "attackers_first",
+        "Refill order after a bout: the first attacker, then clockwise, the defender last;"
+        " or clockwise starting from the last defender.",
+        "pagat: 'The attacker replenishes first ... finally the defender'; overview: 'starting"
+        " from the last defender and going around clockwise'",
+        DRAW_ORDER_CHOICES,
+    )
+    after_pickup: str = _opt(
+        "next_after_defender",
+        "Who leads after the defender picks up: the player after the defender; or the same"
+        " attacker leads against the same defender again.",
+        "pagat: 'The next attacker is the player to the left of the unsuccessful defender';"
+        " overview: 'the next turn opens with the same attacker'; catalogue Simple fool",
+        AFTER_PICKUP_CHOICES,
+    )
+    transfer: str = _opt(
+        "off",
+        "Transfers (Perevodnoy): off; before any attack card is beaten; or the Kiev variation"
+        " where fresh unbeaten cards of one rank can be transferred after earlier beats.",
+        "perevodnoy (pagat); Kiev variation (Gillespie, pagat); catalogue 'Transfer fool 2'",
+        TRANSFER_CHOICES,
+    )
+    pass_card: bool = _opt(
+        False,
+        "A defender holding the trump of the attack rank may transfer by showing it, and keeps"
+        " it. Each trump can be shown once per bout.",
+        "perevodnoy: 'Perevodnoy durak s proyezdnym'",
+    )
+    trump_exchange: str = _opt(
+        "lowest",
+        "Exchange the lowest trump (6 in 36 cards, 9 in 24, 2 in 52) for the turned-up trump:"
+        " off; always; or only when the turned-up trump is the ace.",
+        "pagat: exchange rule; 'Some players do not allow ...'; 'Some allow it ... for the ace'",
+        EXCHANGE_CHOICES,
+    )
+    exchange_original_holder_only: bool = _opt(
+        True,
+        "Only the player who was dealt or drew the lowest trump may exchange it, not one who"
+        " picked it up from the table.",
+        "pagat: 'can only be exchanged by its original holder'",
+    )
+    exchange_timing: str = _opt(
+        "until_next_bout",
+        "How long the exchange stays open: while the turned-up trump is in the talon; or also"
+        " after it was drawn, until the next bout begins (then the player who drew it gives"
+        " it up).",
+        "pagat: 'provided that the bout after the one which exhausted the talon has not yet"
+        " begun'",
+        EXCHANGE_TIMING_CHOICES,
+    )
+    first_lead: str = _opt(
+        "lowest_trump",
+        "Who leads the first deal of a session: the holder of the lowest trump; or the player"
+        " to the dealer's left.",
+        "pagat ('holder of the lowest trump'; 'An older rule ... dealer's left'); overview",
+        FIRST_LEAD_CHOICES,
+    )
+    next_deal_lead: str = _opt(
+        "left_of_dealer",
+        "Later deals (the fool deals): the player to the dealer's left leads ('from under the"
+        " fool'); Duraka uchat, the player to the fool's right attacks the fool; or the lowest"
+        " trump again.",
+        "pagat: 'Is pod duraka hodiat' / 'Duraka uchat'",
+        NEXT_LEAD_CHOICES,
+    )
+    teams: str = _opt(
+        "none",
+        "Partnerships: 2v2 (partners opposite) or 3v3 (alternate seats). A player who runs out"
+        " has their turn taken by a partner.",
+        "pagat: partnership game, endgame examples",
+        TEAMS_CHOICES,
+    )
+    severnyi: bool = _opt(
+        False,
+        "Durak Severnyi: a face-down card lies under the turned-up trump; whoever draws it last"
+        " shows it and its suit becomes trumps for the rest of the deal.",
+        "pagat: Durak Severnyi (Rozaliev)",
+    )
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            choices = f.metadata.get("choices")
+            value = getattr(self, f.name)
+            if choices is not None and value not in choices:
+                raise RuleError(f"{f.name} must be one of {', '.join(map(str, choices))}")
+        problems = self.problems()
+        if problems:
+            raise RuleError("; ".join(problems))
+
+    def problems(self) -> list[str]:
+        """Reasons this combination cannot be played (empty when it can)."""
+        out: list[str] = []
+        if not isinstance(self.players, int) or not 2 <= self.players <= 6:
+            out.append("players must be from 2 to 6")
+            return out
+        if not isinstance(self.hand_size, int) or self.hand_size < 1:
+            out.append("hand_size must be at least 1")
+            return out
+        if self.players * self.hand_size > self.deck_size:
+            out.append(
+                f"{self.players} hands of {self.hand_size} need {self.players * self.hand_size}"
+                f" cards but the pack has {self.deck_size}"
+            )
+        for name in ("max_attack", "first_bout_max"):
+            v = getattr(self, name)
+            if v is not None and (not isinstance(v, int) or v < 1):
+                out.append(f"{name} must be a positive number or None")
+        if self.teams == "2v2" and self.players != 4:
+            out.append("2v2 partnerships need exactly 4 players")
+        if self.teams == "3v3" and self.players != 6:
+            out.append("3v3 partnerships need exactly 6 players")
+        if self.teams != "none" and self.transfer != "off":
+            out.append("transfers are played as individuals only (Perevodnoy has no partners)")
+        if self.pass_card and self.transfer == "off":
+            out.append("the pass card is a way to transfer, so it needs transfers on")
+        if self.pile_on and self.throw_in == "none":
+            out.append("piling on needs throw-ins; Prostoy has neither")
+        if self.severnyi and self.deck_size - self.players * self.hand_size < 2:
+            out.append("Severnyi needs at least two talon cards (the trump and the hidden card)")
+        return out
+
+    # -- conveniences -------------------------------------------------------------------
+
+    @property
+    def talon_size(self) -> int:
+        return self.deck_size - self.players * self.hand_size
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def diff(self, other: RuleSet | None = None) -> dict[str, Any]:
+        """Options that differ from ``other`` (default: the plain defaults)."""
+        base = other or RuleSet()
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if getattr(self, f.name) != getattr(base, f.name)
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RuleSet:
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise RuleError(f"unknown rule option(s): {', '.join(unknown)}")
+        return cls(**data)
+
+    def replace(self, **changes: Any) -> RuleSet:
+        known = {f.name for f in dataclasses.fields(self)}
+        unknown = sorted(set(changes) - known)
+        if unknown:
+            raise RuleError(f"unknown rule option(s): {', '.join(unknown)}")
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def preset(cls, name: str, **changes: Any) -> RuleSet:
+        try:
+            base = PRESETS[name]
+        except KeyError:
+            raise RuleError(
+                f"unknown preset {name!r}; presets are {', '.join(PRESETS)}"
+            ) from None
+        return base.replace(**changes) if changes else base
+
+    @staticmethod
+    def describe_options() -> list[tuple[str, Any, str, str, tuple[Any, ...] | None]]:
+        """(name, default, doc, source, choices) for every option, for docs and /durak rules."""
+        return [
+            (f.name, f.default, f.metadata["doc"], f.metadata["source"], f.metadata["choices"])
+            for f in dataclasses.fields(RuleSet)
+        ]
+
+
+PRESETS: Final[dict[str, RuleSet]] = {
+    # Pagat's Podkidnoy, played as individuals: every default above.
+    "podkidnoy": RuleSet(),
+    "perevodnoy": RuleSet(transfer="before_beat"),
+    "perevodnoy-kiev": RuleSet(transfer="kiev"),
+    "perevodnoy-pass-card": RuleSet(transfer="before_beat", pass_card=True),
+    # Simple fool: the lead (one rank) is the whole attack; the same attacker leads again after a
+    # pick-up; the lead may not exceed the defender's hand (catalogue, overview's basic game).
+    "prostoy": RuleSet(
+        throw_in="none", pile_on=False, after_pickup="same_attacker", trump_exchange="off"
+    ),
+    "severnyi": RuleSet(severnyi=True),
+    "teams-2v2": RuleSet(players=4, teams="2v2"),
+    "teams-3v3": RuleSet(players=6, teams="3v3"),
+    # What the big online apps play: neighbours throw in freely, a 5-card first bout, no exchange.
+    "durak-online": RuleSet(
+        throw_in="neighbours", attacker_priority=False, first_bout_max=5, trump_exchange="off"
+    ),
+}
+
+PRESET_DESCRIPTIONS: Final = {
+    "podkidnoy": "Throw-in Durak as on pagat: opponents throw in, six cards a bout at most.",
+    "perevodnoy": "Transfer Durak: before beating, pass the attack on with a card of its rank.",
+    "perevodnoy-kiev": "Transfer Durak, Kiev variation: fresh cards can be transferred later.",
+    "perevodnoy-pass-card": "Transfer Durak where showing the trump of the rank transfers.",
+    "prostoy": "Simple Durak: no throw-ins, the lead is the whole attack.",
+    "severnyi": "Northern Durak: the last talon card changes trumps.",
+    "teams-2v2": "Four players, partners sitting opposite.",
+    "teams-3v3": "Six players in two teams of three, sitting alternately.",
+    "durak-online": "Online style: neighbours throw in, five cards in the first bout.",
+}
