@@ -9,12 +9,13 @@
 from .actions import Action, ActionKind, ActionParseError, Event
 from .cards import Card, CardError
 from .game import Game, IllegalAction, InvalidPosition, Result
-from .observation import Observation
+from .observation import SPECTATOR, Observation
 from .rules import PRESET_DESCRIPTIONS, PRESETS, RuleError, RuleSet
 
 __all__ = [
     "PRESETS",
     "PRESET_DESCRIPTIONS",
+    "SPECTATOR",
     "Action",
     "ActionKind",
     "ActionParseError",

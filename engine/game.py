@@ -908,6 +908,10 @@ class Game:
         """What ``seat`` may know: the only view computer players and renderers get."""
         return Observation.of(self, seat)
 
+    def public_observation(self) -> Observation:
+        """What a spectator (the channel) may see: no hand, only face-up and public cards."""
+        return Observation.of(self, -1)
+
     # ------------------------------------------------------------------ JSON
 
     def to_dict(self) -> dict[str, Any]:

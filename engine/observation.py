@@ -19,6 +19,9 @@ from .rules import RuleSet
 if TYPE_CHECKING:
     from .game import Game, Result
 
+#: The pseudo-seat of someone watching the table: sees only face-up and public cards.
+SPECTATOR = -1
+
 
 @dataclass(frozen=True)
 class Observation:
@@ -54,16 +57,18 @@ class Observation:
 
     @classmethod
     def of(cls, g: Game, seat: int) -> Observation:
-        if not 0 <= seat < g.n:
+        """The view of ``seat``; ``seat == SPECTATOR`` (-1) is what the channel may see."""
+        if not -1 <= seat < g.n:
             raise ValueError(f"there is no seat {seat}")
         known = tuple(g.hands[s] if s == seat else g.known[s] for s in range(g.n))
+        own = g.hands[seat] if seat >= 0 else 0
         return cls(
             seat=seat,
             rules=g.rules,
             version=g.version,
             phase=g.phase,
-            hand=tuple(sorted_hand(g.hands[seat], g.trump)),
-            hand_mask=g.hands[seat],
+            hand=tuple(sorted_hand(own, g.trump)),
+            hand_mask=own,
             hand_sizes=tuple(h.bit_count() for h in g.hands),
             talon_count=len(g.talon),
             trump=g.trump,
@@ -84,7 +89,7 @@ class Observation:
             deal_no=g.deal_no,
             dealer=g.dealer,
             result=g.result,
-            legal_actions=tuple(g.legal_actions(seat)),
+            legal_actions=tuple(g.legal_actions(seat)) if seat >= 0 else (),
         )
 
     @property
