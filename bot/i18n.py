@@ -1,0 +1,186 @@
+"""The single translation layer for every user-facing string.
+
+Strings live in ``bot/locales/<lang>.json`` (flat keys, ``str.format`` placeholders) so that a
+translator can work on one file without reading code, and a test can prove that every language
+has exactly the same keys and placeholders.
+
+Missing keys and bad placeholders are *strict* (raise) under pytest or when
+``DURAK_I18N_STRICT=1``, so mistakes fail CI; in production they degrade to the English text or
+the bare key, because a slightly wrong message beats an interaction that errors out mid-game.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import string
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+
+__all__ = [
+    "DEFAULT_LOCALE",
+    "LOCALES_DIR",
+    "SUPPORTED_LOCALES",
+    "DurakTranslator",
+    "MissingTranslation",
+    "catalog",
+    "has_key",
+    "ls",
+    "normalize_locale",
+    "pick_locale",
+    "placeholders",
+    "plural_category",
+    "t",
+    "tn",
+]
+
+log = logging.getLogger(__name__)
+
+LOCALES_DIR = Path(__file__).resolve().parent / "locales"
+SUPPORTED_LOCALES: tuple[str, ...] = ("en", "ru")
+DEFAULT_LOCALE = "en"
+
+LocaleLike = str | discord.Locale | None
+
+
+class MissingTranslation(KeyError):
+    """A key (or a placeholder value) is missing; only raised in strict mode."""
+
+
+def _strict() -> bool:
+    """Strict in tests (pytest sets PYTEST_CURRENT_TEST) unless explicitly disabled."""
+    flag = os.environ.get("DURAK_I18N_STRICT")
+    if flag is not None:
+        return flag.strip() not in ("", "0", "false", "no")
+    return "PYTEST_CURRENT_TEST" in os.environ
+
+
+@cache
+def catalog(locale: str) -> Mapping[str, str]:
+    """All strings of one supported locale, loaded once per process."""
+    if locale not in SUPPORTED_LOCALES:
+        raise ValueError(f"unsupported locale {locale!r}")
+    path = LOCALES_DIR / f"{locale}.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in data.items()
+    ):
+        raise ValueError(f"{path} must be a flat JSON object of strings")
+    return data
+
+
+def normalize_locale(locale: LocaleLike) -> str:
+    """Map Discord locales ('ru', 'en-US', 'en-GB', …) and plain tags to 'en'/'ru'.
+
+    Anything unknown becomes English, the language most Discord users can read.
+    """
+    if locale is None:
+        return DEFAULT_LOCALE
+    value = locale.value if isinstance(locale, discord.Locale) else str(locale)
+    primary = value.strip().replace("_", "-").split("-", 1)[0].lower()
+    return primary if primary in SUPPORTED_LOCALES else DEFAULT_LOCALE
+
+
+def pick_locale(user_locale: LocaleLike, guild_locale: LocaleLike) -> str:
+    """Locale for an ephemeral reply: the user's own client language when we speak it,
+    otherwise the guild's configured language (public messages should use the guild's)."""
+    if user_locale is not None:
+        value = user_locale.value if isinstance(user_locale, discord.Locale) else str(user_locale)
+        primary = value.strip().replace("_", "-").split("-", 1)[0].lower()
+        if primary in SUPPORTED_LOCALES:
+            return primary
+    return normalize_locale(guild_locale)
+
+
+def has_key(key: str, locale: LocaleLike = DEFAULT_LOCALE) -> bool:
+    """Lets callers probe optional keys (e.g. engine reason codes) without strict-mode errors."""
+    return key in catalog(normalize_locale(locale))
+
+
+def placeholders(template: str) -> frozenset[str]:
+    """Field names used by a template; the parity test compares these across languages."""
+    return frozenset(
+        field.split(".", 1)[0].split("[", 1)[0]
+        for _, field, _, _ in string.Formatter().parse(template)
+        if field is not None and field != ""
+    )
+
+
+def t(key: str, locale: LocaleLike = DEFAULT_LOCALE, /, **kwargs: Any) -> str:
+    """Translate ``key`` into ``locale`` and fill its placeholders from ``kwargs``."""
+    loc = normalize_locale(locale)
+    template = catalog(loc).get(key)
+    if template is None:
+        if _strict():
+            raise MissingTranslation(f"no translation for {key!r} in {loc!r}")
+        log.warning("missing translation %r for locale %r", key, loc)
+        template = catalog(DEFAULT_LOCALE).get(key, key)
+    try:
+        return template.format(**kwargs)
+    except (KeyError, IndexError, ValueError) as exc:
+        if _strict():
+            raise MissingTranslation(f"cannot format {key!r} in {loc!r}: {exc!r}") from exc
+        log.warning("cannot format translation %r (%s): %r", key, loc, exc)
+        return template
+
+
+def plural_category(count: int, locale: LocaleLike) -> str:
+    """CLDR plural category ('one'/'few'/'many') for integer counts.
+
+    English only distinguishes one/other; we spell "other" as 'many' and keep an identical
+    'few' so both languages share the same key set.
+    """
+    n = abs(count)
+    if normalize_locale(locale) == "ru":
+        if n % 10 == 1 and n % 100 != 11:
+            return "one"
+        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+            return "few"
+        return "many"
+    return "one" if n == 1 else "many"
+
+
+def tn(key: str, count: int, locale: LocaleLike = DEFAULT_LOCALE, /, **kwargs: Any) -> str:
+    """Plural-aware ``t``: ``tn("plural.cards", 3, "ru")`` → "3 карты"."""
+    return t(f"{key}.{plural_category(count, locale)}", locale, count=count, **kwargs)
+
+
+def ls(key: str, **extras: Any) -> app_commands.locale_str:
+    """A ``locale_str`` whose default text is the English string and which carries its key.
+
+    Use for command/parameter/choice names and descriptions so that :class:`DurakTranslator`
+    can find the translation; Discord shows the English text to every other locale.
+    """
+    return app_commands.locale_str(catalog(DEFAULT_LOCALE)[key], key=key, **extras)
+
+
+class DurakTranslator(app_commands.Translator):
+    """Feeds Discord the localised command names/descriptions from our string files.
+
+    Only locales we actually translate return a value; for all others we return None so
+    Discord falls back to the default (English) text instead of receiving duplicates.
+    """
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        """Look up ``string.extras['key']``; strings without a key are left untouched."""
+        key = string.extras.get("key")
+        if not isinstance(key, str):
+            return None
+        primary = locale.value.split("-", 1)[0].lower()
+        if primary not in SUPPORTED_LOCALES:
+            return None
+        text = catalog(primary).get(key)
+        if text is None:
+            log.warning("no %s translation for command string %r", primary, key)
+        return text
