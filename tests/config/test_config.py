@@ -1,0 +1,89 @@
+"""Config parsing: defaults, validation messages and .env precedence."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.config import ConfigError, config_from_mapping, load_config
+
+
+def test_defaults() -> None:
+    cfg = config_from_mapping({})
+    assert cfg.discord_token is None
+    assert cfg.database_path == Path("data/durak.db")
+    assert (cfg.dev_guild_id, cfg.log_level) == (None, "INFO")
+    assert (cfg.ai_delay_seconds, cfg.table_edit_interval, cfg.default_turn_timer_seconds) == (
+        1.0,
+        1.0,
+        90,
+    )
+
+
+def test_values_are_parsed() -> None:
+    cfg = config_from_mapping(
+        {
+            "DISCORD_TOKEN": " abc ",
+            "DATABASE_PATH": "/tmp/x.db",
+            "DEV_GUILD_ID": "1234",
+            "LOG_LEVEL": "debug",
+            "AI_DELAY_SECONDS": "0",
+            "DEFAULT_TURN_TIMER_SECONDS": "0",
+        }
+    )
+    assert (cfg.discord_token, cfg.dev_guild_id, cfg.log_level) == ("abc", 1234, "DEBUG")
+    assert cfg.ai_delay_seconds == 0.0 and cfg.default_turn_timer_seconds == 0
+    assert cfg.log_level_number == 10
+
+
+@pytest.mark.parametrize(
+    ("env", "fragment"),
+    [
+        ({"DEV_GUILD_ID": "my-server"}, "DEV_GUILD_ID must be a whole number"),
+        ({"DEV_GUILD_ID": "-5"}, "DEV_GUILD_ID must be at least 1"),
+        ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL must be one of"),
+        ({"AI_DELAY_SECONDS": "soon"}, "AI_DELAY_SECONDS must be a number"),
+        ({"TABLE_EDIT_INTERVAL": "-1"}, "TABLE_EDIT_INTERVAL must be a finite number"),
+        ({"TABLE_EDIT_INTERVAL": "nan"}, "TABLE_EDIT_INTERVAL must be a finite number"),
+    ],
+)
+def test_invalid_values_explain_themselves(env: dict[str, str], fragment: str) -> None:
+    with pytest.raises(ConfigError, match=fragment):
+        config_from_mapping(env)
+
+
+def test_env_file_fills_gaps_but_environment_wins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("DEV_GUILD_ID=77\nLOG_LEVEL=WARNING\n", encoding="utf-8")
+    for key in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "AI_DELAY_SECONDS"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("LOG_LEVEL", "ERROR")
+    monkeypatch.setenv("TABLE_EDIT_INTERVAL", "2.5")
+    # load_dotenv writes into os.environ; register the key so monkeypatch restores it.
+    monkeypatch.setenv("DEV_GUILD_ID", "")
+    monkeypatch.delenv("DEV_GUILD_ID")
+    cfg = load_config(str(env_file))
+    assert (cfg.dev_guild_id, cfg.log_level, cfg.table_edit_interval) == (77, "ERROR", 2.5)
+    assert load_config(str(tmp_path / "missing.env")).log_level == "ERROR"
+
+
+def test_env_example_is_valid_and_documents_every_key() -> None:
+    from dotenv import dotenv_values
+
+    example = Path(__file__).resolve().parents[2] / ".env.example"
+    values = {k: v or "" for k, v in dotenv_values(example).items()}
+    cfg = config_from_mapping(values)
+    assert cfg.discord_token is None and cfg.database_path == Path("data/durak.db")
+    documented = set(values)
+    assert documented == {
+        "DISCORD_TOKEN",
+        "DATABASE_PATH",
+        "DEV_GUILD_ID",
+        "LOG_LEVEL",
+        "AI_DELAY_SECONDS",
+        "TABLE_EDIT_INTERVAL",
+        "DEFAULT_TURN_TIMER_SECONDS",
+    }
