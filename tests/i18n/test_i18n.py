@@ -24,7 +24,7 @@ from bot.i18n import (
     tn,
 )
 
-_KEY_RE = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_]+)+$")
+_KEY_RE = re.compile(r"^[a-z0-9_-]+(\.[a-z0-9_-]+)+$")
 
 
 def _discord_name_ok(name: str) -> bool:
@@ -196,3 +196,13 @@ async def test_translator_integrates_with_command_tree() -> None:
     assert (
         payload["description_localizations"]["ru"] == catalog("ru")["cmd.durak.rules.description"]
     )
+
+
+def test_every_engine_preset_is_translated() -> None:
+    from engine import PRESETS
+
+    for preset in PRESETS:
+        for loc in i18n.SUPPORTED_LOCALES:
+            for key in (f"preset.{preset}.name", f"preset.{preset}.description"):
+                assert key in catalog(loc), f"{loc}:{key}"
+            assert f"cmd.choice.preset.{preset}" in catalog(loc)
