@@ -1,0 +1,226 @@
+"""The rule-of-thumb policies: ``random``, ``easy`` and ``normal``.
+
+Each policy is a function of a :class:`~engine.ai.view.View` and a private ``random.Random``.
+``normal`` is also the playout policy of the ``hard`` player, so it is written to be cheap: bit
+masks, no sorting of whole hands, no observation objects.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..actions import Action, ActionKind
+from ..cards import BEATERS, RANK_MASK, bits
+from .view import View
+
+A, T, D, TR, SH, TK, PI, PA, EX = (
+    ActionKind.ATTACK,
+    ActionKind.THROW,
+    ActionKind.DEFEND,
+    ActionKind.TRANSFER,
+    ActionKind.SHOW,
+    ActionKind.TAKE,
+    ActionKind.PILE,
+    ActionKind.PASS,
+    ActionKind.EXCHANGE,
+)
+
+
+# ---------------------------------------------------------------------------- random
+
+
+def random_policy(v: View, rng: random.Random) -> Action | None:
+    """Uniform over the legal actions; when waiting is harmless, waiting is one more choice."""
+    if not v.acts:
+        return None
+    if v.must_act():
+        return v.acts[rng.randrange(len(v.acts))]
+    i = rng.randrange(len(v.acts) + 1)
+    return v.acts[i] if i < len(v.acts) else None
+
+
+# ---------------------------------------------------------------------------- easy
+
+
+def _played_card(a: Action) -> int:
+    return int(a.cards[1]) if a.kind is D else int(a.cards[0])
+
+
+def easy_policy(v: View, rng: random.Random) -> Action | None:
+    """A beginner: plays its lowest card, takes when it cannot beat, throws only cheap cards."""
+    acts = v.acts
+    if not acts:
+        return None
+    answers = [a for a in acts if a.kind in (D, TR)]
+    if any(a.kind is TK for a in acts):
+        if answers:
+            return min(answers, key=lambda a: (v.value(_played_card(a)), len(a.cards)))
+        return next(a for a in acts if a.kind is TK)
+    leads = [a for a in acts if a.kind is A and len(a.cards) == 1]
+    if leads:
+        return min(leads, key=lambda a: v.value(a.cards[0]))
+    adds = [a for a in acts if a.kind in (T, PI)]
+    cheap = [a for a in adds if not v.is_trump(a.cards[0]) and a.cards[0] % 13 + 2 <= 10]
+    if cheap:
+        return min(cheap, key=lambda a: v.value(a.cards[0]))
+    for a in acts:
+        if a.kind is PA:
+            return a
+    if v.must_act():  # only an exchange, say, while it must lead: impossible, but stay safe
+        return acts[rng.randrange(len(acts))]
+    return None
+
+
+# ---------------------------------------------------------------------------- normal
+
+
+def defence_plan(v: View, unbeaten: list[int]) -> list[tuple[int, int]] | None:
+    """Beat every unbeaten card, most constrained first, each with its cheapest beater."""
+    beaters = BEATERS[v.trump]
+    free = v.hand
+    order = sorted(unbeaten, key=lambda a: ((free & beaters[a]).bit_count(), -v.value(a)))
+    plan: list[tuple[int, int]] = []
+    for a in order:
+        m = free & beaters[a]
+        if not m:
+            return None
+        best = min(bits(m), key=v.value)
+        plan.append((a, int(best)))
+        free &= ~(1 << best)
+    return plan
+
+
+def _late(v: View) -> bool:
+    return v.talon_count <= max(2, v.n)
+
+
+def _should_take(v: View, unbeaten: list[int], plan: list[tuple[int, int]]) -> bool:
+    """Take a cheap attack early rather than spend trumps or aces on it."""
+    if v.talon_count == 0 or _late(v):
+        return False
+    cost = 0
+    for _, d in plan:
+        if v.is_trump(d):
+            cost += 6 + (d % 13 + 2 - 6) + (4 if v.talon_count > 10 else 0)
+        elif d % 13 + 2 >= 13:
+            cost += 3
+    attack_cheap = all(not v.is_trump(a) and a % 13 + 2 <= 10 for a in unbeaten)
+    # the more cards on the table, the more taking costs later (everything comes home)
+    load = len(v.table) * 2 + sum(1 for _, d in v.table if d >= 0) * 2
+    return attack_cheap and cost >= 12 + load
+
+
+def _defend(v: View, rng: random.Random) -> Action:
+    acts = v.acts
+    unbeaten = [a for a, d in v.table if d < 0]
+    shows = [a for a in acts if a.kind is SH]
+    if shows:
+        return shows[0]
+    transfers = [a for a in acts if a.kind is TR]
+    plain = [a for a in transfers if not any(v.is_trump(c) for c in a.cards)]
+    if plain:
+        # late in the game dump every card of the rank; early keep pairs flexible
+        if _late(v):
+            return max(plain, key=lambda a: (len(a.cards), -sum(map(v.value, a.cards))))
+        return min(plain, key=lambda a: (len(a.cards), sum(map(v.value, a.cards))))
+    plan = defence_plan(v, unbeaten)
+    take = next(a for a in acts if a.kind is TK)
+    if plan is not None and not _should_take(v, unbeaten, plan):
+        a, d = plan[0]
+        for act in acts:
+            if act.kind is D and act.cards[0] == a and act.cards[1] == d:
+                return act
+    if transfers and (plan is None or _late(v)):
+        return min(transfers, key=lambda a: sum(map(v.value, a.cards)))
+    return take
+
+
+def _unbeatable_by(v: View, seat: int, card: int) -> bool:
+    return not (BEATERS[v.trump][card] & v.possible(seat))
+
+
+def _lead(v: View, rng: random.Random) -> Action:
+    acts = [a for a in v.acts if a.kind is A]
+    late = _late(v)
+    endgame = v.talon_count == 0
+    best: Action | None = None
+    best_score = -1e9
+    for a in acts:
+        cards = a.cards
+        trumps = sum(1 for c in cards if v.is_trump(c))
+        rank = cards[0] % 13 + 2
+        score = -sum(v.value(c) for c in cards) / len(cards) * 2.0
+        left = cards[0] % 13
+        same_left = (v.hand & RANK_MASK[left + 2]).bit_count() - len(cards)
+        if trumps:
+            score -= 25 if v.talon_count > 4 else 8
+        if len(cards) > 1:
+            # pairs: fine when cheap, or late when getting rid of cards is what matters
+            score += (6 if late else 2 if rank <= 10 and not trumps else -8) * (len(cards) - 1)
+        if same_left:
+            score -= 2  # leaving one of a rank behind wastes a throw-in follow-up
+        if endgame:
+            unbeatable = sum(1 for c in cards if _unbeatable_by(v, v.defender, c))
+            score += 12 * unbeatable
+            if len(cards) == v.hand.bit_count():
+                score += 100  # leading the whole hand wins outright
+        if score > best_score:
+            best, best_score = a, score
+    assert best is not None
+    return best
+
+
+def _wants_to_add(v: View, card: int) -> bool:
+    """Whether throwing/piling ``card`` at the defender is worth giving it up."""
+    rank = card % 13 + 2
+    trump = v.is_trump(card)
+    if v.talon_count == 0:
+        if v.hand.bit_count() <= 2:
+            return True  # emptying the hand wins the deal
+        if trump and v.taking:
+            return False  # never hand an opponent trumps for nothing
+        return not trump or not _unbeatable_by(v, v.defender, card)
+    if trump:
+        return False
+    if v.taking:
+        return rank <= (11 if _late(v) else 9)
+    if _late(v):
+        return rank <= 12
+    return rank <= 10
+
+
+def _add(v: View, rng: random.Random) -> Action | None:
+    adds = [a for a in v.acts if a.kind in (T, PI)]
+    # partners never defend against us, but a partner's defence is not ours to load either
+    if not v.opponent(v.defender):
+        adds = []
+    wanted = [a for a in adds if _wants_to_add(v, a.cards[0])]
+    if wanted:
+        if not any(a.kind is PA for a in v.acts) and not v.taking:
+            return None  # let the defender answer first: we learn their cards for free
+        return min(wanted, key=lambda a: v.value(a.cards[0]))
+    for a in v.acts:
+        if a.kind is PA:
+            return a
+    return None
+
+
+def normal_policy(v: View, rng: random.Random) -> Action | None:
+    """Expert rules of thumb: cheap cards first, trumps kept for late, count what was seen."""
+    acts = v.acts
+    if not acts:
+        return None
+    for a in acts:
+        if a.kind is EX:
+            return a  # the turned-up trump is always worth more than the lowest trump
+    kinds = {a.kind for a in acts}
+    if TK in kinds:
+        return _defend(v, rng)
+    if A in kinds:
+        return _lead(v, rng)
+    if kinds & {T, PI, PA}:
+        return _add(v, rng)
+    return None
+
+
+__all__ = ["defence_plan", "easy_policy", "normal_policy", "random_policy"]

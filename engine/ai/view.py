@@ -1,0 +1,117 @@
+"""A compact view of one seat's situation, shared by the heuristics and the search.
+
+The heuristic policies read a :class:`View` rather than an ``Observation`` so the same code can
+play out the hypothetical worlds the ``hard`` player samples (where building a full observation
+per move would dominate the cost). A view built from a ``Game`` holds only what the seat could
+see anyway (its own hand, the table, counts and the discard), so a playout policy never peeks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..actions import Action, ActionKind
+from ..cards import deck_mask
+from ..game import Game
+from ..observation import Observation
+from ..rules import RuleSet
+
+TRUMP_BONUS = 13
+
+
+@dataclass(slots=True)
+class View:
+    seat: int
+    rules: RuleSet
+    hand: int
+    trump: int
+    talon_count: int
+    table: list[tuple[int, int]]  # (attack, defence or -1)
+    hand_sizes: tuple[int, ...]
+    attacker: int
+    defender: int
+    taking: bool
+    active: tuple[bool, ...]
+    #: cards that may be in another hand or the talon (face-down from this seat's view)
+    unseen: int
+    #: cards publicly known to be in each seat's hand
+    known: tuple[int, ...]
+    acts: list[Action]
+
+    @property
+    def n(self) -> int:
+        return len(self.hand_sizes)
+
+    def value(self, card: int) -> int:
+        """How much a card is worth keeping: rank, plus a trump premium."""
+        return card % 13 + 2 + (TRUMP_BONUS if card // 13 == self.trump else 0)
+
+    def is_trump(self, card: int) -> bool:
+        return card // 13 == self.trump
+
+    def possible(self, seat: int) -> int:
+        """Cards ``seat`` might hold, from this seat's point of view."""
+        if seat == self.seat:
+            return self.hand
+        return self.unseen | self.known[seat]
+
+    def opponent(self, other: int) -> bool:
+        return other != self.seat and (self.rules.teams == "none" or (other - self.seat) % 2 == 1)
+
+    def must_act(self) -> bool:
+        """Whether waiting would stall the game (see the contract in ``engine.ai``)."""
+        if not self.acts:
+            return False
+        if not self.table:
+            return self.seat == self.attacker
+        if self.seat == self.defender and not self.taking:
+            return any(d < 0 for _, d in self.table)
+        return any(a.kind is ActionKind.PASS for a in self.acts)
+
+
+def view_of_observation(obs: Observation) -> View:
+    return View(
+        seat=obs.seat,
+        rules=obs.rules,
+        hand=obs.hand_mask,
+        trump=obs.trump,
+        talon_count=obs.talon_count,
+        table=[(int(a), -1 if d is None else int(d)) for a, d in obs.table],
+        hand_sizes=obs.hand_sizes,
+        attacker=obs.attacker,
+        defender=obs.defender,
+        taking=obs.taking,
+        active=obs.active,
+        unseen=obs.unseen_mask,
+        known=obs.known_masks,
+        acts=list(obs.legal_actions),
+    )
+
+
+def view_of_game(g: Game, seat: int, acts: list[Action]) -> View:
+    """The seat's view of a (sampled) game: its own hand and public facts only."""
+    hands = g.hands
+    other = 0
+    for s in range(g.n):
+        if s != seat:
+            other |= hands[s] & ~g.known[s]
+    for c in g.talon:
+        other |= 1 << c
+    if g.trump_index >= 0:
+        other &= ~(1 << g.trump_card)
+    return View(
+        seat=seat,
+        rules=g.rules,
+        hand=hands[seat],
+        trump=g.trump,
+        talon_count=len(g.talon),
+        table=[(p[0], p[1]) for p in g.table],
+        hand_sizes=tuple(h.bit_count() for h in hands),
+        attacker=g.attacker,
+        defender=g.defender,
+        taking=g.taking,
+        active=tuple(g.is_active(s) for s in range(g.n)),
+        unseen=other & deck_mask(g.rules.deck_size),
+        known=tuple(g.known),
+        acts=acts,
+    )
