@@ -103,6 +103,38 @@ def _popcount(m: int) -> int:
     return m.bit_count()
 
 
+# Every single-card and no-card action, built once: legal move generation is the hot path of
+# self-play and search, and handing out shared immutable Actions avoids allocating them.
+_MAX_SEATS = 6
+_SINGLE: dict[ActionKind, tuple[tuple[Action, ...], ...]] = {
+    k: tuple(tuple(Action(s, k, (c,)) for c in CARDS) for s in range(_MAX_SEATS))
+    for k in (ActionKind.THROW, ActionKind.PILE, ActionKind.SHOW, ActionKind.EXCHANGE)
+}
+_BARE: dict[ActionKind, tuple[Action, ...]] = {
+    k: tuple(Action(s, k) for s in range(_MAX_SEATS)) for k in (ActionKind.TAKE, ActionKind.PASS)
+}
+_DEFEND: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(Action(s, ActionKind.DEFEND, (a, d)) for a in CARDS for d in CARDS)
+    for s in range(_MAX_SEATS)
+)
+_COMBOS: dict[tuple[int, ActionKind, int, int], tuple[Action, ...]] = {}
+
+
+def _combos(seat: int, kind: ActionKind, mask: int, most: int) -> tuple[Action, ...]:
+    """All non-empty subsets of ``mask`` with at most ``most`` cards, as actions (memoised)."""
+    key = (seat, kind, mask, most)
+    got = _COMBOS.get(key)
+    if got is None:
+        cards = list(bits(mask))
+        got = tuple(
+            Action(seat, kind, combo)
+            for k in range(1, min(most, len(cards)) + 1)
+            for combo in combinations(cards, k)
+        )
+        _COMBOS[key] = got  # bounded: at most 6 seats x 2 kinds x 2^24 masks of one rank-set
+    return got
+
+
 class Game:
     """One deal of Durak: the full true state. Mutable; copy with :meth:`copy`."""
 
@@ -110,6 +142,10 @@ class Game:
         "_active",
         "_beaters",
         "_deck",
+        "_elig",
+        "_exchange_on",
+        "_limit",
+        "_unb",
         "attacker",
         "beaten_before",
         "bout_no",
@@ -173,6 +209,10 @@ class Game:
     _deck: int
     _beaters: tuple[int, ...]
     _active: int
+    _exchange_on: bool  # cheap pre-check: exchanges are in the rules and still possible
+    _elig: list[int]  # eligible attackers of the current bout, in priority order
+    _limit: int  # most attack cards the current bout may hold
+    _unb: int  # unbeaten attack cards on the table
 
     # ------------------------------------------------------------------ construction
 
@@ -258,6 +298,10 @@ class Game:
         g.dealer = 0
         g._deck = deck_mask(rules.deck_size)
         g._active = (1 << n) - 1
+        g._elig = []
+        g._exchange_on = rules.trump_exchange != "off"
+        g._limit = 0
+        g._unb = 0
         return g
 
     def _set_trump(self, suit: int) -> None:
@@ -290,6 +334,7 @@ class Game:
         g.out = self.out[:]
         g.team_ptr = self.team_ptr[:]
         g.known = self.known[:]
+        g._elig = self._elig[:]
         return g
 
     def next_deal(self, seed: int | str) -> Game:
@@ -361,7 +406,7 @@ class Game:
 
     def eligible_attackers(self) -> list[int]:
         """Seats that may add cards in the current bout, in priority order."""
-        return self._eligible(self.attacker, self.defender)
+        return list(self._elig)
 
     def _eligible(self, attacker: int, defender: int) -> list[int]:
         mode = self.rules.throw_in
@@ -390,6 +435,12 @@ class Game:
                 out.append(s)
         return out
 
+    def _refresh_bout(self) -> None:
+        """Recompute what depends on the bout's roles (after roles change or a transfer)."""
+        self._elig = self._eligible(self.attacker, self.defender)
+        self._limit = self._bout_limit()
+        self._unb = sum(1 for p in self.table if p[1] < 0)
+
     def _bout_limit(self) -> int:
         """Most attack cards the current bout may hold."""
         r = self.rules
@@ -404,13 +455,9 @@ class Game:
 
     def _room(self) -> int:
         """How many more attack cards may go on the table right now."""
-        room = self._bout_limit() - len(self.table)
+        room = self._limit - len(self.table)
         if self.rules.attack_cap == "unbeaten":
-            unbeaten = 0
-            for p in self.table:
-                if p[1] < 0:
-                    unbeaten += 1
-            room = min(room, _popcount(self.hands[self.defender]) - unbeaten)
+            room = min(room, _popcount(self.hands[self.defender]) - self._unb)
         return room
 
     def _throwable(self, seat: int) -> int:
@@ -441,53 +488,54 @@ class Game:
         if self.result is not None or not 0 <= seat < self.n:
             return []
         out: list[Action] = []
-        ex = self._exchange_card(seat)
-        if ex >= 0:
-            out.append(Action(seat, EX, (CARDS[ex],)))
+        if self._exchange_on:
+            ex = self._exchange_card(seat)
+            if ex >= 0:
+                out.append(_SINGLE[EX][seat][ex])
         hand = self.hands[seat]
-        if not self.table:
+        table = self.table
+        if not table:
             if seat == self.attacker:
-                limit = min(self._bout_limit(), _popcount(self.hands[self.defender]))
-                r = 2
-                while r <= 14:
-                    same = hand & RANK_MASK[r]
-                    if same:
-                        cards = list(bits(same))
-                        for k in range(1, min(limit, len(cards)) + 1):
-                            for combo in combinations(cards, k):
-                                out.append(Action(seat, A, combo))
-                    r += 1
+                limit = min(self._limit, _popcount(self.hands[self.defender]))
+                rest = hand
+                while rest:
+                    low = rest & -rest
+                    same = hand & RANK_MASK[(low.bit_length() - 1) % 13 + 2]
+                    rest &= ~same
+                    out.extend(_combos(seat, A, same, limit))
             return out
         if seat == self.defender:
-            if not self.taking:
-                self._defender_actions(seat, hand, out)
+            if not self.taking and self._unb:
+                beaters = self._beaters
+                acts = _DEFEND[seat]
+                unbeaten = []
+                for p in table:
+                    if p[1] < 0:
+                        a = p[0]
+                        unbeaten.append(a)
+                        m = hand & beaters[a]
+                        base = a * 52
+                        while m:
+                            low = m & -m
+                            out.append(acts[base + low.bit_length() - 1])
+                            m ^= low
+                if self.rules.transfer != "off":
+                    self._transfer_actions(seat, hand, unbeaten, out)
+                out.append(_BARE[TK][seat])
             return out
-        order = self._eligible(self.attacker, self.defender)
+        order = self._elig
         if seat in order and not self.passed >> seat & 1:
             throwable = self._throwable(seat)
             if throwable and not self._gated(seat, order):
-                kind = PI if self.taking else T
-                for c in bits(throwable):
-                    out.append(Action(seat, kind, (c,)))
-                if self.taking or all(p[1] >= 0 for p in self.table):
-                    out.append(Action(seat, PA))
+                acts = _SINGLE[PI if self.taking else T][seat]
+                m = throwable
+                while m:
+                    low = m & -m
+                    out.append(acts[low.bit_length() - 1])
+                    m ^= low
+                if self.taking or not self._unb:
+                    out.append(_BARE[PA][seat])
         return out
-
-    def _defender_actions(self, seat: int, hand: int, out: list[Action]) -> None:
-        unbeaten = [p[0] for p in self.table if p[1] < 0]
-        if not unbeaten:
-            return
-        beaters = self._beaters
-        for a in unbeaten:
-            m = hand & beaters[a]
-            while m:
-                low = m & -m
-                out.append(Action(seat, D, (CARDS[a], CARDS[low.bit_length() - 1])))
-                m ^= low
-        r = self.rules
-        if r.transfer != "off":
-            self._transfer_actions(seat, hand, unbeaten, out)
-        out.append(Action(seat, TK))
 
     def _transfer_mask(self, unbeaten: list[int]) -> int:
         """Cards that may transfer the attack now: those matching an unbeaten rank, or 0.
@@ -514,16 +562,13 @@ class Game:
             return
         nd_hand = _popcount(self.hands[nd])
         room = self._bout_limit_for_transfer() - len(self.table)
-        same = list(bits(hand & ranks))
-        for k in range(1, len(same) + 1):
-            if k > room or len(unbeaten) + k > nd_hand:
-                break
-            for combo in combinations(same, k):
-                out.append(Action(seat, TR, combo))
+        most = min(room, nd_hand - len(unbeaten))
+        if most > 0 and hand & ranks:
+            out.extend(_combos(seat, TR, hand & ranks, most))
         if self.rules.pass_card and len(unbeaten) <= nd_hand:
             trumps = hand & ranks & (0x1FFF << (13 * self.trump)) & ~self.shown
             for t in bits(trumps):
-                out.append(Action(seat, SH, (t,)))
+                out.append(_SINGLE[SH][seat][t])
 
     def _bout_limit_for_transfer(self) -> int:
         """The bout's own card limit (a transfer is capped by the next hand, not this one)."""
@@ -592,6 +637,7 @@ class Game:
             self.table.append([c, -1])
             self.table_ranks |= RANK_MASK[c % 13 + 2]
             self.passed = 0
+            self._unb += 1
             ev.append(Event(kind.value, seat, cards, self.defender))
         elif kind is D:
             a, d = cards
@@ -603,6 +649,7 @@ class Game:
                     break
             self.table_ranks |= RANK_MASK[d % 13 + 2]
             self.passed = 0
+            self._unb -= 1
             ev.append(Event("defend", seat, cards, self.attacker))
         elif kind is PA:
             self.passed |= 1 << seat
@@ -621,6 +668,8 @@ class Game:
             self.beaten_before = 0
             for c in cards:
                 self.table.append([c, -1])
+            self._unb = len(cards)
+            self._limit = self._bout_limit()
             self.table_ranks = RANK_MASK[cards[0] % 13 + 2]
             ev.append(Event("attack", seat, cards, self.defender))
         elif kind is TR or kind is SH:
@@ -638,6 +687,7 @@ class Game:
             self.def_start = _popcount(self.hands[nd])
             self.beaten_before = sum(1 for p in self.table if p[1] >= 0)
             self.passed = 0
+            self._refresh_bout()
             ev.append(Event(kind.value, seat, cards, nd))
         elif kind is EX:
             # an exchange can take away a seat's last throwable card, so settle afterwards too
@@ -660,6 +710,7 @@ class Game:
             self.trump_holder = h
         self.trump_card = low
         self.lowest_origin = -1  # the turned-up card can never be exchanged again
+        self._exchange_on = False
         ev.append(Event("exchange", seat, (CARDS[low], CARDS[up])))
 
     def _settle(self, ev: list[Event]) -> None:
@@ -667,13 +718,13 @@ class Game:
         table = self.table
         if not table:
             return
-        if not self.taking:
-            for p in table:
-                if p[1] < 0:
+        if self._unb and not self.taking:
+            return
+        if self._elig and not (self.taking and not self.rules.pile_on) and self._room() > 0:
+            ranks, passed, hands = self.table_ranks, self.passed, self.hands
+            for s in self._elig:
+                if hands[s] & ranks and not passed >> s & 1:
                     return
-        for s in self._eligible(self.attacker, self.defender):
-            if not self._done(s):
-                return
         self._end_bout(ev)
 
     def _end_bout(self, ev: list[Event]) -> None:
@@ -694,6 +745,7 @@ class Game:
             ev.append(Event("beaten", d, amount=count))
         self.table = []
         self.table_ranks = 0
+        self._unb = 0
         self.taking = False
         self.passed = 0
         self.shown = 0
@@ -827,6 +879,7 @@ class Game:
         self.shown = 0
         self.beaten_before = 0
         self.def_start = _popcount(self.hands[defender])
+        self._refresh_bout()
 
     # ------------------------------------------------------------------ explanations
 
@@ -1093,6 +1146,7 @@ class Game:
                 g.table_ranks |= RANK_MASK[d % 13 + 2]
                 if not g._beaters[a] >> d & 1:
                     raise InvalidPosition(f"{CARDS[d]} does not beat {CARDS[a]}")
+        g._refresh_bout()
         if data.get("result"):
             g.result = Result.from_dict(data["result"])
         else:
