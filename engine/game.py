@@ -120,6 +120,26 @@ _DEFEND: tuple[tuple[Action, ...], ...] = tuple(
 _COMBOS: dict[tuple[int, ActionKind, int, int], tuple[Action, ...]] = {}
 
 
+_ELIGIBLE: dict[tuple[str, str, int, int, int, int], list[int]] = {}
+_DRAW_ORDERS: dict[tuple[int, int, int], tuple[int, ...]] = {}
+
+
+def _draw_order(n: int, first: int, defender: int) -> tuple[int, ...]:
+    """Refill order: clockwise from ``first`` with the defender last (pagat), or, when
+    ``first`` is -1, clockwise starting with the defender (overview)."""
+    key = (n, first, defender)
+    got = _DRAW_ORDERS.get(key)
+    if got is None:
+        if first < 0:
+            order = [(defender + i) % n for i in range(n)]
+        else:
+            order = [(first + i) % n for i in range(n)]
+            order.remove(defender)
+            order.append(defender)
+        got = _DRAW_ORDERS[key] = tuple(order)
+    return got
+
+
 def _combos(seat: int, kind: ActionKind, mask: int, most: int) -> tuple[Action, ...]:
     """All non-empty subsets of ``mask`` with at most ``most`` cards, as actions (memoised)."""
     key = (seat, kind, mask, most)
@@ -210,7 +230,7 @@ class Game:
     _beaters: tuple[int, ...]
     _active: int
     _exchange_on: bool  # cheap pre-check: exchanges are in the rules and still possible
-    _elig: list[int]  # eligible attackers of the current bout, in priority order
+    _elig: list[int]  # eligible attackers of the bout in priority order (shared: never mutate)
     _limit: int  # most attack cards the current bout may hold
     _unb: int  # unbeaten attack cards on the table
 
@@ -334,7 +354,6 @@ class Game:
         g.out = self.out[:]
         g.team_ptr = self.team_ptr[:]
         g.known = self.known[:]
-        g._elig = self._elig[:]
         return g
 
     def next_deal(self, seed: int | str) -> Game:
@@ -437,7 +456,12 @@ class Game:
 
     def _refresh_bout(self) -> None:
         """Recompute what depends on the bout's roles (after roles change or a transfer)."""
-        self._elig = self._eligible(self.attacker, self.defender)
+        r = self.rules
+        key = (r.throw_in, r.teams, self.n, self.attacker, self.defender, self._active)
+        elig = _ELIGIBLE.get(key)
+        if elig is None:
+            elig = _ELIGIBLE[key] = self._eligible(self.attacker, self.defender)
+        self._elig = elig
         self._limit = self._bout_limit()
         self._unb = sum(1 for p in self.table if p[1] < 0)
 
@@ -734,25 +758,27 @@ class Game:
             m |= 1 << x
             if y >= 0:
                 m |= 1 << y
-        count = _popcount(m)
+        count = m.bit_count()
         taken = self.taking
         if taken:
             self.hands[d] |= m
             self.known[d] |= m
-            ev.append(Event("picked_up", d, tuple(bits(m)), amount=count))
+            ev.append(Event("picked_up", d, tuple(bits(m)), -1, count))
         else:
             self.discard |= m
-            ev.append(Event("beaten", d, amount=count))
+            ev.append(Event("beaten", d, (), -1, count))
         self.table = []
         self.table_ranks = 0
         self._unb = 0
         self.taking = False
         self.passed = 0
         self.shown = 0
-        self._draw(ev)
-        self._mark_out(ev)
-        if self._check_over(ev):
-            return
+        if self.talon:
+            self._draw(ev)
+        if not self.talon:
+            self._mark_out(ev)
+            if self._check_over(ev):
+                return
         self._next_roles(a, d, taken)
 
     def _draw(self, ev: list[Event]) -> None:
@@ -760,19 +786,14 @@ class Game:
         if not talon:
             return
         n, d = self.n, self.defender
-        if self.rules.draw_order == "attackers_first":
-            order = [(self.first_attacker + i) % n for i in range(n)]
-            order.remove(d)
-            order.append(d)
-        else:
-            order = [(d + i) % n for i in range(n)]
+        first = self.first_attacker if self.rules.draw_order == "attackers_first" else -1
         hs = self.rules.hand_size
-        for s in order:
+        for s in _draw_order(n, first, d):
             if not talon:
                 break
             if not self._active >> s & 1:
                 continue
-            need = hs - _popcount(self.hands[s])
+            need = hs - self.hands[s].bit_count()
             if need <= 0:
                 continue
             got: list[Card] = []
@@ -820,6 +841,8 @@ class Game:
         act = self._active
         order = tuple(self.out)
         if self.rules.teams == "none":
+            if act & (act - 1):
+                return False  # two or more players still hold cards
             left = [s for s in range(self.n) if act >> s & 1]
             if len(left) > 1:
                 return False
