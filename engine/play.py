@@ -16,6 +16,7 @@ import argparse
 import dataclasses
 import secrets
 import sys
+import typing
 from collections.abc import Sequence
 from typing import NoReturn, Protocol, TextIO
 
@@ -153,26 +154,30 @@ def _build_parser(out: TextIO) -> _Parser:
 
 
 _FIELDS = {f.name: f for f in dataclasses.fields(RuleSet)}
+#: Resolved option types (``rules.py`` postpones annotations, so ``Field.type`` may be text).
+_TYPES = typing.get_type_hints(RuleSet)
 
 
 def _option_value(key: str, text: str) -> object:
     """Turn ``text`` into the type the option takes; ``ValueError`` says what was expected."""
-    field_type = str(_FIELDS[key].type)
+    hint = _TYPES[key]
+    kinds = set(typing.get_args(hint)) or {hint}
+    nullable = type(None) in kinds
     raw = text.strip()
     low = raw.lower()
-    if "None" in field_type and low in ("none", "null", "unlimited"):
+    if nullable and low in ("none", "null", "unlimited"):
         return None
-    if field_type == "bool":
+    if bool in kinds:
         if low in ("true", "yes", "on", "1"):
             return True
         if low in ("false", "no", "off", "0"):
             return False
         raise ValueError("expected true or false")
-    if field_type.startswith("int"):
+    if int in kinds:
         try:
             return int(raw)
         except ValueError:
-            more = " or none" if "None" in field_type else ""
+            more = " or none" if nullable else ""
             raise ValueError(f"expected a whole number{more}") from None
     choices = _FIELDS[key].metadata.get("choices")
     if choices is not None and raw not in choices:
@@ -494,18 +499,24 @@ class Session:
 
     # -- the prompt ----------------------------------------------------------------
 
+    def narrate(self) -> bool:
+        """Print what happened since the person last looked (the latest events only)."""
+        if not self.recent:
+            return False
+        self.say("What happened:")
+        skipped = len(self.recent) - MAX_EVENTS
+        if skipped > 0:
+            self.say(f"  ... ({skipped} earlier event{'s' if skipped != 1 else ''})")
+        for line in self.recent[-MAX_EVENTS:]:
+            self.say(f"  {line}")
+        self.recent = []
+        return True
+
     def show(self, obs: Observation, menu: Sequence[str]) -> None:
         w = self.words
         self.say()
         self.say("=" * 72)
-        if self.recent:
-            self.say("What happened:")
-            skipped = len(self.recent) - MAX_EVENTS
-            if skipped > 0:
-                self.say(f"  ... ({skipped} earlier event{'s' if skipped != 1 else ''})")
-            for line in self.recent[-MAX_EVENTS:]:
-                self.say(f"  {line}")
-            self.recent = []
+        if self.narrate():
             self.say("-" * 72)
         self.say(w.trump_line(obs))
         self.say(
@@ -594,11 +605,7 @@ class Session:
         w = self.words
         self.say()
         self.say("=" * 72)
-        if self.recent:
-            self.say("What happened:")
-            for line in self.recent[-MAX_EVENTS:]:
-                self.say(f"  {line}")
-            self.recent = []
+        self.narrate()
         self.say("Game over.")
         for line in self.result_lines(result, game.n):
             self.say(line)

@@ -466,3 +466,17 @@ def test_the_leak_watch_catches_a_leak(monkeypatch: pytest.MonkeyPatch) -> None:
     secret = next(c for c in bits(games[0].hands[1]) if c != games[0].trump_card)
     with pytest.raises(AssertionError, match="leaked"):
         out.write(f"Computer 1 holds {secret.pretty()}\n")
+
+
+def test_narration_is_capped_and_names_are_shown() -> None:
+    argv = ["--seed", "9", "--ai", "random", "--players", "6", "--name", "Alice"]
+    code, text, _ = play(argv, first_option)
+    assert code == 0
+    assert "  Alice (you): " in text
+    blocks = re.findall(r"What happened:\n((?:  .*\n)+)", text)
+    assert blocks
+    sizes = [b.count("\n") for b in blocks]
+    assert max(sizes) <= play_module.MAX_EVENTS + 1
+    for block, size in zip(blocks, sizes, strict=True):
+        if size == play_module.MAX_EVENTS + 1:
+            assert block.startswith("  ... (")
