@@ -31,7 +31,7 @@ pytest: $(STAMP)
 	$(BIN)/python -m pytest
 
 run: $(STAMP)
-	$(BIN)/python -m bot
+	$(BIN)/python -m bot --play-offline
 
 bench: $(STAMP)
 	@set -e; found=0; \

@@ -499,10 +499,18 @@ class Storage:
             conn.row_factory = sqlite3.Row
             # WAL lets readers (e.g. a backup or a stats query tool) work during writes, and
             # NORMAL sync is durable enough with WAL while much cheaper per action.
-            await conn.execute("PRAGMA journal_mode = WAL")
-            await conn.execute("PRAGMA synchronous = NORMAL")
-            await conn.execute("PRAGMA foreign_keys = ON")
-            await conn.execute("PRAGMA busy_timeout = 5000")
+            # Cursors are closed explicitly: `journal_mode` returns a row, and a cursor left
+            # unconsumed keeps its statement active until garbage collection, which makes the
+            # migration's COMMIT fail ("SQL statements in progress") wherever something else
+            # still references the cursor (seen under simcord).
+            for pragma in (
+                "PRAGMA journal_mode = WAL",
+                "PRAGMA synchronous = NORMAL",
+                "PRAGMA foreign_keys = ON",
+                "PRAGMA busy_timeout = 5000",
+            ):
+                async with conn.execute(pragma):
+                    pass
             storage = cls(conn, clock)
             storage.schema_version = await _apply_migrations(
                 conn, load_migrations(migrations_dir), target_version
@@ -889,6 +897,108 @@ class Storage:
                 (state_json, version, ts, ts, game_id),
             )
             await conn.execute("DELETE FROM active_players WHERE game_id = ?", (game_id,))
+
+    async def active_game_in_channel(self, channel_id: int) -> int | None:
+        """The lobby or running game whose table lives in this channel or thread, if any.
+
+        A channel holds at most one game so that "this channel's game" (e.g. for rules or
+        cancelling) is never ambiguous; several channels of a guild may each have one.
+        """
+        async with (
+            self._read() as conn,
+            conn.execute(
+                "SELECT id FROM games WHERE status IN ('lobby', 'running')"
+                " AND COALESCE(thread_id, channel_id) = ? ORDER BY id LIMIT 1",
+                (channel_id,),
+            ) as cur,
+        ):
+            row = await cur.fetchone()
+        return int(row[0]) if row is not None else None
+
+    async def begin_game(
+        self,
+        game_id: int,
+        seat_order: Sequence[int],
+        state_json: str,
+        version: int = 1,
+        *,
+        deadline: float | None = None,
+        now: float | None = None,
+    ) -> None:
+        """Start a lobby: renumber its seats to ``0..n-1`` (``seat_order`` lists the lobby's
+        seat numbers in table order) and store the dealt state, in one transaction.
+
+        Lobby seats can have gaps after people leave, while the engine's seats are dense; doing
+        both together means a crash can never leave a running game whose seat rows do not
+        match its state.
+        """
+        ts = self._now(now)
+        async with self._transaction() as conn:
+            await self._require_status(conn, game_id, ("lobby",))
+            async with conn.execute(
+                "SELECT seat FROM game_seats WHERE game_id = ?", (game_id,)
+            ) as cur:
+                present = {int(r[0]) async for r in cur}
+            if present != set(seat_order) or len(seat_order) != len(present):
+                raise ValueError(f"seat_order {list(seat_order)} does not match seats {present}")
+            # Two steps through a disjoint range so the (game_id, seat) key never collides.
+            offset = 1000 + max(present, default=0)
+            await conn.execute(
+                "UPDATE game_seats SET seat = seat + ? WHERE game_id = ?", (offset, game_id)
+            )
+            for new, old in enumerate(seat_order):
+                await conn.execute(
+                    "UPDATE game_seats SET seat = ? WHERE game_id = ? AND seat = ?",
+                    (new, game_id, old + offset),
+                )
+            await conn.execute(
+                "UPDATE games SET status = 'running', state_json = ?, version = ?,"
+                " turn_deadline = ?, timer_strikes = '{}', updated_at = ? WHERE id = ?",
+                (state_json, version, deadline, ts, game_id),
+            )
+
+    async def leave_running_game(
+        self,
+        game_id: int,
+        seat: int,
+        state_json: str,
+        *,
+        expected_version: int,
+        new_version: int,
+        deadline: float | None = None,
+        now: float | None = None,
+    ) -> SeatRow:
+        """A human leaves a running game: mark the seat left, release the user and store the
+        new state (a computer plays on) atomically, with the usual optimistic version check.
+        """
+        if new_version <= expected_version:
+            raise ValueError("new_version must be greater than expected_version")
+        ts = self._now(now)
+        async with self._transaction() as conn:
+            cur = await conn.execute(
+                "UPDATE games SET state_json = ?, version = ?, turn_deadline = ?, updated_at = ?"
+                " WHERE id = ? AND version = ? AND status = 'running'",
+                (state_json, new_version, deadline, ts, game_id, expected_version),
+            )
+            if cur.rowcount != 1:
+                game = await self._require_status(conn, game_id, ("running",))
+                raise StaleVersion(game_id, expected_version, game.version)
+            async with conn.execute(
+                "SELECT * FROM game_seats WHERE game_id = ? AND seat = ?", (game_id, seat)
+            ) as cur2:
+                row = await cur2.fetchone()
+            if row is None or row["user_id"] is None:
+                raise ValueError(f"game {game_id}: seat {seat} is not a human seat")
+            await conn.execute(
+                "UPDATE game_seats SET left_at = COALESCE(left_at, ?)"
+                " WHERE game_id = ? AND seat = ?",
+                (ts, game_id, seat),
+            )
+            await conn.execute(
+                "DELETE FROM active_players WHERE user_id = ? AND game_id = ?",
+                (row["user_id"], game_id),
+            )
+            return replace(_seat_from_row(row), left_at=row["left_at"] or ts)
 
     async def cancel_game(self, game_id: int, *, now: float | None = None) -> bool:
         """Cancel a lobby or running game (no results are written). False if it had already

@@ -1,0 +1,150 @@
+"""The Discord client: wires storage, the game service, the publisher, cogs and components.
+
+Everything that makes a restart safe happens in :meth:`DurakBot.setup_hook`: the dynamic
+components are registered before the gateway delivers a single click, and running games are
+loaded from SQLite so the old buttons (which carry game id and version) resolve against the
+same state they were drawn for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from .config import Config
+from .i18n import DurakTranslator, pick_locale, t
+from .publisher import DiscordPublisher
+from .sessions import AiFactory, GameService, GameSession
+from .storage import Storage
+from .views import DYNAMIC_ITEMS
+
+__all__ = ["SYNC_MODES", "DurakBot", "SyncMode"]
+
+log = logging.getLogger(__name__)
+
+SyncMode = Literal["auto", "guild", "global", "none"]
+SYNC_MODES: tuple[SyncMode, ...] = ("auto", "guild", "global", "none")
+
+
+class DurakTree(app_commands.CommandTree):
+    """Answers every unexpected command error politely instead of leaving "interaction failed"
+    (or a traceback) in the channel, and logs it with the command and channel."""
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        command = interaction.command.qualified_name if interaction.command else "?"
+        log.error(
+            "command %s failed in channel %s", command, interaction.channel_id, exc_info=error
+        )
+        text = t("error.internal", pick_locale(interaction.locale, interaction.guild_locale))
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not send the error notice for %s", command)
+
+
+class DurakBot(commands.Bot):
+    """Slash-command-only bot: default intents, no privileged ones."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        sync: SyncMode = "auto",
+        clock: Callable[[], float] = time.time,
+        seed_factory: Callable[[], int] | None = None,
+        ai_factory: AiFactory | None = None,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            help_command=None,
+            tree_cls=DurakTree,
+        )
+        if sync not in SYNC_MODES:
+            raise ValueError(f"sync must be one of {SYNC_MODES}")
+        self.config = config
+        self.sync_mode: SyncMode = sync
+        self.clock = clock
+        self._seed_factory = seed_factory
+        self._ai_factory = ai_factory
+        self.storage: Storage | None = None
+        self.service: GameService | None = None
+        self.publisher: DiscordPublisher | None = None
+        self._resume_task: asyncio.Task[None] | None = None
+
+    async def setup_hook(self) -> None:
+        self.storage = await Storage.open(self.config.database_path, clock=self.clock)
+        self.service = GameService(
+            self.storage,
+            clock=self.clock,
+            ai_delay=self.config.ai_delay_seconds,
+            seed_factory=self._seed_factory,
+            ai_factory=self._ai_factory,
+        )
+        self.publisher = DiscordPublisher(self, self.service, self.config.table_edit_interval)
+        self.service.publisher = self.publisher
+        await self.tree.set_translator(DurakTranslator())
+        await self.load_extension("cogs.durak")
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        restored = await self.service.restore()
+        self._resume_task = asyncio.get_running_loop().create_task(
+            self._resume(restored), name="durak-resume"
+        )
+        await self._sync_commands()
+
+    async def _resume(self, sessions: list[GameSession]) -> None:
+        """Refresh each table (its buttons carry the new process's view) and let computer
+        seats continue, once the gateway is up so channel edits can go through."""
+        await self.wait_until_ready()
+        assert self.publisher is not None and self.service is not None
+        for session in sessions:
+            await self.publisher.refresh(session.game_id)
+            self.service.resume(session)
+
+    async def _sync_commands(self) -> None:
+        """Commands are synced deliberately: a dev guild syncs instantly, global sync can take
+        an hour to propagate and is rate limited, so it only happens when asked for."""
+        mode = self.sync_mode
+        guild_id = self.config.dev_guild_id
+        if mode == "auto":
+            mode = "guild" if guild_id is not None else "none"
+        if mode == "guild":
+            if guild_id is None:
+                log.warning("--sync guild needs DEV_GUILD_ID; commands were not synced")
+                return
+            guild = discord.Object(guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d command(s) to guild %d", len(synced), guild_id)
+        elif mode == "global":
+            synced = await self.tree.sync()
+            log.info("synced %d command(s) globally", len(synced))
+        else:
+            log.info("commands not synced (--sync none)")
+
+    async def close(self) -> None:
+        if self._resume_task is not None:
+            self._resume_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._resume_task
+        if self.service is not None:
+            await self.service.shutdown()
+        if self.publisher is not None:
+            await self.publisher.close()
+        if self.storage is not None:
+            await self.storage.close()
+            self.storage = None
+        await super().close()

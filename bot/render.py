@@ -1,0 +1,391 @@
+"""Turning service state into Discord embeds and text, in one place.
+
+Hidden information is protected by construction: the public table is drawn *only* from
+``game.public_observation()`` plus the public event log, and a hand only from
+``game.observation(seat)``. No function here receives a whole ``Game`` for public output, so a
+refactor cannot accidentally print someone's hand into the channel. Every word goes through
+:mod:`bot.i18n`; callers pass the locale (the guild's for public messages, the user's for
+ephemeral ones).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import discord
+
+from engine import Card, Observation, RuleSet
+from engine.cards import SUIT_NAMES, SUIT_SYMBOLS, sort_key
+
+from .i18n import t, tn
+from .sessions import GameSession, LobbyInfo, PingKind, PublicEvent, SeatInfo
+
+__all__ = [
+    "card_text",
+    "cards_text",
+    "event_line",
+    "games_embed",
+    "hand_embed",
+    "lobby_embed",
+    "ping_text",
+    "result_text",
+    "rules_embed",
+    "table_embed",
+]
+
+COLOUR_LOBBY = discord.Colour.blurple()
+COLOUR_TABLE = discord.Colour.dark_green()
+COLOUR_OVER = discord.Colour.dark_grey()
+EVENTS_SHOWN = 5
+
+
+# --------------------------------------------------------------------------- small pieces
+
+
+def card_text(card: Card) -> str:
+    """``10♥``: suit symbols, because that is how people read cards at a glance."""
+    return card.pretty()
+
+
+def cards_text(cards: Iterable[Card], trump: int | None = None) -> str:
+    """Cards in hand order (by suit and rank, trumps last when the trump is known)."""
+    items = list(cards)
+    if trump is not None:
+        items.sort(key=lambda c: sort_key(c, trump))
+    return " ".join(card_text(c) for c in items)
+
+
+def preset_name(preset: str, locale: str) -> str:
+    return t(f"preset.{preset}.name", locale)
+
+
+def seat_name(seat: SeatInfo, locale: str) -> str:
+    """Computers get a translated name; a human who left is marked as played by a computer."""
+    if seat.user_id is None:
+        return t("lobby.ai_name", locale, number=seat.name.lstrip("#"))
+    if seat.left:
+        return t("table.left_marker", locale, name=seat.name)
+    return seat.name
+
+
+def _who(session: GameSession, seat: int, locale: str) -> str:
+    if 0 <= seat < len(session.seats):
+        return seat_name(session.seats[seat], locale)
+    return "?"
+
+
+def _mention(seat: SeatInfo, locale: str) -> str:
+    return f"<@{seat.user_id}>" if seat.is_human else seat_name(seat, locale)
+
+
+def suit_text(suit: int, locale: str) -> str:
+    return f"{SUIT_SYMBOLS[suit]} {t(f'suit.{SUIT_NAMES[suit]}', locale)}"
+
+
+def _trump_line(obs: Observation, locale: str) -> str:
+    if obs.trump_card_in_talon:
+        return t("table.trump", locale, card=card_text(obs.trump_card))
+    return t("table.trump_suit", locale, suit=suit_text(obs.trump, locale))
+
+
+def _pairs(obs: Observation, locale: str) -> str:
+    if not obs.table:
+        return t("table.field_empty", locale)
+    lines = []
+    for attack, defence in obs.table:
+        if defence is None:
+            lines.append(t("table.pair_open", locale, attack=card_text(attack)))
+        else:
+            lines.append(
+                t("table.pair_beaten", locale, attack=card_text(attack), defense=card_text(defence))
+            )
+    return "\n".join(lines)
+
+
+def role_key(obs: Observation, seat: int) -> str:
+    """The seat's role as an i18n key, from public information only."""
+    if seat in obs.out:
+        return "role.out"
+    if obs.phase == "over":
+        return "role.fool" if obs.result is not None and seat in obs.result.losers else "role.out"
+    if seat == obs.defender and obs.phase == "bout":
+        return "role.taking" if obs.taking else "role.defending"
+    if seat == obs.attacker:
+        return "role.attacking"
+    if obs.phase == "bout" and seat in obs.eligible_attackers:
+        return "role.throwing_in"
+    return "role.waiting"
+
+
+# --------------------------------------------------------------------------- events
+
+
+def event_line(ev: PublicEvent, session: GameSession, locale: str) -> str | None:
+    """One line of table narration, or None for bookkeeping events nobody needs to read."""
+    name = _who(session, ev.seat, locale)
+    cards = cards_text(ev.cards)
+    k = ev.kind
+    if k == "attack":
+        return t("event.attack", locale, name=name, cards=cards)
+    if k == "throw":
+        return t("event.throw_in", locale, name=name, cards=cards)
+    if k == "defend" and len(ev.cards) == 2:
+        return t(
+            "event.defend",
+            locale,
+            name=name,
+            attack=card_text(ev.cards[0]),
+            card=card_text(ev.cards[1]),
+        )
+    if k == "transfer":
+        return t(
+            "event.transfer",
+            locale,
+            name=name,
+            cards=cards,
+            target=_who(session, ev.target, locale),
+        )
+    if k == "show" and ev.cards:
+        return t(
+            "event.show_trump",
+            locale,
+            name=name,
+            card=card_text(ev.cards[0]),
+            target=_who(session, ev.target, locale),
+        )
+    if k == "take":
+        return t("event.take", locale, name=name)
+    if k == "pile":
+        return t("event.pile_on", locale, name=name, cards=cards)
+    if k == "pass":
+        return t("event.done", locale, name=name)
+    if k == "exchange" and ev.cards:
+        return t("event.exchange_trump", locale, name=name, card=card_text(ev.cards[0]))
+    if k == "beaten":
+        return t("event.bito", locale)
+    if k == "picked_up":
+        return t("event.picked_up", locale, name=name, cards=cards)
+    if k == "draw":
+        return t("event.draw_cards", locale)
+    if k == "trump_change" and ev.cards:
+        return t("event.trump_change", locale, suit=suit_text(ev.cards[0].suit, locale))
+    if k == "out":
+        return t("event.out", locale, name=name)
+    if k == "game_over":
+        return t("event.game_over", locale)
+    if k == "left":
+        return t("event.left", locale, name=name)
+    return None
+
+
+def _event_lines(session: GameSession, locale: str, limit: int = EVENTS_SHOWN) -> str:
+    lines = [line for ev in session.events if (line := event_line(ev, session, locale))]
+    return "\n".join(f"• {line}" for line in lines[-limit:])
+
+
+# --------------------------------------------------------------------------- lobby
+
+
+def lobby_embed(info: LobbyInfo) -> discord.Embed:
+    loc = info.locale
+    embed = discord.Embed(
+        title=t("lobby.title", loc, preset=preset_name(info.preset, loc)),
+        description=t("lobby.description", loc, host=f"<@{info.host_id}>"),
+        colour=COLOUR_LOBBY if info.status == "lobby" else COLOUR_OVER,
+    )
+    lines = []
+    for number, seat in enumerate(info.seats, start=1):
+        if seat.user_id is None:
+            lines.append(
+                t(
+                    "lobby.ai_line",
+                    loc,
+                    seat=number,
+                    name=seat_name(seat, loc),
+                    difficulty=t(f"difficulty.{seat.difficulty}", loc),
+                )
+            )
+        else:
+            name = f"<@{seat.user_id}>"
+            if seat.user_id == info.host_id:
+                name = t("lobby.host_marker", loc, name=name)
+            lines.append(t("lobby.player_line", loc, seat=number, name=name))
+    embed.add_field(
+        name=t("lobby.players", loc, count=len(info.seats), max=info.max_seats),
+        value="\n".join(lines) or t("lobby.no_players", loc),
+        inline=False,
+    )
+    embed.add_field(
+        name=t("lobby.options", loc),
+        value=t(f"preset.{info.preset}.description", loc)
+        + "\n"
+        + t("option.deck_size", loc, count=info.deck_size),
+        inline=False,
+    )
+    if info.status == "cancelled":
+        embed.add_field(name="\u200b", value=t("lobby.cancelled", loc), inline=False)
+    embed.set_footer(text=t("table.footer", loc, game_id=info.game_id))
+    return embed
+
+
+# --------------------------------------------------------------------------- table
+
+
+def table_embed(session: GameSession) -> discord.Embed:
+    """The public table: built from the spectator observation and public events only."""
+    loc = session.locale
+    obs = session.game.public_observation()
+    over = session.finished
+    embed = discord.Embed(
+        title=t(
+            "table.title", loc, game_id=session.game_id, preset=preset_name(session.preset, loc)
+        ),
+        colour=COLOUR_OVER if over else COLOUR_TABLE,
+    )
+    status = [_trump_line(obs, loc)]
+    status.append(
+        t("table.talon", loc, count=obs.talon_count)
+        if obs.talon_count
+        else t("table.talon_empty", loc)
+    )
+    status.append(t("table.discard", loc, count=obs.discard_mask.bit_count()))
+    embed.description = " · ".join(status)
+    seat_lines = []
+    for seat in session.seats:
+        s = seat.seat
+        if s == obs.attacker and obs.phase != "over":
+            marker = "⚔️"
+        elif s == obs.defender and obs.phase == "bout":
+            marker = "🛡️"
+        else:
+            marker = "•"
+        role = t(role_key(obs, s), loc)
+        name = seat_name(seat, loc)
+        if s in obs.out:
+            seat_lines.append(t("table.seat_line_out", loc, marker=marker, name=name, role=role))
+        else:
+            cards = tn("plural.cards", obs.hand_sizes[s], loc)
+            seat_lines.append(
+                t("table.seat_line", loc, marker=marker, name=name, cards=cards, role=role)
+            )
+    embed.add_field(name=t("table.players", loc), value="\n".join(seat_lines), inline=False)
+    if not over:
+        embed.add_field(name=t("table.field", loc), value=_pairs(obs, loc), inline=False)
+    events = _event_lines(session, loc)
+    if events:
+        embed.add_field(name=t("table.last_events", loc), value=events, inline=False)
+    if session.status == "finished":
+        embed.add_field(
+            name=t("table.finished", loc), value=result_text(session, loc), inline=False
+        )
+    elif session.status == "cancelled":
+        embed.add_field(
+            name=t("table.finished", loc), value=cancelled_text(session, loc), inline=False
+        )
+    embed.set_footer(text=t("table.footer", loc, game_id=session.game_id))
+    return embed
+
+
+def result_text(session: GameSession, locale: str) -> str:
+    """Who is the fool (or which team lost), and who went out first."""
+    result = session.game.public_observation().result
+    if result is None:
+        return ""
+    seats = session.seats
+    lines = []
+    if result.kind == "draw":
+        lines.append(t("announce.draw", locale))
+    elif result.kind == "team":
+        users = t("common.list_separator", locale).join(
+            _mention(seats[s], locale) for s in result.losers
+        )
+        lines.append(t("announce.losing_team", locale, users=users))
+    elif result.fool is not None:
+        lines.append(t("announce.fool", locale, user=_mention(seats[result.fool], locale)))
+    if result.finish_order:
+        users = t("common.list_separator", locale).join(
+            _mention(seats[s], locale) for s in result.finish_order
+        )
+        lines.append(t("announce.winners", locale, users=users))
+    return "\n".join(lines)
+
+
+def cancelled_text(session: GameSession, locale: str) -> str:
+    if session.cancelled_by is None:
+        return t("announce.game_cancelled_auto", locale)
+    return t("announce.game_cancelled", locale, user=f"<@{session.cancelled_by}>")
+
+
+def ping_text(session: GameSession, seat: int, kind: PingKind) -> str:
+    user = _mention(session.seats[seat], session.locale)
+    return t(f"ping.{kind}", session.locale, user=user, game_id=session.game_id)
+
+
+# --------------------------------------------------------------------------- hand
+
+
+def hand_embed(session: GameSession, obs: Observation, locale: str) -> discord.Embed:
+    """A player's private view, from their own observation only."""
+    embed = discord.Embed(
+        title=t("hand.title", locale),
+        description=cards_text(obs.hand, obs.trump) if obs.hand else t("hand.empty", locale),
+        colour=COLOUR_TABLE,
+    )
+    lines = [_trump_line(obs, locale)]
+    lines.append(t("hand.role", locale, role=t(role_key(obs, obs.seat), locale)))
+    if not obs.legal_actions and obs.phase != "over":
+        lines.append(t("hand.waiting", locale))
+    embed.add_field(
+        name=t(
+            "table.title",
+            locale,
+            game_id=session.game_id,
+            preset=preset_name(session.preset, locale),
+        ),
+        value="\n".join(lines),
+        inline=False,
+    )
+    embed.add_field(name=t("table.field", locale), value=_pairs(obs, locale), inline=False)
+    embed.set_footer(text=t("table.footer", locale, game_id=session.game_id))
+    return embed
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def _value_text(value: Any, locale: str) -> str:
+    if value is None:
+        return t("common.none", locale)
+    if isinstance(value, bool):
+        return t("common.yes" if value else "common.no", locale)
+    return str(value)
+
+
+def rules_embed(rules: RuleSet, title: str, locale: str) -> discord.Embed:
+    """Every option with its value and what it means (docs come from the engine)."""
+    embed = discord.Embed(title=title, colour=COLOUR_LOBBY)
+    for name, _default, doc, _source, _choices in RuleSet.describe_options():
+        value = _value_text(getattr(rules, name), locale)
+        embed.add_field(name=name, value=f"**{value}** — {doc}"[:1024], inline=False)
+    return embed
+
+
+def games_embed(rows: Sequence[tuple[int, str, int, Sequence[str]]], locale: str) -> discord.Embed:
+    """``rows``: (game id, preset, channel id, player names)."""
+    embed = discord.Embed(title=t("games.title", locale), colour=COLOUR_LOBBY)
+    if not rows:
+        embed.description = t("games.empty", locale)
+        return embed
+    embed.description = "\n".join(
+        t(
+            "games.line",
+            locale,
+            game_id=gid,
+            preset=preset_name(preset, locale),
+            channel=f"<#{channel}>",
+            players=t("common.list_separator", locale).join(names),
+        )
+        for gid, preset, channel, names in rows
+    )[:4096]
+    return embed

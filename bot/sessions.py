@@ -1,0 +1,995 @@
+"""Game sessions: the one place where lobbies become games and clicks become engine actions.
+
+Data flows one way: an interaction reaches a cog, the cog calls :class:`GameService`, the
+service validates and applies under a per-game :class:`asyncio.Lock`, persists the new state
+in one SQLite transaction *before* anything is shown, and only then tells a
+:class:`Publisher` that the public message needs a refresh. Why it is shaped like this:
+
+* No ``discord`` import here. The service speaks in user ids, seat numbers and i18n keys, so
+  it can be driven by tests, a CLI or a future web front end, and the Discord layer (``bot/``)
+  only renders and transports.
+* Every accepted action bumps a *service* version that is stored with the state and carried in
+  every button's custom_id. A click made against an older version is refused, which makes
+  double clicks, two players racing, and interactions replayed after a restart harmless.
+* The engine is applied to a copy; the live game is replaced only after the database commit,
+  so a failed write cannot leave memory and disk disagreeing.
+* Time (``clock``), randomness (``seed_factory``), computer players (``ai_factory``) and turn
+  deadlines (``deadline_policy``) are injected: tests pin them, and turn timers can be added
+  later without touching the action path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from engine import Action, ActionKind, Card, Event, Game, IllegalAction, InvalidPosition, RuleSet
+from engine.rules import PRESETS, RuleError
+
+from . import storage as st
+
+__all__ = [
+    "AI_DIFFICULTIES",
+    "AlreadyPlaying",
+    "ChannelBusy",
+    "GameMissing",
+    "GameOver",
+    "GameService",
+    "GameSession",
+    "IllegalMove",
+    "LobbyInfo",
+    "NotAPlayer",
+    "NotAllowed",
+    "PlayerRef",
+    "PublicEvent",
+    "Publisher",
+    "SeatInfo",
+    "ServiceError",
+    "StaleAction",
+]
+
+log = logging.getLogger(__name__)
+
+#: Difficulties a lobby can add; the storage schema accepts exactly these.
+AI_DIFFICULTIES: tuple[str, ...] = ("easy", "normal", "hard")
+#: Who plays for a human that left a running game.
+TAKEOVER_DIFFICULTY = "easy"
+#: Public events kept with the state for the table's "last moves".
+EVENTS_KEPT = 8
+#: Upper bound on a computer's thinking time, so a "hard" seat never freezes a table.
+AI_MAX_SECONDS = 2.0
+SNAPSHOT_FORMAT = 1
+
+PingKind = Literal["defend", "lead"]
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class ServiceError(Exception):
+    """A refusal meant for the user: ``key`` is an i18n key and ``params`` fill it."""
+
+    key = "error.internal"
+
+    def __init__(self, key: str | None = None, /, **params: Any) -> None:
+        self.key = key or type(self).key
+        self.params = params
+        super().__init__(f"{self.key} {params}" if params else self.key)
+
+
+class GameMissing(ServiceError):
+    key = "error.game_not_found"
+
+
+class GameOver(ServiceError):
+    key = "error.game_finished"
+
+
+class NotAPlayer(ServiceError):
+    key = "error.not_in_game"
+
+
+class NotAllowed(ServiceError):
+    key = "error.only_host"
+
+
+class AlreadyPlaying(ServiceError):
+    key = "error.already_in_game"
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(link=f"#{game_id}")
+        self.game_id = game_id
+
+
+class ChannelBusy(ServiceError):
+    key = "error.channel_busy"
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(game_id=game_id)
+        self.game_id = game_id
+
+
+class StaleAction(ServiceError):
+    """The click was made against an older version; nothing was applied."""
+
+    key = "error.stale_button"
+
+
+class IllegalMove(ServiceError):
+    key = "error.illegal_action"
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code=code)
+        self.code = code
+
+
+# --------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRef:
+    """A human as the service needs them: an id and a name to show at the table."""
+
+    user_id: int
+    name: str
+
+
+@dataclass(slots=True)
+class SeatInfo:
+    """A seat. A human who left a running game keeps the seat, played by a computer."""
+
+    seat: int
+    name: str
+    user_id: int | None
+    difficulty: str | None
+    left: bool = False
+
+    @property
+    def is_human(self) -> bool:
+        """A human still at the table (their clicks count)."""
+        return self.user_id is not None and not self.left
+
+    @property
+    def computer(self) -> str | None:
+        """Difficulty of the computer playing this seat, or None if a human plays it."""
+        if self.user_id is None:
+            return self.difficulty or TAKEOVER_DIFFICULTY
+        return TAKEOVER_DIFFICULTY if self.left else None
+
+
+@dataclass(frozen=True, slots=True)
+class PublicEvent:
+    """An engine event reduced to what the channel may see (private draws are stripped)."""
+
+    kind: str
+    seat: int = -1
+    cards: tuple[Card, ...] = ()
+    target: int = -1
+    amount: int = 0
+
+    def to_json(self) -> list[Any]:
+        return [self.kind, self.seat, [str(c) for c in self.cards], self.target, self.amount]
+
+    @classmethod
+    def from_json(cls, data: list[Any]) -> PublicEvent:
+        kind, seat, cards, target, amount = data
+        return cls(
+            str(kind), int(seat), tuple(Card.parse(c) for c in cards), int(target), int(amount)
+        )
+
+
+def public_events(events: Iterable[Event]) -> list[PublicEvent]:
+    """Keep only public information, and fold each round of draws into one line."""
+    out: list[PublicEvent] = []
+    for ev in events:
+        if ev.kind == "draw":
+            shown = ev.visible_cards(None)
+            if out and out[-1].kind == "draw":
+                prev = out[-1]
+                out[-1] = PublicEvent("draw", -1, prev.cards + shown, -1, prev.amount + ev.amount)
+            else:
+                out.append(PublicEvent("draw", -1, shown, -1, ev.amount))
+            continue
+        out.append(
+            PublicEvent(ev.kind, ev.seat, tuple(ev.visible_cards(None)), ev.target, ev.amount)
+        )
+    return out
+
+
+@dataclass(slots=True)
+class LobbyInfo:
+    """Everything a lobby message shows; rebuilt from storage on every change."""
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    host_id: int
+    preset: str
+    max_seats: int
+    deck_size: int
+    seats: list[SeatInfo]
+    status: str
+    locale: str = "en"
+
+    @property
+    def humans(self) -> list[SeatInfo]:
+        return [s for s in self.seats if s.user_id is not None]
+
+    def rules(self, players: int | None = None) -> RuleSet:
+        """The rules the game will be played by with ``players`` seats (default: max)."""
+        return RuleSet.preset(
+            self.preset, players=players or self.max_seats, deck_size=self.deck_size
+        )
+
+
+@dataclass(eq=False)
+class GameSession:
+    """A running (or just ended) game held in memory; its state is mirrored in SQLite."""
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    host_id: int
+    preset: str
+    seats: list[SeatInfo]
+    game: Game
+    seed: int
+    version: int
+    events: deque[PublicEvent] = field(default_factory=lambda: deque(maxlen=EVENTS_KEPT))
+    deadline: float | None = None
+    status: str = "running"
+    locale: str = "en"
+    cancelled_by: int | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    ai_task: asyncio.Task[None] | None = None
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat a human plays, or None (also for a human who already left)."""
+        for s in self.seats:
+            if s.user_id == user_id and not s.left:
+                return s.seat
+        return None
+
+    def name(self, seat: int) -> str:
+        return self.seats[seat].name if 0 <= seat < len(self.seats) else "?"
+
+    @property
+    def active_humans(self) -> list[SeatInfo]:
+        return [s for s in self.seats if s.is_human]
+
+    @property
+    def finished(self) -> bool:
+        return self.status != "running"
+
+    def snapshot(
+        self,
+        game: Game | None = None,
+        events: Iterable[PublicEvent] | None = None,
+        version: int | None = None,
+        deadline: float | None = None,
+    ) -> str:
+        """The JSON stored in ``games.state_json`` (full state: never shown to anyone)."""
+        return json.dumps(
+            {
+                "format": SNAPSHOT_FORMAT,
+                "seed": self.seed,
+                "version": self.version if version is None else version,
+                "deadline": deadline,
+                "game": (game or self.game).to_dict(),
+                "events": [e.to_json() for e in (self.events if events is None else events)],
+            },
+            separators=(",", ":"),
+        )
+
+
+class Publisher(Protocol):
+    """What the service needs from the transport layer. All calls happen after commit."""
+
+    async def refresh(self, game_id: int) -> None:
+        """The game's public message is out of date (coalescing is the publisher's job)."""
+
+    async def ping(self, session: GameSession, seat: int, kind: PingKind) -> None:
+        """It became ``seat``'s turn to defend or to lead."""
+
+    async def finished(self, session: GameSession) -> None:
+        """The game ended with a result (announce it)."""
+
+
+class NullPublisher:
+    """Used until the bot attaches its own, and by service-level tests."""
+
+    async def refresh(self, game_id: int) -> None:
+        return None
+
+    async def ping(self, session: GameSession, seat: int, kind: PingKind) -> None:
+        return None
+
+    async def finished(self, session: GameSession) -> None:
+        return None
+
+
+AiPlayer = Any  # engine.ai Player: choose(obs) -> Action | None
+AiFactory = Callable[[str, int | str], AiPlayer]
+DeadlinePolicy = Callable[[GameSession, Game], float | None]
+
+
+def _default_ai_factory(kind: str, seed: int | str) -> AiPlayer:
+    # Imported lazily: the AI package is heavy and only needed once a computer seat acts.
+    from engine.ai import make_player
+
+    return make_player(kind, seed, max_seconds=AI_MAX_SECONDS)
+
+
+def _no_deadline(session: GameSession, game: Game) -> float | None:
+    """Turn timers are off until a deadline policy is injected."""
+    return None
+
+
+def _outcome(result: Any, seat: int) -> st.Outcome:
+    if result.kind == "draw":
+        return "draw"
+    if result.kind == "fool":
+        return "fool" if seat == result.fool else "win"
+    if seat in result.losers:
+        return "fool" if seat == result.fool else "lost_team"
+    return "win"
+
+
+def pings_between(before: Game, after: Game) -> list[tuple[int, PingKind]]:
+    """Whose turn *became* theirs: a new defender under attack, or a new leader."""
+    if after.result is not None:
+        return []
+    if after.phase == "lead":
+        if before.phase != "lead" or before.attacker != after.attacker:
+            return [(after.attacker, "lead")]
+    elif after.phase == "bout" and (before.phase != "bout" or before.defender != after.defender):
+        return [(after.defender, "defend")]
+    return []
+
+
+# --------------------------------------------------------------------------- service
+
+
+class GameService:
+    """Lobbies and games of every guild. One instance per bot process."""
+
+    def __init__(
+        self,
+        storage: st.Storage,
+        publisher: Publisher | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+        ai_delay: float = 1.0,
+        seed_factory: Callable[[], int] | None = None,
+        ai_factory: AiFactory | None = None,
+        deadline_policy: DeadlinePolicy | None = None,
+        locale_of: Callable[[int], Awaitable[str]] | None = None,
+    ) -> None:
+        self.storage = storage
+        self.publisher: Publisher = publisher or NullPublisher()
+        self.clock = clock
+        self.ai_delay = ai_delay
+        self._seed_factory = seed_factory or (lambda: secrets.randbits(63))
+        self._ai_factory = ai_factory or _default_ai_factory
+        self._deadline_policy = deadline_policy or _no_deadline
+        self._locale_of = locale_of
+        self._sessions: dict[int, GameSession] = {}
+        self._ended: dict[int, GameSession] = {}
+        self._lobby_locks: dict[int, asyncio.Lock] = {}
+        self._players: dict[tuple[int, int], AiPlayer] = {}
+        self._closing = False
+
+    # ----------------------------------------------------------------- queries
+
+    def session(self, game_id: int) -> GameSession | None:
+        """A running game, or one that just ended (kept so its table can be re-rendered)."""
+        return self._sessions.get(game_id) or self._ended.get(game_id)
+
+    def running_sessions(self) -> list[GameSession]:
+        return list(self._sessions.values())
+
+    async def guild_locale(self, guild_id: int) -> str:
+        if self._locale_of is not None:
+            return await self._locale_of(guild_id)
+        return (await self.storage.get_guild_settings(guild_id)).locale
+
+    async def lobby(self, game_id: int) -> LobbyInfo:
+        row = await self.storage.get_game(game_id)
+        if row is None:
+            raise GameMissing()
+        seats = await self.storage.seats(game_id)
+        options = row.options or {}
+        return LobbyInfo(
+            game_id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.message_channel_id,
+            message_id=row.table_message_id,
+            host_id=row.host_id,
+            preset=row.preset,
+            max_seats=int(options.get("seats", 2)),
+            deck_size=int(options.get("rules", {}).get("deck_size", 36)),
+            seats=[SeatInfo(s.seat, s.display_name, s.user_id, s.ai_difficulty) for s in seats],
+            status=row.status,
+            locale=await self.guild_locale(row.guild_id),
+        )
+
+    async def public_state(self, game_id: int) -> GameSession | LobbyInfo:
+        """What the game's public message should show right now."""
+        session = self.session(game_id)
+        if session is not None:
+            return session
+        return await self.lobby(game_id)
+
+    async def running_games(self, guild_id: int) -> list[tuple[int, str, int, list[SeatInfo]]]:
+        """(game id, preset, channel id, seats) of every running game in a guild."""
+        out = []
+        for row in await self.storage.running_games(guild_id):
+            seats = await self.storage.seats(row.id)
+            out.append(
+                (
+                    row.id,
+                    row.preset,
+                    row.message_channel_id,
+                    [
+                        SeatInfo(
+                            s.seat,
+                            s.display_name,
+                            s.user_id,
+                            s.ai_difficulty,
+                            s.left_at is not None,
+                        )
+                        for s in seats
+                    ],
+                )
+            )
+        return out
+
+    async def game_for_user(self, user_id: int) -> int | None:
+        return await self.storage.user_active_game(user_id)
+
+    async def game_in_channel(self, channel_id: int) -> int | None:
+        return await self.storage.active_game_in_channel(channel_id)
+
+    def player_seat(self, game_id: int, user_id: int) -> tuple[GameSession, int]:
+        """The session and seat of a player, or the reason they cannot see a hand."""
+        session = self.session(game_id)
+        if session is None:
+            raise GameMissing()
+        seat = session.seat_of(user_id)
+        if seat is None:
+            raise NotAPlayer()
+        return session, seat
+
+    async def require_player(self, game_id: int, user_id: int) -> tuple[GameSession, int]:
+        """Like :meth:`player_seat` but tells lobbies and ended games apart via storage."""
+        session = self.session(game_id)
+        if session is None:
+            row = await self.storage.get_game(game_id)
+            if row is None:
+                raise GameMissing()
+            if row.status in ("finished", "cancelled"):
+                raise GameOver()
+            raise ServiceError("error.not_started")
+        return self.player_seat(game_id, user_id)
+
+    # ----------------------------------------------------------------- lobby
+
+    def _lobby_lock(self, game_id: int) -> asyncio.Lock:
+        return self._lobby_locks.setdefault(game_id, asyncio.Lock())
+
+    async def create_lobby(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host: PlayerRef,
+        preset: str,
+        seats: int = 2,
+        deck_size: int = 36,
+    ) -> LobbyInfo:
+        """Open a lobby with the host seated. The rules are validated for the full table now
+        so that an impossible combination (7 hands from 24 cards) fails before anyone joins."""
+        if preset not in PRESETS:
+            raise ServiceError("error.unknown_preset", preset=preset)
+        try:
+            RuleSet.preset(preset, players=seats, deck_size=deck_size)
+        except RuleError as exc:
+            raise ServiceError("error.bad_rules", reason=str(exc)) from None
+        busy = await self.storage.active_game_in_channel(channel_id)
+        if busy is not None:
+            raise ChannelBusy(busy)
+        try:
+            game_id = await self.storage.create_lobby(
+                guild_id,
+                channel_id,
+                host.user_id,
+                preset,
+                {"seats": seats, "rules": {"deck_size": deck_size}},
+                host_display_name=host.name,
+            )
+        except st.AlreadyInGame as exc:
+            raise AlreadyPlaying(exc.game_id) from None
+        log.info(
+            "game %d: lobby created by %d (%s, %d seats)", game_id, host.user_id, preset, seats
+        )
+        return await self.lobby(game_id)
+
+    async def attach_message(self, game_id: int, message_id: int) -> None:
+        """Remember the public message so it can be edited after a restart too."""
+        await self.storage.set_table_message(game_id, message_id=message_id)
+        session = self.session(game_id)
+        if session is not None:
+            session.message_id = message_id
+
+    async def _open_lobby(self, game_id: int) -> LobbyInfo:
+        info = await self.lobby(game_id)
+        if info.status != "lobby":
+            raise GameOver("error.lobby_closed")
+        return info
+
+    async def join(self, game_id: int, player: PlayerRef) -> LobbyInfo:
+        async with self._lobby_lock(game_id):
+            info = await self._open_lobby(game_id)
+            if any(s.user_id == player.user_id for s in info.seats):
+                raise ServiceError("error.already_joined")
+            try:
+                await self.storage.add_seat(
+                    game_id,
+                    display_name=player.name,
+                    user_id=player.user_id,
+                    max_seats=info.max_seats,
+                )
+            except st.AlreadyInGame as exc:
+                raise AlreadyPlaying(exc.game_id) from None
+            except st.LobbyFull:
+                raise ServiceError("error.lobby_full", max=info.max_seats) from None
+            except st.InvalidGameStatus:
+                raise GameOver("error.lobby_closed") from None
+        await self._publish(self.publisher.refresh(game_id))
+        return await self.lobby(game_id)
+
+    def _check_host(self, info: LobbyInfo | GameSession, user_id: int, can_manage: bool) -> None:
+        if user_id != info.host_id and not can_manage:
+            raise NotAllowed(host=f"<@{info.host_id}>")
+
+    async def add_computer(
+        self,
+        game_id: int,
+        user_id: int,
+        difficulty: str | None = None,
+        *,
+        can_manage: bool = False,
+    ) -> LobbyInfo:
+        """Seat a computer; without ``difficulty`` the guild's default is used."""
+        if difficulty is None:
+            row = await self.storage.get_game(game_id)
+            if row is None:
+                raise GameMissing()
+            difficulty = (await self.storage.get_guild_settings(row.guild_id)).default_ai_difficulty
+        if difficulty not in AI_DIFFICULTIES:
+            raise ServiceError("error.malformed_id")
+        async with self._lobby_lock(game_id):
+            info = await self._open_lobby(game_id)
+            self._check_host(info, user_id, can_manage)
+            number = sum(1 for s in info.seats if s.user_id is None) + 1
+            try:
+                await self.storage.add_seat(
+                    game_id,
+                    display_name=f"#{number}",
+                    ai_difficulty=difficulty,
+                    max_seats=info.max_seats,
+                )
+            except st.LobbyFull:
+                raise ServiceError("error.lobby_full", max=info.max_seats) from None
+        await self._publish(self.publisher.refresh(game_id))
+        return await self.lobby(game_id)
+
+    async def remove_computer(
+        self, game_id: int, user_id: int, *, can_manage: bool = False
+    ) -> LobbyInfo:
+        async with self._lobby_lock(game_id):
+            info = await self._open_lobby(game_id)
+            self._check_host(info, user_id, can_manage)
+            computers = [s for s in info.seats if s.user_id is None]
+            if not computers:
+                raise ServiceError("error.no_computer")
+            await self.storage.remove_seat(game_id, computers[-1].seat)
+        await self._publish(self.publisher.refresh(game_id))
+        return await self.lobby(game_id)
+
+    async def leave(self, user_id: int) -> int:
+        """Leave whatever lobby or game the user is in; returns that game's id.
+
+        In a lobby the seat is freed (the host leaving cancels the lobby: nobody else may
+        start it). In a running game a computer takes the seat over and the human will be
+        recorded as having forfeited; when no human is left the game is cancelled.
+        """
+        game_id = await self.storage.user_active_game(user_id)
+        if game_id is None:
+            raise ServiceError("error.no_active_game")
+        session = self._sessions.get(game_id)
+        if session is None:
+            await self._leave_lobby(game_id, user_id)
+        else:
+            await self._leave_running(session, user_id)
+        return game_id
+
+    async def _leave_lobby(self, game_id: int, user_id: int) -> None:
+        async with self._lobby_lock(game_id):
+            info = await self._open_lobby(game_id)
+            if user_id == info.host_id:
+                await self.storage.cancel_game(game_id)
+                log.info("game %d: lobby cancelled, the host left", game_id)
+            else:
+                seat = next((s.seat for s in info.seats if s.user_id == user_id), None)
+                if seat is None:
+                    raise NotAPlayer()
+                await self.storage.remove_seat(game_id, seat)
+        await self._publish(self.publisher.refresh(game_id))
+
+    async def leave_lobby(self, game_id: int, user_id: int) -> None:
+        """The lobby's Leave button (the user must sit in *this* lobby)."""
+        await self._leave_lobby(game_id, user_id)
+
+    async def _leave_running(self, session: GameSession, user_id: int) -> None:
+        async with session.lock:
+            seat = session.seat_of(user_id)
+            if seat is None or session.finished:
+                raise NotAPlayer()
+            if len(session.active_humans) <= 1:
+                await self._cancel_locked(session, user_id)
+                cancelled = True
+            else:
+                new_version = session.version + 1
+                events = [*session.events, PublicEvent("left", seat)]
+                deadline = self._deadline_policy(session, session.game)
+                await self.storage.leave_running_game(
+                    session.game_id,
+                    seat,
+                    session.snapshot(events=events, version=new_version, deadline=deadline),
+                    expected_version=session.version,
+                    new_version=new_version,
+                    deadline=deadline,
+                )
+                session.seats[seat].left = True
+                session.version = new_version
+                session.events.append(PublicEvent("left", seat))
+                session.deadline = deadline
+                cancelled = False
+                log.info("game %d: seat %d left, a computer takes over", session.game_id, seat)
+        await self._publish(self.publisher.refresh(session.game_id))
+        if not cancelled:
+            self._kick_ai(session)
+
+    async def cancel(self, game_id: int, user_id: int, *, can_manage: bool = False) -> None:
+        session = self._sessions.get(game_id)
+        if session is not None:
+            async with session.lock:
+                if session.finished:
+                    raise GameOver()
+                self._check_host(session, user_id, can_manage)
+                await self._cancel_locked(session, user_id)
+        else:
+            async with self._lobby_lock(game_id):
+                info = await self._open_lobby(game_id)
+                self._check_host(info, user_id, can_manage)
+                await self.storage.cancel_game(game_id)
+            log.info("game %d: lobby cancelled by %d", game_id, user_id)
+        await self._publish(self.publisher.refresh(game_id))
+
+    async def _cancel_locked(self, session: GameSession, user_id: int | None) -> None:
+        await self.storage.cancel_game(session.game_id)
+        session.status = "cancelled"
+        session.cancelled_by = user_id
+        self._retire(session)
+        log.info("game %d: cancelled by %s", session.game_id, user_id)
+
+    def _retire(self, session: GameSession) -> None:
+        self._sessions.pop(session.game_id, None)
+        self._ended[session.game_id] = session
+        while len(self._ended) > 256:  # bounded: old tables are rendered from storage
+            self._ended.pop(next(iter(self._ended)))
+        task = session.ai_task
+        if task is not None and task is not asyncio.current_task() and not task.done():
+            task.cancel()
+
+    async def start(self, game_id: int, user_id: int, *, can_manage: bool = False) -> GameSession:
+        """Deal and move the lobby to running; the seed comes from ``seed_factory``."""
+        async with self._lobby_lock(game_id):
+            info = await self._open_lobby(game_id)
+            self._check_host(info, user_id, can_manage)
+            count = len(info.seats)
+            try:
+                rules = info.rules(players=count)
+            except RuleError as exc:
+                if count < 2:
+                    raise ServiceError("error.not_enough_players", min=2) from None
+                raise ServiceError("error.bad_rules", reason=str(exc)) from None
+            if not info.humans:
+                raise ServiceError("error.not_enough_players", min=2)
+            seed = self._seed_factory()
+            game = Game.new(rules, seed)
+            seats = [SeatInfo(i, s.name, s.user_id, s.difficulty) for i, s in enumerate(info.seats)]
+            session = GameSession(
+                game_id=game_id,
+                guild_id=info.guild_id,
+                channel_id=info.channel_id,
+                message_id=info.message_id,
+                host_id=info.host_id,
+                preset=info.preset,
+                seats=seats,
+                game=game,
+                seed=seed,
+                version=1,
+                locale=info.locale,
+            )
+            session.deadline = self._deadline_policy(session, game)
+            await self.storage.begin_game(
+                game_id,
+                [s.seat for s in info.seats],
+                session.snapshot(deadline=session.deadline),
+                version=1,
+                deadline=session.deadline,
+            )
+            self._sessions[game_id] = session
+            log.info("game %d: started with %d seats", game_id, count)
+        await self._publish(self.publisher.refresh(game_id))
+        await self._announce_pings(session, [(game.attacker, "lead")])
+        self._kick_ai(session)
+        return session
+
+    # ----------------------------------------------------------------- playing
+
+    async def act(
+        self, game_id: int, user_id: int, expected_version: int, action: Action
+    ) -> GameSession:
+        """Apply one human action exactly once, or raise a :class:`ServiceError`.
+
+        ``expected_version`` is the version the user's buttons were drawn for: if the game moved
+        on since, the click is refused with :class:`StaleAction` and never applied, even when
+        the action would still be legal (the player decided on a table that no longer exists).
+        """
+        session = self._sessions.get(game_id)
+        if session is None:
+            await self.require_player(game_id, user_id)  # raises the right refusal
+            raise GameOver()
+        async with session.lock:
+            if session.finished:
+                raise GameOver()
+            seat = session.seat_of(user_id)
+            if seat is None:
+                raise NotAPlayer()
+            if expected_version != session.version:
+                raise StaleAction()
+            if action.seat != seat:
+                raise ServiceError("error.malformed_id")
+            pings = await self._apply_locked(session, action)
+        await self._after_change(session, pings)
+        return session
+
+    async def _apply_locked(
+        self, session: GameSession, action: Action
+    ) -> list[tuple[int, PingKind]]:
+        """Validate on a copy, persist, then swap in. Caller holds ``session.lock``."""
+        before = session.game
+        candidate = before.copy()
+        try:
+            events = candidate.apply(action)
+        except IllegalAction as exc:
+            raise IllegalMove(exc.code) from None
+        new_events = deque(session.events, maxlen=EVENTS_KEPT)
+        new_events.extend(public_events(events))
+        new_version = session.version + 1
+        deadline = self._deadline_policy(session, candidate)
+        snapshot = session.snapshot(candidate, new_events, new_version, deadline)
+        if candidate.result is not None:
+            results = [
+                st.ResultEntry(
+                    s.user_id,
+                    s.seat,
+                    "forfeit" if s.left else _outcome(candidate.result, s.seat),
+                )
+                for s in session.seats
+                if s.user_id is not None
+            ]
+            await self.storage.finish_game(
+                session.game_id,
+                results,
+                snapshot,
+                expected_version=session.version,
+                new_version=new_version,
+            )
+        else:
+            await self.storage.save_state(
+                session.game_id, snapshot, session.version, new_version, deadline
+            )
+        # Committed: only now does the live game change.
+        session.game = candidate
+        session.events = new_events
+        session.version = new_version
+        session.deadline = deadline
+        log.debug("game %d v%d: %s", session.game_id, new_version, action.kind.value)
+        if candidate.result is not None:
+            session.status = "finished"
+            self._retire(session)
+            log.info("game %d: finished (%s)", session.game_id, candidate.result.kind)
+        return pings_between(before, candidate)
+
+    async def _after_change(self, session: GameSession, pings: list[tuple[int, PingKind]]) -> None:
+        await self._publish(self.publisher.refresh(session.game_id))
+        if session.status == "finished":
+            await self._publish(self.publisher.finished(session))
+            return
+        await self._announce_pings(session, pings)
+        self._kick_ai(session)
+
+    async def _announce_pings(
+        self, session: GameSession, pings: list[tuple[int, PingKind]]
+    ) -> None:
+        for seat, kind in pings:
+            if session.seats[seat].is_human:
+                await self._publish(self.publisher.ping(session, seat, kind))
+
+    async def _publish(self, call: Awaitable[None]) -> None:
+        """The action is committed already: a Discord failure must not undo or hide it."""
+        try:
+            await call
+        except Exception:
+            log.exception("publishing failed")
+
+    # ----------------------------------------------------------------- computer seats
+
+    def _kick_ai(self, session: GameSession) -> None:
+        if self._closing or session.finished:
+            return
+        if not any(s.computer for s in session.seats):
+            return
+        if session.ai_task is None or session.ai_task.done():
+            session.ai_task = asyncio.get_running_loop().create_task(
+                self._ai_loop(session), name=f"durak-ai-{session.game_id}"
+            )
+
+    def _ai_order(self, session: GameSession) -> list[int]:
+        """Computer seats with something to do, defender first, then attackers by priority:
+        the order in which waiting is always harmless (see engine.ai's contract)."""
+        g = session.game
+        order = [g.defender, *g.eligible_attackers(), *range(g.n)]
+        seen: list[int] = []
+        for seat in order:
+            if seat in seen or not session.seats[seat].computer:
+                continue
+            if g.legal_actions(seat):
+                seen.append(seat)
+        return seen
+
+    def _player(self, session: GameSession, seat: int) -> AiPlayer:
+        key = (session.game_id, seat)
+        if key not in self._players:
+            kind = session.seats[seat].computer or TAKEOVER_DIFFICULTY
+            self._players[key] = self._ai_factory(kind, f"{session.seed}:{seat}")
+        return self._players[key]
+
+    async def _ai_loop(self, session: GameSession) -> None:
+        try:
+            while not session.finished and not self._closing:
+                order = self._ai_order(session)
+                if not order:
+                    return
+                version = session.version
+                await asyncio.sleep(self.ai_delay)
+                if session.version != version:
+                    continue  # a human moved meanwhile: look again
+                acted = False
+                for seat in order:
+                    # The computer decides from its own observation only, off the event loop.
+                    obs = session.game.observation(seat)
+                    choice = await asyncio.to_thread(self._player(session, seat).choose, obs)
+                    if choice is None:
+                        continue
+                    async with session.lock:
+                        if session.finished or session.version != version:
+                            break
+                        pings = await self._apply_locked(session, choice)
+                    await self._after_change_no_kick(session, pings)
+                    acted = True
+                    break
+                if not acted and session.version == version:
+                    return  # every computer waits: the humans are to move
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game %d: computer player failed", session.game_id)
+
+    async def _after_change_no_kick(
+        self, session: GameSession, pings: list[tuple[int, PingKind]]
+    ) -> None:
+        await self._publish(self.publisher.refresh(session.game_id))
+        if session.status == "finished":
+            await self._publish(self.publisher.finished(session))
+        else:
+            await self._announce_pings(session, pings)
+
+    # ----------------------------------------------------------------- lifecycle
+
+    async def restore(self) -> list[GameSession]:
+        """Load every running game after a restart; broken or human-less ones are cancelled
+        rather than left running forever."""
+        restored: list[GameSession] = []
+        for row in await self.storage.load_running_games():
+            try:
+                session = await self._session_from_row(row)
+            except (InvalidPosition, RuleError, KeyError, ValueError, TypeError):
+                log.exception("game %d: stored state is unreadable; cancelling it", row.id)
+                await self.storage.cancel_game(row.id)
+                continue
+            if not session.active_humans:
+                await self.storage.cancel_game(row.id)
+                log.info("game %d: no human left at restore; cancelled", row.id)
+                continue
+            self._sessions[row.id] = session
+            restored.append(session)
+        log.info("restored %d running game(s)", len(restored))
+        return restored
+
+    def resume(self, session: GameSession) -> None:
+        """Let computer seats of a restored game continue."""
+        self._kick_ai(session)
+
+    async def _session_from_row(self, row: st.GameRow) -> GameSession:
+        if row.state_json is None:
+            raise ValueError("running game without state")
+        data = json.loads(row.state_json)
+        game = Game.from_dict(data["game"])
+        seats = await self.storage.seats(row.id)
+        session = GameSession(
+            game_id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.message_channel_id,
+            message_id=row.table_message_id,
+            host_id=row.host_id,
+            preset=row.preset,
+            seats=[
+                SeatInfo(s.seat, s.display_name, s.user_id, s.ai_difficulty, s.left_at is not None)
+                for s in seats
+            ],
+            game=game,
+            seed=int(data["seed"]),
+            version=row.version,
+            deadline=row.turn_deadline,
+            locale=await self.guild_locale(row.guild_id),
+        )
+        session.events.extend(PublicEvent.from_json(e) for e in data.get("events", []))
+        if len(session.seats) != game.n:
+            raise ValueError("seat rows do not match the stored game")
+        return session
+
+    async def shutdown(self) -> None:
+        """Stop computer players; state is already on disk after every action."""
+        self._closing = True
+        tasks = [s.ai_task for s in self._sessions.values() if s.ai_task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+def parse_action(seat: int, kind: str, cards: Iterable[str]) -> Action:
+    """Build an action from custom_id parts; ValueError on anything malformed."""
+    try:
+        action_kind = ActionKind(kind)
+    except ValueError:
+        raise ValueError(f"unknown action kind {kind!r}") from None
+    parsed = tuple(Card.parse(c) for c in cards)
+    if action_kind in (ActionKind.ATTACK, ActionKind.TRANSFER):
+        parsed = tuple(sorted(parsed))
+    return Action(seat, action_kind, parsed)

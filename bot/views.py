@@ -1,0 +1,666 @@
+"""Persistent buttons and selects: every component is a ``DynamicItem`` whose custom_id carries
+all the state it needs, so clicks keep working after a restart and need no in-memory view.
+
+Custom id formats (all ≤ 100 characters):
+
+* ``durak:lobby:<game>:<op>`` — lobby buttons, ``op`` in join/leave/start/cancel/ai/unai
+* ``durak:lobbyai:<game>`` — lobby select, values are difficulties
+* ``durak:show:<game>`` — the table's "Show my hand" button
+* ``durak:act:<game>:<version>:<kind>:<cards>`` — one legal move; ``cards`` is card notation
+  concatenated (``6s8s``), empty for take/pass
+* ``durak:hand:<game>:<version>:<page>:<target>`` — hand paging/refresh (``target`` = the
+  attack card being answered, or ``-``)
+* ``durak:tgt:<game>:<version>:<page>`` — select of the attack card to beat (values: cards)
+
+The templates are deliberately loose (``durak:act:(?P<rest>.*)``) and parsing happens in the
+callback, because discord.py silently drops clicks whose custom_id matches no template or whose
+``from_custom_id`` raises: a malformed id must still get a polite answer.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import discord
+
+from engine import Action, ActionKind, Card, Observation
+from engine.cards import sort_key
+
+from . import render
+from .i18n import has_key, pick_locale, t
+from .sessions import (
+    AI_DIFFICULTIES,
+    GameService,
+    GameSession,
+    IllegalMove,
+    LobbyInfo,
+    PlayerRef,
+    ServiceError,
+    StaleAction,
+    parse_action,
+)
+
+__all__ = [
+    "DYNAMIC_ITEMS",
+    "hand_message",
+    "lobby_view",
+    "table_view",
+]
+
+log = logging.getLogger(__name__)
+
+CARD_ROWS = 4  # rows of move buttons per page when no target select is shown
+BUTTONS_PER_ROW = 5
+_CARD_RE = re.compile(r"(?:[2-9TJQKA][cdhs])*")
+_KIND_ORDER = {
+    ActionKind.ATTACK: 0,
+    ActionKind.TRANSFER: 1,
+    ActionKind.SHOW: 2,
+    ActionKind.DEFEND: 3,
+    ActionKind.THROW: 4,
+    ActionKind.PILE: 5,
+}
+_SIMPLE = (ActionKind.TAKE, ActionKind.PASS, ActionKind.EXCHANGE)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _service(interaction: discord.Interaction) -> GameService:
+    service = getattr(interaction.client, "service", None)
+    if not isinstance(service, GameService):
+        raise RuntimeError("the client has no game service")
+    return service
+
+
+def error_text(err: ServiceError, locale: str) -> str:
+    """The user-facing sentence for a refusal."""
+    if isinstance(err, IllegalMove):
+        reason = t(f"illegal.{err.code}", locale) if has_key(f"illegal.{err.code}") else err.code
+        return t("error.illegal_action", locale, reason=reason)
+    return t(err.key, locale, **err.params)
+
+
+async def reply_ephemeral(interaction: discord.Interaction, text: str) -> None:
+    """Answer privately whether or not the interaction was already acknowledged."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+def _can_manage(interaction: discord.Interaction) -> bool:
+    return bool(interaction.permissions.manage_guild)
+
+
+def _player(interaction: discord.Interaction) -> PlayerRef:
+    return PlayerRef(interaction.user.id, interaction.user.display_name)
+
+
+def _ints(rest: str, count: int) -> list[str] | None:
+    parts = rest.split(":")
+    if len(parts) != count:
+        return None
+    return parts
+
+
+def _card_list(text: str) -> list[str] | None:
+    if not _CARD_RE.fullmatch(text):
+        return None
+    return [text[i : i + 2] for i in range(0, len(text), 2)]
+
+
+# --------------------------------------------------------------------------- hand layout
+
+
+def _sorted_moves(obs: Observation, target: Card | None) -> tuple[list[Action], list[Card]]:
+    """Card moves to show as buttons, and the attack cards the defender could answer."""
+    moves = [a for a in obs.legal_actions if a.kind not in _SIMPLE]
+    targets: list[Card] = []
+    for attack, defence in obs.table:
+        if defence is None and any(
+            a.kind is ActionKind.DEFEND and a.cards[0] == attack for a in moves
+        ):
+            targets.append(attack)
+    if targets:
+        chosen = target if target in targets else targets[0]
+        moves = [a for a in moves if a.kind is not ActionKind.DEFEND or a.cards[0] == chosen]
+
+    def key(a: Action) -> tuple[Any, ...]:
+        card = a.cards[-1] if a.cards else None
+        return (
+            _KIND_ORDER.get(a.kind, 9),
+            len(a.cards),
+            sort_key(card, obs.trump) if card is not None else (0, 0, 0),
+        )
+
+    return sorted(moves, key=key), targets
+
+
+def _move_label(a: Action, obs: Observation, locale: str) -> str:
+    cards = render.cards_text(a.cards)
+    if a.kind is ActionKind.DEFEND:
+        return t(
+            "hand.button.defend_with",
+            locale,
+            attack=render.card_text(a.cards[0]),
+            card=render.card_text(a.cards[1]),
+        )
+    verb = {
+        ActionKind.ATTACK: "hand.button.attack",
+        ActionKind.THROW: "hand.button.throw_in",
+        ActionKind.TRANSFER: "hand.button.transfer",
+        ActionKind.SHOW: "hand.button.show_trump",
+        ActionKind.PILE: "hand.button.pile_on",
+        ActionKind.EXCHANGE: "hand.button.exchange_trump",
+    }[a.kind]
+    return t("hand.button.card_action", locale, verb=t(verb, locale), cards=cards)
+
+
+def _simple_label(a: Action, obs: Observation, locale: str) -> str:
+    if a.kind is ActionKind.TAKE:
+        return t("hand.button.take", locale)
+    if a.kind is ActionKind.PASS:
+        return t("hand.button.pass" if obs.taking else "hand.button.done", locale)
+    return _move_label(a, obs, locale)
+
+
+def hand_message(
+    session: GameSession,
+    seat: int,
+    locale: str,
+    *,
+    page: int = 0,
+    target: Card | None = None,
+    note: str | None = None,
+) -> tuple[str | None, discord.Embed, discord.ui.View]:
+    """Content, embed and components of a player's private hand message.
+
+    Only the moves legal for this seat right now get a button. Defending is two-step only when
+    it has to be: with one unbeaten card the beating cards are offered directly; with several,
+    a select picks the card to answer (default: the first) and the buttons follow it. Moves
+    beyond one message's capacity are paged.
+    """
+    obs = session.game.observation(seat)
+    gid, ver = session.game_id, session.version
+    embed = render.hand_embed(session, obs, locale)
+    view = discord.ui.View(timeout=None)
+    if session.finished:
+        return note, embed, view
+    moves, targets = _sorted_moves(obs, target)
+    chosen = target if target in targets else (targets[0] if targets else None)
+    # Rows 0-3 hold move buttons; with several attack cards to answer, row 3 is the select.
+    # Row 4 always holds take/done/exchange and the paging controls.
+    rows = CARD_ROWS - (1 if len(targets) > 1 else 0)
+    per_page = rows * BUTTONS_PER_ROW
+    pages = max(1, -(-len(moves) // per_page))
+    page = min(max(page, 0), pages - 1)
+    shown = moves[page * per_page : (page + 1) * per_page]
+    for i, move in enumerate(shown):
+        style = (
+            discord.ButtonStyle.success
+            if move.kind is ActionKind.DEFEND
+            else discord.ButtonStyle.primary
+        )
+        view.add_item(
+            ActButton(gid, ver, move, _move_label(move, obs, locale), style, i // BUTTONS_PER_ROW)
+        )
+    if len(targets) > 1:
+        view.add_item(TargetSelect(gid, ver, page, targets, chosen, locale, row=rows))
+    control_row = CARD_ROWS
+    for move in (a for a in obs.legal_actions if a.kind in _SIMPLE):
+        style = (
+            discord.ButtonStyle.danger
+            if move.kind is ActionKind.TAKE
+            else discord.ButtonStyle.secondary
+        )
+        view.add_item(
+            ActButton(gid, ver, move, _simple_label(move, obs, locale), style, control_row)
+        )
+    tgt = str(chosen) if chosen is not None else "-"
+    if page > 0:
+        view.add_item(
+            HandNavButton(gid, ver, page - 1, tgt, t("hand.button.page_prev", locale), control_row)
+        )
+    if page < pages - 1:
+        view.add_item(
+            HandNavButton(gid, ver, page + 1, tgt, t("hand.button.page_next", locale), control_row)
+        )
+    view.add_item(
+        HandNavButton(
+            gid, ver, page, tgt, t("hand.button.refresh", locale), control_row, refresh=True
+        )
+    )
+    return note, embed, view
+
+
+def lobby_view(info: LobbyInfo) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    if info.status != "lobby":
+        return view
+    loc, gid = info.locale, info.game_id
+    for op, key, style in (
+        ("join", "lobby.button.join", discord.ButtonStyle.success),
+        ("leave", "lobby.button.leave", discord.ButtonStyle.secondary),
+        ("start", "lobby.button.start", discord.ButtonStyle.primary),
+        ("cancel", "lobby.button.cancel", discord.ButtonStyle.danger),
+    ):
+        view.add_item(LobbyButton(gid, op, t(key, loc), style, row=0))
+    view.add_item(
+        LobbyButton(gid, "ai", t("lobby.button.add_ai", loc), discord.ButtonStyle.secondary, row=1)
+    )
+    view.add_item(
+        LobbyButton(
+            gid, "unai", t("lobby.button.remove_ai", loc), discord.ButtonStyle.secondary, row=1
+        )
+    )
+    view.add_item(LobbyAiSelect(gid, loc))
+    return view
+
+
+def table_view(session: GameSession) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    if not session.finished:
+        view.add_item(ShowHandButton(session.game_id, t("table.button.show_hand", session.locale)))
+    return view
+
+
+async def _edit_hand(
+    interaction: discord.Interaction,
+    session: GameSession,
+    seat: int,
+    *,
+    page: int = 0,
+    target: Card | None = None,
+    note: str | None = None,
+) -> None:
+    locale = pick_locale(interaction.locale, session.locale)
+    content, embed, view = hand_message(session, seat, locale, page=page, target=target, note=note)
+    await interaction.response.edit_message(content=content, embed=embed, view=view)
+
+
+async def send_hand(interaction: discord.Interaction, session: GameSession, seat: int) -> None:
+    """A fresh ephemeral hand message (from the table button or /durak hand)."""
+    locale = pick_locale(interaction.locale, session.locale)
+    content, embed, view = hand_message(session, seat, locale)
+    await interaction.response.send_message(content=content, embed=embed, view=view, ephemeral=True)
+
+
+# --------------------------------------------------------------------------- items
+
+
+class _Guarded:
+    """Mixin: a click never ends in silence or a traceback in the channel."""
+
+    rest: str
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self.handle(interaction)
+        except ServiceError as err:
+            await reply_ephemeral(
+                interaction, error_text(err, pick_locale(interaction.locale, None))
+            )
+        except Exception:
+            log.exception("component %s (%s) failed", type(self).__name__, self.rest)
+            try:
+                await reply_ephemeral(
+                    interaction, t("error.internal", pick_locale(interaction.locale, None))
+                )
+            except Exception:
+                log.exception("could not even apologise for %s", self.rest)
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        raise NotImplementedError
+
+    async def malformed(self, interaction: discord.Interaction) -> None:
+        log.warning("malformed custom_id %r from %s", self.rest, interaction.user.id)
+        await reply_ephemeral(
+            interaction, t("error.malformed_id", pick_locale(interaction.locale, None))
+        )
+
+
+class LobbyButton(
+    _Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"durak:lobby:(?P<rest>.*)"
+):
+    def __init__(
+        self,
+        game_id: int | None,
+        op: str,
+        label: str = "?",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+        *,
+        rest: str | None = None,
+    ) -> None:
+        self.rest = rest if rest is not None else f"{game_id}:{op}"
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, custom_id=f"durak:lobby:{self.rest}", row=row
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LobbyButton:
+        return cls(None, "", rest=match["rest"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        parts = _ints(self.rest, 2)
+        if parts is None or not parts[0].isdigit():
+            await self.malformed(interaction)
+            return
+        game_id, op = int(parts[0]), parts[1]
+        service = _service(interaction)
+        user = interaction.user.id
+        if op == "join":
+            await service.join(game_id, _player(interaction))
+        elif op == "leave":
+            await service.leave_lobby(game_id, user)
+        elif op == "start":
+            await service.start(game_id, user, can_manage=_can_manage(interaction))
+        elif op == "cancel":
+            await service.cancel(game_id, user, can_manage=_can_manage(interaction))
+        elif op == "ai":
+            await service.add_computer(game_id, user, can_manage=_can_manage(interaction))
+        elif op == "unai":
+            await service.remove_computer(game_id, user, can_manage=_can_manage(interaction))
+        else:
+            await self.malformed(interaction)
+            return
+        # The public message is re-rendered by the publisher; just acknowledge the click.
+        await interaction.response.defer()
+
+
+class LobbyAiSelect(
+    _Guarded,
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"durak:lobbyai:(?P<rest>.*)",
+):
+    def __init__(self, game_id: int | None, locale: str = "en", *, rest: str | None = None) -> None:
+        self.rest = rest if rest is not None else str(game_id)
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"durak:lobbyai:{self.rest}",
+                placeholder=t("lobby.select_difficulty", locale),
+                options=[
+                    discord.SelectOption(label=t(f"difficulty.{d}", locale), value=d)
+                    for d in AI_DIFFICULTIES
+                ],
+                row=2,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LobbyAiSelect:
+        return cls(None, rest=match["rest"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        values = self.item.values
+        if not self.rest.isdigit() or len(values) != 1:
+            await self.malformed(interaction)
+            return
+        await _service(interaction).add_computer(
+            int(self.rest), interaction.user.id, values[0], can_manage=_can_manage(interaction)
+        )
+        await interaction.response.defer()
+
+
+class ShowHandButton(
+    _Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"durak:show:(?P<rest>.*)"
+):
+    def __init__(self, game_id: int | None, label: str = "?", *, rest: str | None = None) -> None:
+        self.rest = rest if rest is not None else str(game_id)
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.primary,
+                emoji="🃏",
+                custom_id=f"durak:show:{self.rest}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ShowHandButton:
+        return cls(None, rest=match["rest"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        if not self.rest.isdigit():
+            await self.malformed(interaction)
+            return
+        session, seat = await _service(interaction).require_player(
+            int(self.rest), interaction.user.id
+        )
+        await send_hand(interaction, session, seat)
+
+
+class _HandItem(_Guarded):
+    """Shared handling for items on a hand message: refusals re-render the hand in place."""
+
+    async def refuse(
+        self, interaction: discord.Interaction, game_id: int, err: ServiceError
+    ) -> None:
+        service = _service(interaction)
+        try:
+            session, seat = service.player_seat(game_id, interaction.user.id)
+        except ServiceError:
+            session = None
+            seat = -1
+        if session is None or session.finished:
+            locale = pick_locale(interaction.locale, None)
+            await interaction.response.edit_message(
+                content=error_text(err, locale), embed=None, view=None
+            )
+            return
+        locale = pick_locale(interaction.locale, session.locale)
+        await _edit_hand(interaction, session, seat, note=error_text(err, locale))
+
+
+class ActButton(
+    _HandItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"durak:act:(?P<rest>.*)"
+):
+    def __init__(
+        self,
+        game_id: int | None,
+        version: int = 0,
+        action: Action | None = None,
+        label: str = "?",
+        style: discord.ButtonStyle = discord.ButtonStyle.primary,
+        row: int | None = None,
+        *,
+        rest: str | None = None,
+    ) -> None:
+        if rest is None:
+            assert action is not None
+            cards = "".join(str(c) for c in action.cards)
+            rest = f"{game_id}:{version}:{action.kind.value}:{cards}"
+        self.rest = rest
+        super().__init__(
+            discord.ui.Button(label=label[:80], style=style, custom_id=f"durak:act:{rest}", row=row)
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ActButton:
+        return cls(None, rest=match["rest"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        parts = _ints(self.rest, 4)
+        cards = _card_list(parts[3]) if parts is not None else None
+        if parts is None or cards is None or not (parts[0].isdigit() and parts[1].isdigit()):
+            await self.malformed(interaction)
+            return
+        game_id, version = int(parts[0]), int(parts[1])
+        service = _service(interaction)
+        try:
+            session, seat = await service.require_player(game_id, interaction.user.id)
+            action = parse_action(seat, parts[2], cards)
+        except ServiceError as err:
+            await self.refuse(interaction, game_id, err)
+            return
+        except ValueError:
+            await self.malformed(interaction)
+            return
+        try:
+            session = await service.act(game_id, interaction.user.id, version, action)
+        except StaleAction as err:
+            log.info("game %d: stale click v%d by %d", game_id, version, interaction.user.id)
+            await self.refuse(interaction, game_id, err)
+            return
+        except ServiceError as err:
+            await self.refuse(interaction, game_id, err)
+            return
+        locale = pick_locale(interaction.locale, session.locale)
+        note = t("error.game_finished", locale) if session.finished else None
+        content, embed, view = hand_message(session, seat, locale, note=note)
+        await interaction.response.edit_message(content=content, embed=embed, view=view)
+
+
+class HandNavButton(
+    _HandItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"durak:hand:(?P<rest>.*)"
+):
+    def __init__(
+        self,
+        game_id: int | None,
+        version: int = 0,
+        page: int = 0,
+        target: str = "-",
+        label: str = "?",
+        row: int | None = None,
+        *,
+        refresh: bool = False,
+        rest: str | None = None,
+    ) -> None:
+        self.rest = rest if rest is not None else f"{game_id}:{version}:{page}:{target}"
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                emoji="🔄" if refresh else None,
+                custom_id=f"durak:hand:{self.rest}",
+                row=row,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> HandNavButton:
+        return cls(None, rest=match["rest"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        parts = _ints(self.rest, 4)
+        if parts is None or not all(p.isdigit() for p in parts[:3]):
+            await self.malformed(interaction)
+            return
+        game_id, page = int(parts[0]), int(parts[2])
+        target = _card_list(parts[3]) if parts[3] != "-" else []
+        if target is None or len(target) > 1:
+            await self.malformed(interaction)
+            return
+        try:
+            session, seat = await _service(interaction).require_player(game_id, interaction.user.id)
+        except ServiceError as err:
+            await self.refuse(interaction, game_id, err)
+            return
+        await _edit_hand(
+            interaction,
+            session,
+            seat,
+            page=page,
+            target=Card.parse(target[0]) if target else None,
+        )
+
+
+class TargetSelect(
+    _HandItem, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"durak:tgt:(?P<rest>.*)"
+):
+    def __init__(
+        self,
+        game_id: int | None,
+        version: int = 0,
+        page: int = 0,
+        targets: list[Card] | None = None,
+        chosen: Card | None = None,
+        locale: str = "en",
+        row: int | None = None,
+        *,
+        rest: str | None = None,
+    ) -> None:
+        self.rest = rest if rest is not None else f"{game_id}:{version}:{page}"
+        options = [
+            discord.SelectOption(label=render.card_text(c), value=str(c), default=c == chosen)
+            for c in (targets or [])[:25]
+        ] or [discord.SelectOption(label="-", value="-")]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"durak:tgt:{self.rest}",
+                placeholder=t("hand.select_target", locale),
+                options=options,
+                row=row,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TargetSelect:
+        return cls(None, rest=match["rest"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        parts = _ints(self.rest, 3)
+        values = self.item.values
+        card = _card_list(values[0]) if len(values) == 1 else None
+        if parts is None or not all(p.isdigit() for p in parts) or not card or len(card) != 1:
+            await self.malformed(interaction)
+            return
+        game_id = int(parts[0])
+        try:
+            session, seat = await _service(interaction).require_player(game_id, interaction.user.id)
+        except ServiceError as err:
+            await self.refuse(interaction, game_id, err)
+            return
+        note = None
+        if int(parts[1]) != session.version:
+            note = t("error.stale_button", pick_locale(interaction.locale, session.locale))
+        await _edit_hand(interaction, session, seat, target=Card.parse(card[0]), note=note)
+
+
+class UnknownDurakItem(
+    _Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"durak:(?!(?:lobby|lobbyai|show|act|hand|tgt):)(?P<rest>.*)",
+):
+    """Catches ids with our prefix but an unknown kind (old versions, tampering)."""
+
+    def __init__(self, rest: str) -> None:
+        self.rest = rest
+        super().__init__(discord.ui.Button(label="?", custom_id=f"durak:{rest}"))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> UnknownDurakItem:
+        return cls(match["rest"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        await self.malformed(interaction)
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    LobbyButton,
+    LobbyAiSelect,
+    ShowHandButton,
+    ActButton,
+    HandNavButton,
+    TargetSelect,
+    UnknownDurakItem,
+)

@@ -1,0 +1,63 @@
+"""Fixtures for driving the real bot through simcord (see docs/testing-with-simcord.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+import simcord
+
+from bot.app import DurakBot
+from bot.config import Config
+
+SEED = 20260101
+
+
+def make_config(db_path: Path, **changes: Any) -> Config:
+    values: dict[str, Any] = {
+        "discord_token": None,
+        "database_path": db_path,
+        "dev_guild_id": None,
+        "log_level": "INFO",
+        "ai_delay_seconds": 1.0,
+        "table_edit_interval": 0.0,
+        "default_turn_timer_seconds": 0,
+    }
+    values.update(changes)
+    return Config(**values)
+
+
+def make_bot(db_path: Path, seed: int = SEED, **changes: Any) -> DurakBot:
+    return DurakBot(make_config(db_path, **changes), sync="global", seed_factory=lambda: seed)
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "durak.db"
+
+
+@pytest.fixture
+def simcord_bot(db_path: Path) -> DurakBot:
+    return make_bot(db_path)
+
+
+@pytest.fixture
+async def world(simcord_env: simcord.Env) -> Any:
+    """A guild with one games channel, four players, a moderator and a spectator."""
+    yield build_world(simcord_env)
+    # simcord never closes the bot; close it so the SQLite connection is released.
+    await simcord_env.bot.close()
+
+
+def build_world(env: simcord.Env) -> dict[str, Any]:
+    guild = env.create_guild("Durak Club")
+    channel = guild.create_text_channel("games")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    members = {
+        name: guild.add_member(env.create_user(name))
+        for name in ("alice", "bob", "carol", "dave", "eve")
+    }
+    members["mod"] = guild.add_member(env.create_user("mod"), roles=[mods])
+    return {"guild": guild, "channel": channel, **members}

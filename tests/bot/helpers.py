@@ -1,0 +1,140 @@
+"""Helpers shared by the simcord tests: finding messages/buttons and playing a game by clicks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import discord
+import simcord
+
+from bot.sessions import GameService, GameSession
+from engine.cards import bits
+
+
+def service(env: simcord.Env) -> GameService:
+    svc = env.bot.service
+    assert isinstance(svc, GameService)
+    return svc
+
+
+def message(channel: Any, message_id: int) -> discord.Message:
+    """Re-read a message (simcord rebuilds messages from backend state on every access)."""
+    for m in channel.history():
+        if m.id == message_id:
+            return m
+    raise AssertionError(f"message {message_id} not found")
+
+
+def components(msg: discord.Message) -> list[Any]:
+    out = []
+    for row in msg.components:
+        out.extend(getattr(row, "children", [row]))
+    return out
+
+
+def custom_ids(msg: discord.Message, prefix: str = "durak:") -> list[str]:
+    return [c.custom_id for c in components(msg) if (c.custom_id or "").startswith(prefix)]
+
+
+def labels(msg: discord.Message) -> list[str]:
+    return [c.label for c in components(msg) if getattr(c, "label", None)]
+
+
+def message_text(msg: discord.Message) -> str:
+    """Everything a reader can see in a message: content, embeds and component labels."""
+    parts = [msg.content or ""]
+    for e in msg.embeds:
+        parts += [e.title or "", e.description or "", e.footer.text or ""]
+        for f in e.fields:
+            parts += [f.name or "", f.value or ""]
+    for c in components(msg):
+        parts.append(getattr(c, "label", None) or "")
+        parts.append(getattr(c, "placeholder", None) or "")
+        for o in getattr(c, "options", []) or []:
+            parts += [o.label, o.description or ""]
+    return "\n".join(parts)
+
+
+def secret_cards(session: GameSession) -> list[str]:
+    """Pretty text of every card in a hand that the table has not seen (test-side truth)."""
+    g = session.game
+    out = []
+    for seat in range(g.n):
+        out += [c.pretty() for c in bits(g.hands[seat] & ~g.known[seat])]
+    return out
+
+
+def assert_no_leak(channel: Any, spectator: Any, session: GameSession) -> int:
+    """No hidden card appears in any message the spectator can see; returns messages seen."""
+    hidden = secret_cards(session)
+    seen = channel.history(viewer=spectator)
+    for msg in seen:
+        assert not (msg.flags.ephemeral), "a spectator sees an ephemeral message"
+        text = message_text(msg)
+        for card in hidden:
+            assert card not in text, f"hidden card {card} leaked in public message:\n{text}"
+    return len(seen)
+
+
+def acting_seat(session: GameSession, humans: Iterable[int]) -> int | None:
+    """Which human should move next: defender first, then attackers by priority (the
+    driver order under which waiting is always harmless)."""
+    g = session.game
+    allowed = set(humans)
+    for seat in [g.defender, *g.eligible_attackers(), *range(g.n)]:
+        if seat in allowed and g.legal_actions(seat):
+            return seat
+    return None
+
+
+async def click_first_move(
+    actor: Any, channel: Any, table_id: int, pick: Callable[[list[str]], str] | None = None
+) -> tuple[str, simcord.InteractionResult]:
+    """Open the hand from the table's button and click the first offered move."""
+    table = message(channel, table_id)
+    shown = await actor.click(table, custom_id=custom_ids(table, "durak:show:")[0])
+    assert shown.ephemeral and shown.response is not None and shown.response.ephemeral
+    hand = shown.response.message
+    moves = custom_ids(hand, "durak:act:")
+    assert moves, f"no move offered:\n{message_text(hand)}"
+    chosen = pick(moves) if pick else moves[0]
+    result = await actor.click(hand, custom_id=chosen)
+    assert result.ephemeral and result.response is not None and result.response.ephemeral
+    return chosen, result
+
+
+async def play_out(
+    env: simcord.Env,
+    channel: Any,
+    game_id: int,
+    actors: Sequence[Any],
+    *,
+    spectator: Any = None,
+    max_steps: int = 3000,
+    stop_after: int | None = None,
+    on_step: Callable[[GameSession], None] | None = None,
+) -> list[str]:
+    """Play by clicks until the game ends (or ``stop_after`` moves); returns the moves."""
+    svc = service(env)
+    moves: list[str] = []
+    for _ in range(max_steps):
+        session = svc.session(game_id)
+        assert session is not None
+        if session.finished or (stop_after is not None and len(moves) >= stop_after):
+            return moves
+        by_user = {a.id: a for a in actors}
+        humans = [s.seat for s in session.seats if s.user_id in by_user and not s.left]
+        seat = acting_seat(session, humans)
+        if seat is None:
+            await env.advance_time(svc.ai_delay)  # a computer is to move
+            continue
+        user_id = session.seats[seat].user_id
+        assert user_id is not None
+        chosen, _ = await click_first_move(by_user[user_id], channel, session.message_id or 0)
+        moves.append(f"{seat}:{chosen.split(':', 4)[4]}")
+        if spectator is not None:
+            assert_no_leak(channel, spectator, session)
+        if on_step is not None:
+            on_step(session)
+    raise AssertionError("the game did not end")
