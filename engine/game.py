@@ -915,6 +915,11 @@ class Game:
             return "bad_seat", f"there is no seat {seat}"
         if not self.is_active(seat):
             return "out", "you are out of the game and have nothing to play"
+        # Actions built directly (not via Action.parse) may have the wrong number of cards;
+        # the checks below unpack them, so refuse those first instead of crashing.
+        want = 2 if kind is D else 0 if kind in (TK, PA) else -1 if kind in (A, TR) else 1
+        if (want >= 0 and len(action.cards) != want) or (want < 0 and not action.cards):
+            return "malformed", f"{kind} does not take {len(action.cards)} card(s)"
         hand = self.hands[seat]
         for c in action.cards[1:] if kind is D else action.cards:
             if not 0 <= c < 52 or not hand >> c & 1:
