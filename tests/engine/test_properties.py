@@ -1,0 +1,486 @@
+"""Properties of random games, for every preset and player count.
+
+These are the safety net for optimising ``engine/game.py``: besides "cards are conserved"
+they re-derive several rules independently (which defences, leads and takes are legal; the
+bout limits; refilling; what each seat may know) and compare the engine with them at every
+step, so a faster engine that changes behaviour fails here.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from dataclasses import replace
+from itertools import combinations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import PRESETS, Action, ActionKind, Event, Game, IllegalAction, RuleError, RuleSet
+from engine.cards import BEATERS, CARDS, LOWEST_RANK, RANK_MASK, bits, deck_mask
+
+MAX_STEPS = 5000
+
+
+def combos() -> Iterator[tuple[str, int]]:
+    for name in PRESETS:
+        for n in range(2, 7):
+            try:
+                RuleSet.preset(name, players=n)
+            except RuleError:
+                continue
+            yield name, n
+
+
+COMBOS = list(combos())
+SETTINGS = settings(
+    max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
+)
+
+
+def test_every_preset_is_playable_by_some_count() -> None:
+    assert {name for name, _ in COMBOS} == set(PRESETS)
+    assert ("teams-2v2", 4) in COMBOS and ("teams-2v2", 2) not in COMBOS
+    assert ("podkidnoy", 6) in COMBOS and ("severnyi", 6) not in COMBOS
+
+
+# ------------------------------------------------------------------ public knowledge model
+
+
+class Knowledge:
+    """What everybody can know about each hand, rebuilt from the public side of events only."""
+
+    def __init__(self, g: Game) -> None:
+        self.known = [0] * g.n
+        if g.trump_index < 0 and g.trump_holder >= 0:
+            # no talon: the dealer's last card was turned up for all to see
+            self.known[g.trump_holder] |= 1 << g.trump_card
+
+    def update(self, events: list[Event]) -> None:
+        for e in events:
+            m = 0
+            for c in e.visible_cards(None):
+                m |= 1 << c
+            if e.kind in ("attack", "throw", "pile", "transfer"):
+                self.known[e.seat] &= ~m
+            elif e.kind == "defend":
+                self.known[e.seat] &= ~(1 << e.cards[1])
+            elif e.kind in ("picked_up", "draw", "show"):
+                self.known[e.seat] |= m
+            elif e.kind == "exchange":
+                low, up = e.cards
+                for s, k in enumerate(self.known):
+                    if k >> up & 1:  # the turned-up trump had been drawn: it swaps hands
+                        self.known[s] = (k & ~(1 << up)) | (1 << low)
+                self.known[e.seat] = (self.known[e.seat] & ~(1 << low)) | (1 << up)
+
+
+# ------------------------------------------------------------------ independent rule checks
+
+
+def bout_limit(g: Game) -> int:
+    r = g.rules
+    limit = 99 if r.max_attack is None else r.max_attack
+    if g.bout_no <= 1 and r.first_bout_max is not None:
+        limit = min(limit, r.first_bout_max)
+    return limit
+
+
+def check_rules(g: Game) -> None:
+    """Re-derive what the texts say and compare with the engine's legal actions."""
+    if g.result is not None:
+        assert g.all_legal_actions() == []
+        return
+    a, d = g.attacker, g.defender
+    assert a != d and g.is_active(a) and g.is_active(d) and g.is_opponent(a, d)
+    trump = g.trump
+    if not g.table:
+        # the lead: any non-empty set of one rank, no more than the defender holds or the limit
+        want = set()
+        limit = min(bout_limit(g), g.hand_size(d))
+        for r in range(2, 15):
+            same = list(bits(g.hands[a] & RANK_MASK[r]))
+            for k in range(1, min(limit, len(same)) + 1):
+                want.update(tuple(c) for c in combinations(same, k))
+        got = {x.cards for x in g.legal_actions(a) if x.kind is ActionKind.ATTACK}
+        assert got == want
+        for s in range(g.n):
+            assert all(x.kind is ActionKind.EXCHANGE for x in g.legal_actions(s) if s != a)
+        return
+    attacks = len(g.table)
+    assert attacks <= bout_limit(g)
+    unbeaten = [x for x, y in g.table if y < 0]
+    for x, y in g.table:
+        if y >= 0:
+            assert BEATERS[trump][x] >> y & 1, "a defence that does not beat its card"
+    acts = g.legal_actions(d)
+    kinds = {x.kind for x in acts}
+    if g.taking or not unbeaten:
+        assert kinds <= {ActionKind.EXCHANGE}
+    else:
+        want_def = {(CARDS[x], c) for x in unbeaten for c in bits(g.hands[d] & BEATERS[trump][x])}
+        got_def = {(x.cards[0], x.cards[1]) for x in acts if x.kind is ActionKind.DEFEND}
+        assert got_def == want_def
+        assert ActionKind.TAKE in kinds
+        if g.rules.transfer == "off":
+            assert not kinds & {ActionKind.TRANSFER, ActionKind.SHOW}
+    # the defender never faces more unbeaten cards than it holds (pagat condition 3)
+    assert len(unbeaten) <= g.hand_size(d)
+    if not g.taking and unbeaten and g.rules.transfer != "off":
+        assert transfers(g, unbeaten) == {x.cards for x in acts if x.kind is ActionKind.TRANSFER}
+    table_ranks = 0
+    for x, y in g.table:
+        table_ranks |= RANK_MASK[x % 13 + 2]
+        if y >= 0:
+            table_ranks |= RANK_MASK[y % 13 + 2]
+    eligible = expected_eligible(g)
+    assert g.eligible_attackers() == eligible
+    room = min(bout_limit(g) - attacks, g.hand_size(d) - len(unbeaten))
+    obs_passed = set(g.observation(-1).passed)
+
+    def throwable(s: int) -> int:
+        if room <= 0 or (g.taking and not g.rules.pile_on):
+            return 0
+        return g.hands[s] & table_ranks
+
+    gated = False
+    for s in eligible:
+        done = s in obs_passed or not throwable(s)
+        want: set[Action] = set()
+        if s not in obs_passed and throwable(s) and not gated:
+            kind = ActionKind.PILE if g.taking else ActionKind.THROW
+            want = {Action(s, kind, (c,)) for c in bits(throwable(s))}
+            if g.taking or not unbeaten:
+                want.add(Action(s, ActionKind.PASS))
+        got = {x for x in g.legal_actions(s) if x.kind is not ActionKind.EXCHANGE}
+        assert got == want, (s, got, want)
+        if g.rules.attacker_priority and not done:
+            gated = True
+    for s in range(g.n):
+        if s != d and s not in eligible:
+            assert all(x.kind is ActionKind.EXCHANGE for x in g.legal_actions(s))
+
+
+def next_active(g: Game, seat: int) -> int:
+    return next(t for t in ((seat + i) % g.n for i in range(1, g.n + 1)) if g.is_active(t))
+
+
+def expected_eligible(g: Game) -> list[int]:
+    """Who may add cards, principal attacker first, then clockwise from the defender's left."""
+    a, d, mode = g.attacker, g.defender, g.rules.throw_in
+    if mode == "none":
+        return []
+    if mode == "attacker":
+        return [a]
+    clockwise = [(d + i) % g.n for i in range(1, g.n)]
+    others = [s for s in clockwise if s != a and g.is_active(s) and g.is_opponent(s, d)]
+    if mode == "neighbours":
+        left = next_active(g, d)
+        right = next(t for t in ((d - i) % g.n for i in range(1, g.n)) if g.is_active(t))
+        others = [s for s in others if s in (left, right)]
+    return [a, *others]
+
+
+def transfers(g: Game, unbeaten: list[int]) -> set[tuple[int, ...]]:
+    """Every legal transfer: cards of the unbeaten ranks (before_beat: only while nothing is
+    beaten), capped by the bout limit and by what the next player holds."""
+    if g.rules.transfer == "before_beat" and any(y >= 0 for _, y in g.table):
+        return set()
+    ranks = 0
+    for u in unbeaten:
+        ranks |= RANK_MASK[u % 13 + 2]
+    nxt = next_active(g, g.defender)
+    same = list(bits(g.hands[g.defender] & ranks))
+    out: set[tuple[int, ...]] = set()
+    for k in range(1, len(same) + 1):
+        if len(g.table) + k <= bout_limit(g) and len(unbeaten) + k <= g.hand_size(nxt):
+            out.update(combinations(same, k))
+    return out
+
+
+def check_exchange(g: Game) -> None:
+    low = g.trump * 13 + LOWEST_RANK[g.rules.deck_size] - 2
+    for s in range(g.n):
+        for x in g.legal_actions(s):
+            if x.kind is ActionKind.EXCHANGE:
+                assert g.rules.trump_exchange != "off"
+                assert x.cards == (CARDS[low],) and g.hands[s] >> low & 1
+                assert g.trump_card != low
+
+
+def team_next(g: Game, team: int, seat: int) -> int:
+    return next(
+        t for t in ((seat + i) % g.n for i in range(1, g.n + 1)) if g.is_active(t) and t % 2 == team
+    )
+
+
+def expected_roles(g: Game, a: int, d: int, taken: bool) -> tuple[int, int]:
+    """Who attacks whom after a bout (pagat 'Sequence of Play' and 'The Endgame')."""
+    if taken and g.rules.after_pickup == "same_attacker":
+        if g.is_active(a):
+            return a, d
+        if g.rules.teams == "none":
+            return next_active(g, d), d
+        return team_next(g, a % 2, a), d
+    if g.rules.teams == "none":
+        na = d if not taken and g.is_active(d) else next_active(g, d)
+        return na, next_active(g, na)
+    if taken:
+        return team_next(g, a % 2, a), team_next(g, d % 2, d)
+    na = d if g.is_active(d) else team_next(g, d % 2, d)
+    return na, team_next(g, a % 2, a)
+
+
+def check_draws(g: Game, leader: int, d: int, events: list[Event]) -> None:
+    """Draw order: the leader, the other attackers clockwise, the defender last (pagat); or
+    clockwise from the defender (overview). Everyone fills up to the hand size while cards
+    last."""
+    drawn = [e for e in events if e.kind == "draw"]
+    if g.rules.draw_order == "attackers_first":
+        order = [(leader + i) % g.n for i in range(g.n) if (leader + i) % g.n != d] + [d]
+    else:
+        order = [(d + i) % g.n for i in range(g.n)]
+    seats = [e.seat for e in drawn]
+    assert seats == sorted(seats, key=order.index)
+    for i, e in enumerate(drawn):
+        full = g.hand_size(e.seat) >= g.rules.hand_size
+        assert full or (i == len(drawn) - 1 and not g.talon)
+
+
+def check_after_bout(
+    g: Game, before_bout_no: int, events: list[Event], roles: tuple[int, int, int]
+) -> None:
+    ended = [e for e in events if e.kind in ("beaten", "picked_up")]
+    if not ended:
+        return
+    a, d, leader = roles
+    check_draws(g, leader, d, events)
+    if g.result is not None:
+        return
+    assert g.bout_no == before_bout_no + 1
+    assert (g.attacker, g.defender) == expected_roles(g, a, d, ended[0].kind == "picked_up")
+    if g.talon:
+        # the talon lasted: everybody still playing holds at least a full hand
+        for s in range(g.n):
+            if g.is_active(s):
+                assert g.hand_size(s) >= g.rules.hand_size
+    else:
+        for s in range(g.n):
+            assert g.is_active(s) == bool(g.hands[s])
+
+
+def check_result(g: Game) -> None:
+    r = g.result
+    assert r is not None
+    holding = [s for s in range(g.n) if g.hands[s]]
+    if r.kind == "draw":
+        assert holding == []
+    elif r.kind == "fool":
+        assert holding == [r.fool] and r.losers == (r.fool,)
+    else:
+        assert r.losing_team is not None and holding
+        assert all(s % 2 == r.losing_team for s in holding)
+    assert set(r.finish_order) == {s for s in range(g.n) if not g.hands[s]}
+    assert not g.talon and not g.table
+
+
+# ------------------------------------------------------------------ random play
+
+
+def random_game(name: str, n: int, seed: int, *, heavy: bool = True) -> Game:
+    g = Game.new(RuleSet.preset(name, players=n), seed=seed, dealer=seed % n)
+    rng = random.Random(seed)
+    know = Knowledge(g)
+    deck = deck_mask(g.rules.deck_size)
+    leader = g.attacker
+    steps = 0
+    while g.result is None:
+        steps += 1
+        assert steps < MAX_STEPS, "game did not finish"
+        acts = g.all_legal_actions()
+        assert acts, "nobody can act in an unfinished game"
+        if heavy:
+            check_rules(g)
+            check_exchange(g)
+        action = rng.choice(acts)
+        version, bout_no = g.version, g.bout_no
+        up_before = g.trump_card
+        if not g.table:
+            leader = g.attacker
+        roles = (g.attacker, g.defender, leader)
+        events = g.apply(action)
+        assert g.version == version + 1
+        g.check_invariants()
+        know.update(events)
+        for e in events:
+            if e.kind == "draw":
+                for s in [-1, *range(n)]:
+                    seen = e.visible_cards(None if s < 0 else s)
+                    if s == e.seat:
+                        assert seen == e.cards
+                    else:
+                        # only the turned-up trump (or Severnyi's shown last card) is public
+                        assert all(c == up_before or g.rules.severnyi for c in seen)
+                        assert set(seen) <= set(e.cards)
+        for s in [-1, *range(n)]:
+            obs = g.observation(s)
+            assert obs.hand_mask == (g.hands[s] if s >= 0 else 0)
+            for t in range(n):
+                if t != s:
+                    assert obs.known_masks[t] == know.known[t], (s, t, events)
+            assert obs.hand_sizes == tuple(g.hand_size(t) for t in range(n))
+            if s >= 0:
+                assert obs.legal_actions == tuple(g.legal_actions(s))
+            assert obs.unseen_mask & ~deck == 0
+        if heavy:
+            check_after_bout(g, bout_no, events, roles)
+    check_result(g)
+    return g
+
+
+@pytest.mark.parametrize(("name", "n"), COMBOS)
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1))
+def test_random_games_follow_the_rules(name: str, n: int, seed: int) -> None:
+    random_game(name, n, seed)
+
+
+def test_many_quick_games_finish() -> None:
+    """Many more seeds, without the per-step rule re-derivation."""
+    for i in range(120):
+        name, n = COMBOS[i % len(COMBOS)]
+        random_game(name, n, 10_000 + i, heavy=False)
+
+
+# ------------------------------------------------------------------ garbage actions
+
+
+def garbage(rng: random.Random, n: int) -> Action:
+    kind = rng.choice(list(ActionKind))
+    arity = {
+        ActionKind.DEFEND: 2,
+        ActionKind.TAKE: 0,
+        ActionKind.PASS: 0,
+        ActionKind.ATTACK: rng.randint(1, 3),
+        ActionKind.TRANSFER: rng.randint(1, 2),
+    }.get(kind, 1)
+    if rng.random() < 0.1:
+        arity = rng.randint(0, 3)  # the wrong number of cards for the verb
+    cards = tuple(sorted(CARDS[rng.randrange(52)] for _ in range(arity)))
+    if kind is ActionKind.DEFEND and rng.random() < 0.5:
+        cards = cards[::-1]
+    return Action(rng.randint(-1, n), kind, cards)
+
+
+@pytest.mark.parametrize(("name", "n"), COMBOS[::3])
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1))
+def test_garbage_actions_are_refused_and_change_nothing(name: str, n: int, seed: int) -> None:
+    g = Game.new(RuleSet.preset(name, players=n), seed=seed)
+    rng = random.Random(seed)
+    while g.result is None:
+        legal = g.all_legal_actions()
+        for _ in range(8):
+            bad = garbage(rng, n)
+            if bad in legal:
+                continue
+            before = g.to_dict()
+            with pytest.raises(IllegalAction) as info:
+                g.apply(bad)
+            assert info.value.code and str(info.value)
+            assert g.to_dict() == before
+        # a real move, but from the wrong seat
+        move = rng.choice(legal)
+        wrong = Action((move.seat + 1) % n, move.kind, move.cards)
+        if wrong not in legal:
+            before = g.to_dict()
+            with pytest.raises(IllegalAction):
+                g.apply(wrong)
+            assert g.to_dict() == before
+        g.apply(move)
+    assert g.all_legal_actions() == []
+    with pytest.raises(IllegalAction):
+        g.apply(Action(0, ActionKind.PASS))
+
+
+# ------------------------------------------------------------------ JSON round trip
+
+
+@pytest.mark.parametrize(("name", "n"), COMBOS)
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1), cut=st.floats(0, 1))
+def test_json_round_trip_continues_identically(name: str, n: int, seed: int, cut: float) -> None:
+    g = Game.new(RuleSet.preset(name, players=n), seed=seed, dealer=seed % n)
+    rng = random.Random(seed)
+    # play to a random point
+    probe = g.copy()
+    length = 0
+    while probe.result is None:
+        probe.apply(rng.choice(probe.all_legal_actions()))
+        length += 1
+    rng = random.Random(seed)
+    for _ in range(int(cut * length)):
+        g.apply(rng.choice(g.all_legal_actions()))
+    data = g.to_dict()
+    h = Game.from_dict(json.loads(json.dumps(data)))
+    assert h.to_dict() == data
+    c = g.copy()
+    for s in range(-1, n):
+        assert h.observation(s) == g.observation(s)
+    # continue all three with the same choices
+    cont = random.Random(seed + 1)
+    while g.result is None:
+        acts = g.all_legal_actions()
+        assert h.all_legal_actions() == acts and c.all_legal_actions() == acts
+        a = cont.choice(acts)
+        assert h.apply(a) == g.apply(a) == c.apply(a)
+    assert h.result == g.result == c.result
+    assert h.to_dict() == g.to_dict()
+
+
+# ------------------------------------------------------------------ hidden information
+
+
+@pytest.mark.parametrize(("name", "n"), COMBOS[::2])
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1))
+def test_observation_does_not_depend_on_hidden_cards(name: str, n: int, seed: int) -> None:
+    """Swap an unknown card between two other hands (or a hand and the hidden talon): the
+    observing seat's view must not change at all."""
+    g = Game.new(RuleSet.preset(name, players=n), seed=seed)
+    rng = random.Random(seed)
+    low = g.trump * 13 + LOWEST_RANK[g.rules.deck_size] - 2
+    checked = 0
+    while g.result is None:
+        if rng.random() < 0.3:
+            for seat in range(n):
+                others = [t for t in range(n) if t != seat]
+                t, u = rng.sample(others, 2) if len(others) > 1 else (others[0], -1)
+                data = g.to_dict()
+                free_t = [c for c in data["hands"][t] if c not in data["known"][t]]
+                if u >= 0:
+                    free_u = [c for c in data["hands"][u] if c not in data["known"][u]]
+                else:
+                    free_u = [c for i, c in enumerate(data["talon"]) if i != g.trump_index]
+                free_t = [c for c in free_t if c != str(CARDS[low])]
+                free_u = [c for c in free_u if c != str(CARDS[low])]
+                if not free_t or not free_u:
+                    continue
+                x, y = rng.choice(free_t), rng.choice(free_u)
+                data["hands"][t] = [y if c == x else c for c in data["hands"][t]]
+                if u >= 0:
+                    data["hands"][u] = [x if c == y else c for c in data["hands"][u]]
+                else:
+                    data["talon"] = [x if c == y else c for c in data["talon"]]
+                other = Game.from_dict(data)
+                # legal_actions are left out on purpose: a co-attacker's turn opens as soon as
+                # those before it cannot add a card, which says something about their hands
+                # (see the engine's "nobody presses done for a move they could not make").
+                mine, theirs = g.observation(seat), other.observation(seat)
+                assert replace(theirs, legal_actions=()) == replace(mine, legal_actions=())
+                assert other.public_observation() == g.public_observation()
+                checked += 1
+        g.apply(rng.choice(g.all_legal_actions()))
+    assert checked or n == 2
