@@ -1,0 +1,62 @@
+"""Random self-play speed of the rules engine: games/s and actions/s, single process.
+
+The issue's target is >= 2,400 random two-player 36-card Perevodnoy games per second on the
+2-core reference machine. "Random" means what search-based players do in their playouts:
+pick uniformly among ``Game.all_legal_actions()`` and apply it with ``apply_unchecked``.
+Each configuration runs for a fixed time box with a fixed seed, so figures are comparable
+between runs on one machine (they are machine-dependent: this script prints, never asserts).
+
+    .venv/bin/python bench/engine_speed.py [--seconds 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine import Game, RuleSet
+
+TARGET = 2400.0
+CONFIGS = [("perevodnoy", 2), ("perevodnoy", 4), ("podkidnoy", 2), ("podkidnoy", 4)]
+
+
+def run(preset: str, players: int, seconds: float, seed: int = 12345) -> tuple[int, int, float]:
+    """Play random games until ``seconds`` have passed; (games, actions, elapsed)."""
+    rules = RuleSet.preset(preset, players=players)
+    rng = random.Random(seed)
+    games = actions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        g = Game.new(rules, seed=rng.getrandbits(32), dealer=games % players)
+        while g.result is None:
+            g.apply_unchecked(rng.choice(g.all_legal_actions()))
+        actions += g.version
+        games += 1
+    return games, actions, time.perf_counter() - start
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--seconds", type=float, default=3.0, help="time box per configuration")
+    args = p.parse_args()
+    print(f"random self-play, 36 cards, {args.seconds:g} s per configuration, seed 12345")
+    for preset, players in CONFIGS:
+        games, actions, elapsed = run(preset, players, args.seconds)
+        gps = games / elapsed
+        line = (
+            f"{preset:<11} {players}p: {gps:8.1f} games/s {actions / elapsed:10.0f} actions/s"
+            f" ({actions / max(games, 1):.1f} actions/game, {games} games)"
+        )
+        if (preset, players) == ("perevodnoy", 2):
+            line += f"  target >= {TARGET:.0f}: {'met' if gps >= TARGET else 'NOT met'}"
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()
