@@ -17,7 +17,7 @@ from typing import TextIO
 
 from .ai import PLAYER_KINDS, make_player
 from .ai.arena import Stalled, play_game
-from .cards import CARDS
+from .cards import CARDS, SUIT_NAMES
 from .game import Game, InvalidPosition
 from .rules import PRESETS, RuleError, RuleSet
 
@@ -88,13 +88,16 @@ def legal(path: str, out: TextIO) -> None:
     if g.result is not None:
         print(f"game over: {g.result.to_dict()}", file=out)
         return
-    where = "in the talon" if g.trump_index >= 0 else "drawn"
-    print(f"trump {CARDS[g.trump_card]} ({where}), talon {len(g.talon)}, {g.phase}", file=out)
+    talon = f"talon {len(g.talon)}" if g.talon else "talon empty"
+    if g.trump_index >= 0:
+        talon += f" (turned-up {CARDS[g.trump_card]})"
+    print(f"trumps {SUIT_NAMES[g.trump]}; {talon}; phase {g.phase}", file=out)
     for s in range(g.n):
         role = "attacker" if s == g.attacker else "defender" if s == g.defender else "seat"
         acts = g.legal_actions(s)
         moves = ", ".join(a.notation for a in acts) if acts else "(waits)"
-        print(f"seat {s} ({role}, {g.hand_size(s)} cards): {moves}", file=out)
+        size = g.hand_size(s)
+        print(f"seat {s} ({role}, {size} card{'' if size == 1 else 's'}): {moves}", file=out)
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:

@@ -120,3 +120,18 @@ def test_module_runs_as_a_subprocess(tmp_path: Path) -> None:
         check=False,
     )
     assert proc.returncode == 0 and "games/s" in proc.stdout
+
+
+def test_docs_examples_load_and_match_the_printed_listing(tmp_path: Path) -> None:
+    """docs/positions.md stays true: its JSON examples load and its listing is what we print."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "positions.md").read_text()
+    blocks = re.findall(r"```json\n(.*?)```", doc, re.S)
+    assert len(blocks) >= 2
+    for block in blocks:
+        Game.from_dict(json.loads(block))
+    listing = re.search(r"```text\n\$ python -m engine legal \S+\n(.*?)```", doc, re.S)
+    assert listing is not None
+    path = tmp_path / "example.json"
+    path.write_text(blocks[1])
+    code, text = run("legal", str(path))
+    assert code == 0 and text == listing.group(1)
