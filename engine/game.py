@@ -473,16 +473,13 @@ class Game:
             limit = r.max_attack
         if self.bout_no <= 1 and r.first_bout_max is not None:
             limit = min(limit, r.first_bout_max)
-        if r.attack_cap == "hand_at_start":
-            limit = min(limit, self.beaten_before + self.def_start)
-        return limit
+        # the defender's hand: the attack cards this defender faces may not exceed what they
+        # held when their defence began (equivalently: unbeaten cards <= cards held now)
+        return min(limit, self.beaten_before + self.def_start)
 
     def _room(self) -> int:
         """How many more attack cards may go on the table right now."""
-        room = self._limit - len(self.table)
-        if self.rules.attack_cap == "unbeaten":
-            room = min(room, _popcount(self.hands[self.defender]) - self._unb)
-        return room
+        return self._limit - len(self.table)
 
     def _throwable(self, seat: int) -> int:
         if self.taking and not self.rules.pile_on:
@@ -848,13 +845,21 @@ class Game:
                 return False
             if left:
                 self.result = Result("fool", left[0], (left[0],), None, order)
+            elif self.rules.all_out == "last_defender_loses":
+                d = self.defender  # emptied their hand last: the fool, not a finisher
+                order = tuple(s for s in order if s != d)
+                self.result = Result("fool", d, (d,), None, order)
             else:
                 self.result = Result("draw", None, (), None, order)
         else:
             alive = [any(act >> s & 1 for s in range(t, self.n, 2)) for t in (0, 1)]
             if alive[0] and alive[1]:
                 return False
-            if not alive[0] and not alive[1]:
+            if not alive[0] and not alive[1] and self.rules.all_out == "last_defender_loses":
+                lt = self.defender % 2
+                losers = tuple(range(lt, self.n, 2))
+                self.result = Result("team", self.defender, losers, lt, order)
+            elif not alive[0] and not alive[1]:
                 self.result = Result("draw", None, (), None, order)
             else:
                 lt = 0 if alive[0] else 1

@@ -28,7 +28,7 @@ def _opt(default: Any, doc: str, source: str, choices: tuple[Any, ...] | None = 
 
 
 THROW_IN_CHOICES: Final = ("all", "neighbours", "attacker", "none")
-ATTACK_CAP_CHOICES: Final = ("hand_at_start", "unbeaten")
+ALL_OUT_CHOICES: Final = ("draw", "last_defender_loses")
 DRAW_ORDER_CHOICES: Final = ("attackers_first", "from_defender")
 AFTER_PICKUP_CHOICES: Final = ("next_after_defender", "same_attacker")
 TRANSFER_CHOICES: Final = ("off", "before_beat", "kiev")
@@ -70,7 +70,10 @@ class RuleSet:
     )
     max_attack: int | None = _opt(
         6,
-        "Most attack cards in one bout (None: no limit but the defender's hand).",
+        "Most attack cards in one bout (None: no limit but the defender's hand). The defender's"
+        " hand always limits the attack too: pagat's 'no more attack cards than the defender"
+        " held at the start of the bout' and the overview's 'no more unbeaten cards than the"
+        " defender holds now' are the same bound, since each beat lowers both sides by one.",
         "pagat condition 2 ('must never exceed six'); overview has no such limit",
     )
     first_bout_max: int | None = _opt(
@@ -78,15 +81,6 @@ class RuleSet:
         "A lower limit for the first bout of a deal (5 protects the first defender).",
         "pagat variations: 'first defender cannot be attacked with more than five';"
         " throw-in: 'the first attack can be a max of five cards'",
-    )
-    attack_cap: str = _opt(
-        "hand_at_start",
-        "What the defender's hand limits: the attack cards against them in the bout may not"
-        " exceed what they held when the bout (or their defence) began; or (overview) the"
-        " unbeaten cards may never exceed the cards they hold now.",
-        "pagat condition 3; overview: 'number of undefeated attacking cards does not exceed"
-        " the number of cards in the defender's hand'",
-        ATTACK_CAP_CHOICES,
     )
     pile_on: bool = _opt(
         True,
@@ -166,6 +160,15 @@ class RuleSet:
         " has their turn taken by a partner.",
         "pagat: partnership game, endgame examples",
         TEAMS_CHOICES,
+    )
+    all_out: str = _opt(
+        "draw",
+        "When the last bout leaves nobody holding cards: a draw; or the defender of that bout,"
+        " who played the last card, is the fool (the attackers ran out first).",
+        "pagat Podkidnoy: 'If ... no one has any cards left, the game is a draw'; perevodnoy's"
+        " 'lead both nines' example: A, out first, 'will win'; overview: 'The first person to"
+        " then run out of cards wins'",
+        ALL_OUT_CHOICES,
     )
     severnyi: bool = _opt(
         False,

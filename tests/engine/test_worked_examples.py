@@ -384,6 +384,19 @@ def test_perevodnoy_leading_both_nines() -> None:
     assert g.result is not None and g.result.kind == "draw"
 
 
+def test_perevodnoy_leading_both_nines_wins_when_the_last_defender_loses() -> None:
+    """The text's claim "A will win" is the all_out='last_defender_loses' reading: A ran out
+    first, B used its last card on the queen."""
+    g = Game.from_position(
+        PEREVODNOY.replace(all_out="last_defender_loses"),
+        [["9c", "9s", "Qd"], ["9h", "Qs", "Ad"]],
+        trump="h",
+        attacker=0,
+    )
+    play(g, "0 attack 9c 9s", "1 defend 9c/9h", "1 defend 9s/Qs", "0 throw Qd", "1 defend Qd/Ad")
+    assert g.result is not None and (g.result.kind, g.result.fool) == ("fool", 1)
+
+
 def test_perevodnoy_lead_both_nines_is_never_worse_for_a() -> None:
     """Leading both nines leaves A unbeatable; leading the queen loses (exhaustive search)."""
     results: dict[str, int] = {}

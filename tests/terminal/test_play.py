@@ -317,7 +317,7 @@ def test_option_values_are_typed() -> None:
             "--option",
             "first_bout_max=5",
             "--option",
-            "attack-cap=unbeaten",
+            "all-out=last_defender_loses",
             "--players",
             "3",
             "--deck",
@@ -328,7 +328,12 @@ def test_option_values_are_typed() -> None:
         io.StringIO(),
     )
     r = s.rules
-    assert (r.max_attack, r.pile_on, r.first_bout_max, r.attack_cap) == (None, False, 5, "unbeaten")
+    assert (r.max_attack, r.pile_on, r.first_bout_max, r.all_out) == (
+        None,
+        False,
+        5,
+        "last_defender_loses",
+    )
     assert (r.transfer, r.players, r.deck_size) == ("before_beat", 3, 52)
     assert s.seed == "abc"
     assert parse_settings(["--seed", "42"], io.StringIO()).seed == 42
