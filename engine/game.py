@@ -683,7 +683,9 @@ class Game:
             m = mask_of(cards)
             self.hands[seat] &= ~m
             self.known[seat] &= ~m
-            self.exchange_grace = False
+            if self.exchange_grace:
+                self.exchange_grace = False
+                self._exchange_on = False  # the grace period ends with the next bout
             self.first_attacker = seat
             self.def_start = _popcount(self.hands[self.defender])
             self.beaten_before = 0
@@ -713,7 +715,8 @@ class Game:
         elif kind is EX:
             # an exchange can take away a seat's last throwable card, so settle afterwards too
             self._do_exchange(seat, cards[0], ev)
-        self._settle(ev)
+        if self.table and (self.taking or not self._unb):
+            self._settle(ev)  # only then can the bout be over
         return ev
 
     def _do_exchange(self, seat: int, low: int, ev: list[Event]) -> None:
@@ -782,46 +785,51 @@ class Game:
         talon = self.talon
         if not talon:
             return
-        n, d = self.n, self.defender
-        first = self.first_attacker if self.rules.draw_order == "attackers_first" else -1
-        hs = self.rules.hand_size
-        for s in _draw_order(n, first, d):
-            if not talon:
-                break
-            if not self._active >> s & 1:
+        r = self.rules
+        hands = self.hands
+        first = self.first_attacker if r.draw_order == "attackers_first" else -1
+        hs = r.hand_size
+        low = self._lowest_trump_card()
+        act = self._active
+        for s in _draw_order(self.n, first, self.defender):
+            if not act >> s & 1:
                 continue
-            need = hs - self.hands[s].bit_count()
+            need = hs - hands[s].bit_count()
             if need <= 0:
                 continue
-            got: list[Card] = []
-            public: list[Card] = []
-            while need and talon:
-                idx = len(talon) - 1
-                c = talon.pop()
-                got.append(CARDS[c])
-                self.hands[s] |= 1 << c
-                if c == self._lowest_trump_card() and self.lowest_origin < 0:
-                    self.lowest_origin = s
-                if idx == self.trump_index:
-                    self.trump_index = -1
-                    self.trump_holder = s
-                    self.known[s] |= 1 << c
-                    public.append(CARDS[c])
-                elif self.rules.severnyi and idx == 0:
-                    self.known[s] |= 1 << c
-                    public.append(CARDS[c])
-                need -= 1
-            ev.append(Event("draw", s, tuple(got), amount=len(got), public_cards=tuple(public)))
-            if self.rules.severnyi and not talon:
+            start = max(0, len(talon) - need)
+            drawn = talon[start:]
+            del talon[start:]
+            drawn.reverse()  # the top of the talon (its end) is drawn first
+            m = 0
+            for c in drawn:
+                m |= 1 << c
+            hands[s] |= m
+            if m >> low & 1 and self.lowest_origin < 0:
+                self.lowest_origin = s
+            got = tuple(map(CARDS.__getitem__, drawn))
+            public: tuple[Card, ...] = ()
+            if self.trump_index >= start:  # the turned-up trump is drawn face up
+                up = talon_card = self.trump_card
+                self.trump_index = -1
+                self.trump_holder = s
+                self.known[s] |= 1 << up
+                public = (CARDS[talon_card],)
+            if r.severnyi and start == 0:
                 # Durak Severnyi: the hidden last card is shown and its suit becomes trumps
                 last = got[-1]
+                self.known[s] |= 1 << last
+                public = (*public, last)
+            ev.append(Event("draw", s, got, -1, len(got), public))
+            if r.severnyi and start == 0:
                 self._set_trump(last.suit)
                 self.trump_card = int(last)
                 ev.append(Event("trump_change", s, (last,)))
+            if not talon:
+                break
         if not talon:
-            self.exchange_grace = self.rules.exchange_timing == "until_next_bout"
-            if self.rules.severnyi:
-                self.exchange_grace = False
+            self.exchange_grace = r.exchange_timing == "until_next_bout" and not r.severnyi
+            self._exchange_on = self._exchange_on and self.exchange_grace
 
     def _mark_out(self, ev: list[Event]) -> None:
         if self.talon:
