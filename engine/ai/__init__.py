@@ -20,8 +20,7 @@ from typing import Final, Protocol, runtime_checkable
 from ..actions import Action
 from ..observation import Observation
 
-# "hard" (information-set search) joins this tuple in the commit that adds it.
-PLAYER_KINDS: Final = ("random", "easy", "normal")
+PLAYER_KINDS: Final = ("random", "easy", "normal", "hard")
 
 
 @runtime_checkable
@@ -56,6 +55,10 @@ def make_player(
         return EasyPlayer(seed)
     if kind == "normal":
         return NormalPlayer(seed)
+    if kind == "hard":
+        from .hard import HardPlayer
+
+        return HardPlayer(seed, max_seconds=max_seconds, max_iterations=max_iterations)
     raise ValueError(f"unknown player kind {kind!r}; kinds are {', '.join(PLAYER_KINDS)}")
 
 

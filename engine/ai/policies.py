@@ -205,11 +205,18 @@ def _add(v: View, rng: random.Random) -> Action | None:
     return None
 
 
+#: After this many actions in one deal the game is going round in circles (two players passing
+#: the same cards back and forth); deterministic rules would repeat it forever.
+LONG_GAME = 400
+
+
 def normal_policy(v: View, rng: random.Random) -> Action | None:
     """Expert rules of thumb: cheap cards first, trumps kept for late, count what was seen."""
     acts = v.acts
     if not acts:
         return None
+    if v.version > LONG_GAME and v.must_act() and rng.random() < 0.25:
+        return acts[rng.randrange(len(acts))]  # break the cycle; a seeded rng keeps it repeatable
     for a in acts:
         if a.kind is EX:
             return a  # the turned-up trump is always worth more than the lowest trump

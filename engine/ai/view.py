@@ -37,6 +37,8 @@ class View:
     #: cards publicly known to be in each seat's hand
     known: tuple[int, ...]
     acts: list[Action]
+    #: actions applied so far this deal (lets a policy notice a game going round in circles)
+    version: int = 0
 
     @property
     def n(self) -> int:
@@ -85,6 +87,7 @@ def view_of_observation(obs: Observation) -> View:
         unseen=obs.unseen_mask,
         known=obs.known_masks,
         acts=list(obs.legal_actions),
+        version=obs.version,
     )
 
 
@@ -114,4 +117,5 @@ def view_of_game(g: Game, seat: int, acts: list[Action]) -> View:
         unseen=other & deck_mask(g.rules.deck_size),
         known=tuple(g.known),
         acts=acts,
+        version=g.version,
     )

@@ -1,0 +1,379 @@
+"""Search machinery for the ``hard`` player: sampling hidden cards, playouts, exact endgames.
+
+Determinization: a seat cannot see the other hands or the talon, so it samples complete worlds
+that agree with everything it observed and evaluates its moves in each. A sampled world keeps
+
+* every card the observer can see where it is: its own hand, the table, the discard, the
+  turned-up trump at the bottom of the talon (or in the hand that drew it), and every card
+  publicly known to be in another hand (``known_masks``: picked-up cards, shown pass cards,
+  the drawn turned-up trump, exchanges);
+* every hand size and the talon count;
+* the *void inferences* of :class:`Inference` (cards a seat is believed not to hold), when they
+  can be satisfied; they are beliefs, not facts, so an unsatisfiable set is dropped rather than
+  producing no world at all.
+
+Once the talon is empty and only two players hold cards, nothing is hidden any more: the
+other hand is exactly the unseen cards. :class:`EndgameSolver` then searches the real game tree
+(minimax over legal actions with a transposition table and a node cap).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..actions import Action, ActionKind
+from ..cards import BEATERS, CARDS, SUIT_CHARS, bits
+from ..game import Game
+from ..observation import Observation
+from .policies import normal_policy
+from .view import view_of_game
+
+PA = ActionKind.PASS
+
+
+# ---------------------------------------------------------------------------- inference
+
+
+@dataclass
+class Inference:
+    """What a seat has deduced during one deal beyond ``known_masks``.
+
+    The one inference kept is the classic "could not beat": when, with the talon empty, a
+    defender says "take" while exactly one attack card is unbeaten, they are believed to hold
+    nothing that beats it (no higher card of its suit and, for a non-trump, no trump) among the
+    cards not publicly known to be in their hand. With the talon empty no new hidden card can
+    enter that hand, so the belief stays valid for the rest of the deal; it is wrong only if the
+    defender took on purpose, which is why the sampler treats it as soft.
+    """
+
+    deal: tuple[int, int, int] = (-1, -1, -1)
+    last_version: int = -1
+    last_talon: int = -1
+    last_discard: int = 0
+    voids: dict[int, int] = field(default_factory=dict)
+
+    def update(self, obs: Observation) -> None:
+        deal = (obs.deal_no, obs.dealer, obs.rules.players)
+        # within a deal the version and the discard only grow and the talon only shrinks
+        if (
+            deal != self.deal
+            or obs.version < self.last_version
+            or obs.talon_count > self.last_talon >= 0
+            or self.last_discard & ~obs.discard_mask
+        ):
+            self.voids = {}
+        self.deal = deal
+        self.last_version = obs.version
+        self.last_talon = obs.talon_count
+        self.last_discard = obs.discard_mask
+        if obs.taking and obs.talon_count == 0 and obs.defender != obs.seat:
+            unbeaten = [a for a, d in obs.table if d is None]
+            if len(unbeaten) == 1:
+                d = obs.defender
+                cant = BEATERS[obs.trump][unbeaten[0]]
+                self.voids[d] = self.voids.get(d, 0) | cant
+
+    def void_masks(self, obs: Observation) -> dict[int, int]:
+        """Voids restricted to what is still unseen (known cards are placed regardless)."""
+        unseen = obs.unseen_mask
+        return {s: m & unseen for s, m in self.voids.items() if m & unseen}
+
+
+# ---------------------------------------------------------------------------- sampling
+
+
+def hidden_slots(obs: Observation) -> tuple[dict[int, int], int]:
+    """How many unseen cards each other seat holds, and how many lie face down in the talon."""
+    need = {
+        s: obs.hand_sizes[s] - obs.known_masks[s].bit_count()
+        for s in range(obs.n)
+        if s != obs.seat
+    }
+    talon = obs.talon_count - (1 if obs.trump_card_in_talon else 0)
+    return need, talon
+
+
+def sample_hands(
+    obs: Observation, rng: random.Random, voids: dict[int, int] | None = None
+) -> tuple[list[int], list[int]]:
+    """Hidden cards dealt at random: (hands as masks incl. known cards, face-down talon cards).
+
+    Cards a seat is believed not to hold go to other seats or the talon; if the beliefs cannot
+    all be honoured after a few tries they are ignored for this sample.
+    """
+    need, talon_need = hidden_slots(obs)
+    unseen = list(bits(obs.unseen_mask))
+    if sum(need.values()) + talon_need != len(unseen):
+        raise ValueError("observation is inconsistent: hidden slots do not match unseen cards")
+    for attempt in range(6):
+        use_voids = voids if voids and attempt < 5 else {}
+        result = _deal(obs, rng, unseen, need, talon_need, use_voids)
+        if result is not None:
+            return result
+    raise AssertionError("unconstrained deal cannot fail")
+
+
+def _deal(
+    obs: Observation,
+    rng: random.Random,
+    unseen: list[Any],
+    need: dict[int, int],
+    talon_need: int,
+    voids: dict[int, int],
+) -> tuple[list[int], list[int]] | None:
+    cards = unseen[:]
+    rng.shuffle(cards)
+    left = dict(need)
+    hands = [obs.known_masks[s] if s != obs.seat else obs.hand_mask for s in range(obs.n)]
+    talon: list[int] = []
+    talon_left = talon_need
+    free: list[int] = []
+    if voids:
+        constrained = [c for c in cards if any(m >> c & 1 for m in voids.values())]
+        for c in constrained:
+            choices = [s for s in left if left[s] and not voids.get(s, 0) >> c & 1]
+            weights = [left[s] for s in choices]
+            total = sum(weights) + talon_left
+            if total == 0:
+                return None
+            r = rng.randrange(total)
+            if r < talon_left:
+                talon.append(c)
+                talon_left -= 1
+                continue
+            r -= talon_left
+            for s, w in zip(choices, weights, strict=True):
+                if r < w:
+                    hands[s] |= 1 << c
+                    left[s] -= 1
+                    break
+                r -= w
+        placed = set(constrained)
+        free = [c for c in cards if c not in placed]
+    else:
+        free = cards
+    i = 0
+    for s in sorted(left):
+        k = left[s]
+        for c in free[i : i + k]:
+            hands[s] |= 1 << c
+        i += k
+    talon.extend(free[i:])
+    return hands, talon
+
+
+def world_template(obs: Observation) -> dict[str, Any]:
+    """Everything of a :meth:`Game.from_dict` document that does not depend on the sample."""
+    trump_holder = -1
+    if not obs.trump_card_in_talon:
+        for s in range(obs.n):
+            if obs.known_masks[s] >> obs.trump_card & 1 and s != obs.seat:
+                trump_holder = s
+        if obs.hand_mask >> obs.trump_card & 1:
+            trump_holder = obs.seat
+    return {
+        "rules": obs.rules.to_dict(),
+        "trump": SUIT_CHARS[obs.trump],
+        "trump_card": str(obs.trump_card),
+        "trump_holder": trump_holder,
+        "table": [[str(a), None if d is None else str(d)] for a, d in obs.table],
+        "discard": [str(c) for c in bits(obs.discard_mask)],
+        "attacker": obs.attacker,
+        "defender": obs.defender,
+        "first_attacker": obs.first_attacker,
+        "bout_no": obs.bout_no,
+        "taking": obs.taking,
+        "passed": list(obs.passed),
+        "out": list(obs.out),
+        "deal_no": obs.deal_no,
+        "dealer": obs.dealer,
+        "version": obs.version,
+        "known": [
+            [] if s == obs.seat else [str(c) for c in bits(obs.known_masks[s])]
+            for s in range(obs.n)
+        ],
+    }
+
+
+def build_world(
+    obs: Observation, template: dict[str, Any], hands: list[int], hidden_talon: list[int]
+) -> Game:
+    """A full game agreeing with ``obs`` and the sampled hidden cards."""
+    talon = list(hidden_talon)
+    trump_index = -1
+    if obs.trump_card_in_talon:
+        trump_index = 1 if obs.rules.severnyi and talon else 0
+        talon.insert(trump_index, int(obs.trump_card))
+    data = dict(template)
+    data["hands"] = [[str(c) for c in bits(h)] for h in hands]
+    data["talon"] = [str(CARDS[c]) for c in talon]
+    data["trump_index"] = trump_index
+    return Game.from_dict(data)
+
+
+def exact_world(obs: Observation) -> Game | None:
+    """The true game when nothing is hidden (talon empty, two players left), else ``None``."""
+    if obs.talon_count or sum(obs.active) != 2 or not obs.active[obs.seat]:
+        return None
+    hands, talon = sample_hands(obs, random.Random(0))
+    return build_world(obs, world_template(obs), hands, talon)
+
+
+# ---------------------------------------------------------------------------- playouts
+
+
+def is_win(g: Game, seat: int) -> bool:
+    r = g.result
+    assert r is not None
+    return seat not in r.losers
+
+
+def actor(g: Game) -> tuple[int, list[Action]]:
+    """Who must move next under the arena's convention, and their legal actions."""
+    if g.table:
+        d = g.defender
+        if not g.taking and any(p[1] < 0 for p in g.table):
+            return d, g.legal_actions(d)
+        for s in g.eligible_attackers():
+            acts = g.legal_actions(s)
+            if acts and any(a.kind is PA for a in acts):
+                return s, acts
+        return -1, []
+    return g.attacker, g.legal_actions(g.attacker)
+
+
+def playout(g: Game, rng: random.Random, max_steps: int = 600) -> bool:
+    """Play ``g`` on in place, every seat using the ``normal`` policy on its own view.
+
+    False when the game did not finish within ``max_steps`` (the policies went round in a
+    circle); the caller scores such a playout as neither a win nor a loss.
+    """
+    for _ in range(max_steps):
+        if g.result is not None:
+            return True
+        seat, acts = actor(g)
+        if seat < 0:  # only co-attackers holding throw-ins: let the first willing one act
+            for s in g.eligible_attackers():
+                acts = g.legal_actions(s)
+                if acts:
+                    seat = s
+                    break
+            if seat < 0:
+                raise AssertionError(f"nobody can move in {g!r}")
+        choice = normal_policy(view_of_game(g, seat, acts), rng)
+        if choice is None:
+            choice = acts[0]
+        g.apply_unchecked(choice)
+    return g.result is not None
+
+
+# ---------------------------------------------------------------------------- endgame
+
+
+class NodeCapReached(Exception):
+    """The exact search gave up; the caller falls back to sampling."""
+
+
+def _key(g: Game) -> tuple[Any, ...]:
+    return (
+        tuple(g.hands),
+        tuple((p[0], p[1]) for p in g.table),
+        g.attacker,
+        g.defender,
+        g.taking,
+        g.passed,
+        g.shown,
+        g.def_start,
+        g.beaten_before,
+        g.trump_card,
+        g.trump_holder,
+        g.exchange_grace,
+        g.lowest_origin,
+        tuple(g.out),
+    )
+
+
+def outcome(g: Game, seat: int) -> int:
+    """2 when ``seat`` (or its team) won outright, 1 for a draw, 0 when it lost."""
+    r = g.result
+    assert r is not None
+    if seat in r.losers:
+        return 0
+    return 1 if r.kind == "draw" else 2
+
+
+class EndgameSolver:
+    """Whether ``seat`` can force an outcome of at least ``target`` (see :func:`outcome`) in a
+    perfect-information position: ``target=1`` asks "can I avoid being the fool", 2 "can I
+    make the opponent the fool".
+
+    Moves follow the arena's convention (the defender answers before attackers add cards), so a
+    proven result holds against any opponent playing through the same driver.
+    """
+
+    def __init__(
+        self, seat: int, node_cap: int = 20000, max_depth: int = 150, target: int = 1
+    ) -> None:
+        self.seat = seat
+        self.target = target
+        self.node_cap = node_cap
+        self.max_depth = max_depth
+        self.nodes = 0
+        self.memo: dict[tuple[Any, ...], bool] = {}
+        self.path: set[tuple[Any, ...]] = set()
+
+    def wins(self, g: Game) -> bool:
+        if g.result is not None:
+            return outcome(g, self.seat) >= self.target
+        key = _key(g)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        if key in self.path:
+            # a repeated position: the game can go round for ever. Not a win we can prove.
+            return False
+        self.nodes += 1
+        if self.nodes > self.node_cap or len(self.path) >= self.max_depth:
+            raise NodeCapReached
+        self.path.add(key)
+        try:
+            return self._search(g, key)
+        finally:
+            self.path.discard(key)
+
+    def _search(self, g: Game, key: tuple[Any, ...]) -> bool:
+        mover, acts = actor(g)
+        if mover < 0:
+            for s in g.eligible_attackers():
+                acts = g.legal_actions(s)
+                if acts:
+                    mover = s
+                    break
+        mine = not g.is_opponent(mover, self.seat)
+        value = not mine
+        for a in self.order(g, mover, acts):
+            child = g.copy()
+            child.apply_unchecked(a)
+            if self.wins(child) == mine:
+                value = mine
+                break
+        self.memo[key] = value
+        return value
+
+    def order(self, g: Game, mover: int, acts: list[Action]) -> list[Action]:
+        """The heuristic's choice first: good moves early make cut-offs early."""
+        first = normal_policy(view_of_game(g, mover, acts), random.Random(0))
+        if first is None or first not in acts:
+            return acts
+        return [first, *(a for a in acts if a != first)]
+
+    def winning_moves(self, g: Game, candidates: list[Action]) -> list[Action]:
+        out = []
+        for a in candidates:
+            child = g.copy()
+            child.apply_unchecked(a)
+            if self.wins(child):
+                out.append(a)
+        return out
