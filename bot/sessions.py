@@ -27,7 +27,7 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -388,6 +388,7 @@ class GameService:
         self._lobby_locks: dict[int, asyncio.Lock] = {}
         self._players: dict[tuple[int, int], AiPlayer] = {}
         self._closing = False
+        self._background: set[asyncio.Task[None]] = set()
 
     # ----------------------------------------------------------------- queries
 
@@ -839,8 +840,16 @@ class GameService:
             if session.seats[seat].is_human:
                 await self._publish(self.publisher.ping(session, seat, kind))
 
-    async def _publish(self, call: Awaitable[None]) -> None:
-        """The action is committed already: a Discord failure must not undo or hide it."""
+    async def _publish(self, call: Coroutine[Any, Any, None]) -> None:
+        """Run a publisher call in the background: the action is committed already, the
+        clicking user's reply must not wait for channel messages (Discord allows 3 s), and a
+        Discord failure must not undo or hide the move."""
+        task = asyncio.get_running_loop().create_task(self._guarded(call))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    @staticmethod
+    async def _guarded(call: Coroutine[Any, Any, None]) -> None:
         try:
             await call
         except Exception:
@@ -973,7 +982,8 @@ class GameService:
         return session
 
     async def shutdown(self) -> None:
-        """Stop computer players; state is already on disk after every action."""
+        """Stop computer players and let queued announcements go out; the game state is
+        already on disk after every action, so nothing else needs saving."""
         self._closing = True
         tasks = [s.ai_task for s in self._sessions.values() if s.ai_task is not None]
         for task in tasks:
@@ -981,6 +991,8 @@ class GameService:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if self._background:
+            await asyncio.wait(list(self._background), timeout=5)
 
 
 def parse_action(seat: int, kind: str, cards: Iterable[str]) -> Action:

@@ -21,7 +21,7 @@ def make_config(db_path: Path, **changes: Any) -> Config:
         "database_path": db_path,
         "dev_guild_id": None,
         "log_level": "INFO",
-        "ai_delay_seconds": 1.0,
+        "ai_delay_seconds": 0.01,
         "table_edit_interval": 0.0,
         "default_turn_timer_seconds": 0,
     }

@@ -89,10 +89,14 @@ def acting_seat(session: GameSession, humans: Iterable[int]) -> int | None:
 
 
 async def click_first_move(
-    actor: Any, channel: Any, table_id: int, pick: Callable[[list[str]], str] | None = None
+    actor: Any,
+    channel: Any,
+    table: int | discord.Message,
+    pick: Callable[[list[str]], str] | None = None,
 ) -> tuple[str, simcord.InteractionResult]:
     """Open the hand from the table's button and click the first offered move."""
-    table = message(channel, table_id)
+    if isinstance(table, int):
+        table = message(channel, table)
     shown = await actor.click(table, custom_id=custom_ids(table, "durak:show:")[0])
     assert shown.ephemeral and shown.response is not None and shown.response.ephemeral
     hand = shown.response.message
@@ -100,7 +104,9 @@ async def click_first_move(
     assert moves, f"no move offered:\n{message_text(hand)}"
     chosen = pick(moves) if pick else moves[0]
     result = await actor.click(hand, custom_id=chosen)
-    assert result.ephemeral and result.response is not None and result.response.ephemeral
+    # An UPDATE response edits the ephemeral hand message in place: same id, still ephemeral.
+    assert result.response is not None and result.response.ephemeral
+    assert result.response.id == hand.id
     return chosen, result
 
 
@@ -118,6 +124,10 @@ async def play_out(
     """Play by clicks until the game ends (or ``stop_after`` moves); returns the moves."""
     svc = service(env)
     moves: list[str] = []
+    first = svc.session(game_id)
+    assert first is not None and first.message_id is not None
+    # The "Show my hand" button never changes, so one read of the table message is enough.
+    table = message(channel, first.message_id)
     for _ in range(max_steps):
         session = svc.session(game_id)
         assert session is not None
@@ -131,7 +141,7 @@ async def play_out(
             continue
         user_id = session.seats[seat].user_id
         assert user_id is not None
-        chosen, _ = await click_first_move(by_user[user_id], channel, session.message_id or 0)
+        chosen, _ = await click_first_move(by_user[user_id], channel, table)
         moves.append(f"{seat}:{chosen.split(':', 4)[4]}")
         if spectator is not None:
             assert_no_leak(channel, spectator, session)

@@ -1,0 +1,110 @@
+"""Whole games played through button clicks, with hidden-information and result checks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import simcord
+
+from bot.storage import Storage
+from tests.bot.helpers import (
+    assert_no_leak,
+    custom_ids,
+    message,
+    message_text,
+    play_out,
+    service,
+)
+
+
+async def start_game(world: dict[str, Any], players: list[str], **options: Any) -> int:
+    channel = world["channel"]
+    host = world[players[0]]
+    created = await host.slash(channel, "durak new", seats=len(players), **options)
+    assert created.response is not None
+    lobby_id = created.response.id
+    for name in players[1:]:
+        joined = await world[name].click(message(channel, lobby_id), label="Join")
+        assert joined.acknowledged and not joined.ephemeral
+    await host.click(message(channel, lobby_id), label="Start")
+    game_id = int(custom_ids(message(channel, lobby_id), "durak:show:")[0].split(":")[2])
+    return game_id
+
+
+def expected_outcome(result: Any, seat: int) -> str:
+    if result.kind == "draw":
+        return "draw"
+    if result.kind == "fool":
+        return "fool" if seat == result.fool else "win"
+    if seat in result.losers:
+        return "fool" if seat == result.fool else "lost_team"
+    return "win"
+
+
+async def check_results(env: simcord.Env, game_id: int) -> None:
+    session = service(env).session(game_id)
+    assert session is not None and session.status == "finished"
+    result = session.game.result
+    assert result is not None
+    storage: Storage = service(env).storage
+    rows = await storage.game_results(game_id)
+    assert [(r.seat, r.user_id, r.outcome) for r in rows] == [
+        (s.seat, s.user_id, expected_outcome(result, s.seat)) for s in session.seats
+    ]
+    row = await storage.get_game(game_id)
+    assert row is not None and row.status == "finished" and row.version == session.version
+    for s in session.seats:
+        assert s.user_id is not None
+        assert await storage.user_active_game(s.user_id) is None
+
+
+async def test_two_player_game_by_clicks(simcord_env: simcord.Env, world: Any) -> None:
+    channel = world["channel"]
+    game_id = await start_game(world, ["alice", "bob"])
+    moves = await play_out(
+        simcord_env, channel, game_id, [world["alice"], world["bob"]], spectator=world["eve"]
+    )
+    assert len(moves) > 10
+    await check_results(simcord_env, game_id)
+    session = service(simcord_env).session(game_id)
+    assert session is not None
+    # The public table shows the end and no longer offers the hand button; the result is
+    # announced in a separate message naming the fool (or the draw).
+    table = message(channel, session.message_id or 0)
+    assert custom_ids(table) == [] and "Game over" in message_text(table)
+    last = channel.history()[-1]
+    assert ("is the fool" in last.content) or ("draw" in last.content)
+    assert_no_leak(channel, world["eve"], session)
+
+
+async def test_four_player_game_by_clicks(simcord_env: simcord.Env, world: Any) -> None:
+    names = ["alice", "bob", "carol", "dave"]
+    game_id = await start_game(world, names, mode="podkidnoy")
+    session = service(simcord_env).session(game_id)
+    assert session is not None and session.game.n == 4
+    moves = await play_out(
+        simcord_env,
+        world["channel"],
+        game_id,
+        [world[n] for n in names],
+        spectator=world["eve"],
+    )
+    assert len(moves) > 20
+    # Co-attackers threw in at some point: the table saw moves from more than two seats.
+    assert len({m.split(":")[0] for m in moves}) >= 3
+    await check_results(simcord_env, game_id)
+
+
+async def test_pings_only_when_the_turn_becomes_yours(simcord_env: simcord.Env, world: Any) -> None:
+    channel = world["channel"]
+    game_id = await start_game(world, ["alice", "bob"])
+    svc = service(simcord_env)
+    session = svc.session(game_id)
+    assert session is not None
+    pings_before = [m for m in channel.history() if "<@" in (m.content or "")]
+    await play_out(simcord_env, channel, game_id, [world["alice"], world["bob"]], stop_after=1)
+    # The lead created an attack: exactly one new ping, for the defender.
+    pings = [m for m in channel.history() if "<@" in (m.content or "")]
+    assert len(pings) == len(pings_before) + 1
+    defender = session.seats[session.game.defender]
+    assert f"<@{defender.user_id}>" in pings[-1].content and "defend" in pings[-1].content
