@@ -1,0 +1,177 @@
+"""Hand layout and public rendering without Discord: paging, defending, limits, no leaks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.render import cards_text, table_embed
+from bot.sessions import GameSession, PublicEvent, SeatInfo, public_events
+from bot.views import hand_message
+from engine import Action, ActionKind, Card, Event, Game, RuleSet
+
+RANKS = "6789TJQKA"
+
+
+def _session(game: Game) -> GameSession:
+    seats = [SeatInfo(i, f"p{i}", 100 + i, None) for i in range(game.n)]
+    return GameSession(1, 10, 20, 30, 100, "podkidnoy", seats, game, seed=7, version=5)
+
+
+def _items(view: discord.ui.View) -> list[Any]:
+    """The buttons/selects themselves (our components are DynamicItems wrapping them)."""
+    return [i.item if isinstance(i, discord.ui.DynamicItem) else i for i in view.children]
+
+
+def _labels(view: discord.ui.View) -> list[str]:
+    return [getattr(i, "label", None) or "" for i in _items(view)]
+
+
+def _rows(view: discord.ui.View) -> dict[int, list[discord.ui.Item[Any]]]:
+    rows: dict[int, list[discord.ui.Item[Any]]] = {}
+    for item in _items(view):
+        assert item.row is not None
+        rows.setdefault(item.row, []).append(item)
+    return rows
+
+
+def _check_limits(view: discord.ui.View) -> None:
+    rows = _rows(view)
+    assert len(rows) <= 5 and all(0 <= r <= 4 for r in rows)
+    for items in rows.values():
+        selects = [i for i in items if isinstance(i, discord.ui.Select)]
+        assert (len(selects) == 1 and len(items) == 1) or (not selects and len(items) <= 5)
+        for item in selects:
+            assert len(item.options) <= 25
+    for item in _items(view):
+        custom_id = getattr(item, "custom_id", "")
+        assert custom_id and len(custom_id) <= 100
+        label = getattr(item, "label", None)
+        assert label is None or len(label) <= 80
+
+
+def _acts(view: discord.ui.View) -> list[str]:
+    return [
+        getattr(i, "custom_id", "")
+        for i in view.children
+        if getattr(i, "custom_id", "").startswith("durak:act:")
+    ]
+
+
+async def test_big_hand_is_paged_and_every_move_is_reachable() -> None:
+    # Seat 0 leads holding 18 cards: with pairs and triples there are far more than 20 leads.
+    hand = [f"{r}{s}" for r in "6789TJ" for s in "cdh"]
+    rest = [f"{r}{s}" for r in "QKA" for s in "cdh"]
+    game = Game.from_position(
+        RuleSet.preset("podkidnoy", players=2, max_attack=6),
+        hands=[hand, rest + [f"{r}s" for r in RANKS]],
+        trump_card=None,
+        trump="s",
+        attacker=0,
+    )
+    session = _session(game)
+    legal = {a for a in game.legal_actions(0) if a.kind is ActionKind.ATTACK}
+    assert len(legal) > 20
+    seen: set[str] = set()
+    page = 0
+    while True:
+        _, embed, view = hand_message(session, 0, "en", page=page)
+        _check_limits(view)
+        acts = _acts(view)
+        assert 0 < len(acts) <= 20
+        assert not seen & set(acts)
+        seen |= set(acts)
+        if "Next cards ▶" not in _labels(view):
+            break
+        page += 1
+    assert page >= 1
+    expected = {f"durak:act:1:5:attack:{''.join(str(c) for c in a.cards)}" for a in legal}
+    assert seen == expected
+    # The hand is listed in hand order with trumps (none here) last.
+    assert embed.description == cards_text(game.observation(0).hand, game.trump)
+
+
+async def test_defending_several_cards_uses_a_target_select() -> None:
+    game = Game.from_position(
+        RuleSet.preset("podkidnoy"),
+        hands=[["6c", "7c"], ["8h", "9h", "Th", "Ts", "Jc", "6s"]],
+        trump_card="7s",
+        talon=["7s", "8s", "9s", "As"],
+        table=[["6h", None], ["7h", None]],
+        attacker=0,
+        defender=1,
+    )
+    session = _session(game)
+    _, _, view = hand_message(session, 1, "en")
+    _check_limits(view)
+    selects = [i for i in _items(view) if isinstance(i, discord.ui.Select)]
+    assert len(selects) == 1
+    assert [o.value for o in selects[0].options] == ["6h", "7h"]
+    assert [o.default for o in selects[0].options] == [True, False]
+    defends = [c for c in _acts(view) if ":defend:" in c]
+    assert defends and all(c.split(":")[5].startswith("6h") for c in defends)
+    assert any(c.endswith(":take:") for c in _acts(view))
+
+    _, _, view = hand_message(session, 1, "en", target=Card.parse("7h"))
+    defends = [c for c in _acts(view) if ":defend:" in c]
+    assert defends and all(c.split(":")[5].startswith("7h") for c in defends)
+    beaters = {
+        a.cards[1] for a in game.legal_actions(1) if a.cards and a.cards[0] == Card.parse("7h")
+    }
+    assert {Card.parse(c.split(":")[5][2:]) for c in defends} == beaters
+
+
+async def test_single_unbeaten_card_is_paired_directly() -> None:
+    game = Game.from_position(
+        RuleSet.preset("podkidnoy"),
+        hands=[["6c", "7c"], ["8h", "9h", "Ts", "6s", "Jc", "Qc"]],
+        trump_card="7s",
+        talon=["7s", "8s", "9s", "As"],
+        table=[["6h", None]],
+        attacker=0,
+        defender=1,
+    )
+    _, _, view = hand_message(_session(game), 1, "en")
+    assert not [i for i in _items(view) if isinstance(i, discord.ui.Select)]
+    labels = _labels(view)
+    assert "Beat 6♥ with 8♥" in labels and "Take" in labels
+
+
+async def test_waiting_player_sees_hand_without_moves() -> None:
+    game = Game.new(RuleSet.preset("podkidnoy"), seed=3)
+    waiting = game.defender
+    _, embed, view = hand_message(_session(game), waiting, "en")
+    assert _acts(view) == []
+    assert "Waiting for other players." in (embed.fields[0].value or "")
+
+
+def test_public_events_strip_private_draws() -> None:
+    six, seven, ace = Card.parse("6h"), Card.parse("7h"), Card.parse("As")
+    events = [
+        Event("beaten", 1, amount=2),
+        Event("draw", 0, (six, seven), amount=2),
+        Event("draw", 1, (ace,), amount=1, public_cards=(ace,)),
+    ]
+    assert public_events(events) == [
+        PublicEvent("beaten", 1, (), -1, 2),
+        PublicEvent("draw", -1, (ace,), -1, 3),
+    ]
+
+
+async def test_table_shows_only_public_information() -> None:
+    game = Game.new(RuleSet.preset("podkidnoy", players=3), seed=11)
+    session = _session(game)
+    lead: Action = game.legal_actions(game.attacker)[0]
+    session.events.extend(public_events(game.apply(lead)))
+    embed = table_embed(session)
+    text = "\n".join(
+        [embed.title or "", embed.description or ""]
+        + [f"{f.name}\n{f.value}" for f in embed.fields]
+    )
+    for seat in range(game.n):
+        for card in game.hand(seat):
+            assert card.pretty() not in text
+    for card in lead.cards:
+        assert card.pretty() in text
+    assert "p0" in text and "6 cards" in text and "defending" in text
