@@ -140,3 +140,29 @@ async def test_table_edits_are_coalesced(tmp_path: Path) -> None:
         assert "beats" in last_moves or "takes" in last_moves or "throws in" in last_moves
         assert custom_ids(message(channel, session.message_id)) == [f"durak:show:{game_id}"]
         await env.bot.close()
+
+
+async def test_private_answers_follow_the_users_language(
+    simcord_env: simcord.Env, world: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """simcord hard-codes en-US; patch the payload like the smoke test's recipe does."""
+    import simcord.interactions
+
+    original = simcord.interactions.base_payload
+    alice = world["alice"]
+
+    def patched(backend: Any, **kwargs: Any) -> Any:
+        record, payload = original(backend, **kwargs)
+        if kwargs["user_id"] == alice.id:
+            payload["locale"] = "ru"
+        return record, payload
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", patched)
+    channel = world["channel"]
+    await start_game(world, ["alice", "bob"])
+    ru = await alice.slash(channel, "durak hand")
+    assert ru.response is not None and ru.response.embeds[0].title == "Ваши карты"
+    labels = [c.label for row in ru.response.message.components for c in row.children]
+    assert "Обновить" in labels
+    en = await world["bob"].slash(channel, "durak hand")
+    assert en.response is not None and en.response.embeds[0].title == "Your hand"
