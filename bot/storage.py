@@ -62,15 +62,20 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "data" / "migrations"
 
 GameStatus = Literal["lobby", "running", "finished", "cancelled"]
 Outcome = Literal["fool", "win", "draw", "forfeit", "lost_team"]
+ForfeitReason = Literal["left", "timeout"]
 Period = Literal["all", "month", "week"]
 LeaderboardSort = Literal["fools", "record"]
 
 ACTIVE_STATUSES: tuple[str, ...] = ("lobby", "running")
+DEFAULT_TURN_TIMER_SECONDS = 90
 OUTCOMES: frozenset[str] = frozenset({"fool", "win", "draw", "forfeit", "lost_team"})
 AI_DIFFICULTIES: frozenset[str] = frozenset({"easy", "normal", "hard"})
 LOCALES: frozenset[str] = frozenset({"en", "ru"})
-# Outcomes that count as "being the fool" in stats: in team games the whole losing team is.
-FOOL_OUTCOMES: tuple[str, ...] = ("fool", "lost_team")
+# Outcomes that count as "being the fool" in stats: in team games the whole losing team is,
+# and a player who left a running game or was timed out of it (outcome 'forfeit') is counted
+# as the fool of that game *and* as a forfeit, so walking away never protects a record.
+FOOL_OUTCOMES: tuple[str, ...] = ("fool", "lost_team", "forfeit")
+FORFEIT_REASONS: frozenset[str] = frozenset({"left", "timeout"})
 # Rolling windows rather than calendar months/weeks: no timezone is right for every guild.
 PERIOD_SECONDS: dict[str, float | None] = {"all": None, "month": 30 * 86400.0, "week": 7 * 86400.0}
 
@@ -185,6 +190,7 @@ class GameRow:
     finished_at: float | None
     turn_deadline: float | None
     timer_strikes: dict[str, int]
+    turn_reminded: bool = False
 
     @property
     def message_channel_id(self) -> int:
@@ -217,6 +223,7 @@ class ResultEntry:
     seat: int
     outcome: Outcome
     forfeit_text: str | None = None
+    forfeit_reason: ForfeitReason | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +238,7 @@ class ResultRow:
     preset: str
     finished_at: float
     forfeit_text: str | None
+    forfeit_reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,7 +249,7 @@ class GuildSettings:
     locale: str = "en"
     default_preset: str = "podkidnoy"
     default_options: dict[str, Any] = field(default_factory=dict)
-    turn_timer_seconds: int = 90
+    turn_timer_seconds: int = DEFAULT_TURN_TIMER_SECONDS
     use_threads: bool = False
     default_ai_difficulty: str = "normal"
     allowed_channel_ids: tuple[int, ...] | None = None
@@ -264,8 +272,9 @@ class Forfeit:
 class LeaderboardEntry:
     """Aggregates over ``results`` for one user in the chosen period.
 
-    ``fools`` counts outcomes ``fool`` and ``lost_team``; ``forfeits`` counts games the user
-    abandoned or was removed from (outcome ``forfeit``).
+    ``fools`` counts outcomes ``fool``, ``lost_team`` and ``forfeit`` (see FOOL_OUTCOMES);
+    ``forfeits`` counts games the user abandoned or was timed out of (outcome ``forfeit``), so
+    a forfeit shows in both columns. ``wins`` = went out before the last player (``win``).
     """
 
     rank: int
@@ -287,8 +296,8 @@ class UserStats:
     """Lifetime stats of a user in one guild.
 
     The streak statistic is the longest run of consecutive games (by finish time) in which the
-    user was *not* the fool (``fool``/``lost_team``). A forfeit breaks the streak too, since
-    walking away must not be a way to protect it. Draws and wins extend it.
+    user was *not* the fool (``fool``/``lost_team``/``forfeit``: walking away is being the
+    fool, so it cannot protect a streak). Draws and wins extend it.
     """
 
     guild_id: int
@@ -407,6 +416,11 @@ def _game_from_row(row: sqlite3.Row) -> GameRow:
         finished_at=row["finished_at"],
         turn_deadline=row["turn_deadline"],
         timer_strikes={str(k): int(v) for k, v in json.loads(row["timer_strikes"]).items()},
+        # Absent in databases still at schema 2 (only reachable from migration tests).
+        # sqlite3.Row's `in` tests values, not column names, hence .keys().
+        turn_reminded=(
+            bool(row["turn_reminded"]) if "turn_reminded" in row.keys() else False  # noqa: SIM118
+        ),
     )
 
 
@@ -452,7 +466,7 @@ def _streaks(outcomes: Sequence[str]) -> tuple[int, int]:
     """(longest, current) run of games without a fool/forfeit outcome, in the given order."""
     longest = current = 0
     for outcome in outcomes:
-        if outcome in FOOL_OUTCOMES or outcome == "forfeit":
+        if outcome in FOOL_OUTCOMES:
             current = 0
         else:
             current += 1
@@ -472,6 +486,9 @@ class Storage:
         self._clock = clock
         self._lock = asyncio.Lock()
         self.schema_version = 0
+        #: Turn timer of guilds that never saved settings (DEFAULT_TURN_TIMER_SECONDS); it is
+        #: also what their first saved row starts from, so saving the language keeps it.
+        self.default_turn_timer_seconds = DEFAULT_TURN_TIMER_SECONDS
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -791,6 +808,17 @@ class Storage:
                 (state_json, version, deadline, ts, game_id),
             )
 
+    async def mark_reminded(self, game_id: int, version: int) -> bool:
+        """Record that the half-time reminder for ``version``'s turn went out. False when the
+        game moved on meanwhile (then the reminder belongs to a turn that is over)."""
+        async with self._transaction() as conn:
+            cur = await conn.execute(
+                "UPDATE games SET turn_reminded = 1"
+                " WHERE id = ? AND version = ? AND status = 'running'",
+                (game_id, version),
+            )
+            return cur.rowcount == 1
+
     async def save_state(
         self,
         game_id: int,
@@ -814,7 +842,7 @@ class Storage:
         async with self._transaction() as conn:
             cur = await conn.execute(
                 "UPDATE games SET state_json = ?, version = ?, turn_deadline = ?,"
-                " timer_strikes = COALESCE(?, timer_strikes), updated_at = ?"
+                " timer_strikes = COALESCE(?, timer_strikes), turn_reminded = 0, updated_at = ?"
                 " WHERE id = ? AND version = ? AND status = 'running'",
                 (
                     state_json,
@@ -869,6 +897,10 @@ class Storage:
         for entry in results:
             if entry.outcome not in OUTCOMES:
                 raise ValueError(f"unknown outcome {entry.outcome!r}")
+            if entry.forfeit_reason is not None and (
+                entry.outcome != "forfeit" or entry.forfeit_reason not in FORFEIT_REASONS
+            ):
+                raise ValueError(f"bad forfeit reason {entry.forfeit_reason!r}")
         async with self._transaction() as conn:
             game = await self._require_status(conn, game_id, ("running",))
             if expected_version is not None and game.version != expected_version:
@@ -876,7 +908,7 @@ class Storage:
             version = new_version if new_version is not None else game.version + 1
             await conn.executemany(
                 "INSERT INTO results (game_id, guild_id, user_id, seat, outcome, preset,"
-                " finished_at, forfeit_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                " finished_at, forfeit_text, forfeit_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
                         game_id,
@@ -887,6 +919,7 @@ class Storage:
                         game.preset,
                         ts,
                         r.forfeit_text,
+                        r.forfeit_reason,
                     )
                     for r in results
                 ],
@@ -966,6 +999,7 @@ class Storage:
         expected_version: int,
         new_version: int,
         deadline: float | None = None,
+        timer_strikes: Mapping[str, int] | None = None,
         now: float | None = None,
     ) -> SeatRow:
         """A human leaves a running game: mark the seat left, release the user and store the
@@ -976,9 +1010,18 @@ class Storage:
         ts = self._now(now)
         async with self._transaction() as conn:
             cur = await conn.execute(
-                "UPDATE games SET state_json = ?, version = ?, turn_deadline = ?, updated_at = ?"
+                "UPDATE games SET state_json = ?, version = ?, turn_deadline = ?,"
+                " timer_strikes = COALESCE(?, timer_strikes), turn_reminded = 0, updated_at = ?"
                 " WHERE id = ? AND version = ? AND status = 'running'",
-                (state_json, new_version, deadline, ts, game_id, expected_version),
+                (
+                    state_json,
+                    new_version,
+                    deadline,
+                    None if timer_strikes is None else _dumps(dict(timer_strikes)),
+                    ts,
+                    game_id,
+                    expected_version,
+                ),
             )
             if cur.rowcount != 1:
                 game = await self._require_status(conn, game_id, ("running",))
@@ -1034,6 +1077,7 @@ class Storage:
                     preset=r["preset"],
                     finished_at=r["finished_at"],
                     forfeit_text=r["forfeit_text"],
+                    forfeit_reason=r["forfeit_reason"],
                 )
                 async for r in cur
             ]
@@ -1045,13 +1089,16 @@ class Storage:
         async with self._read() as conn:
             return await self._get_settings(conn, guild_id)
 
-    @staticmethod
-    async def _get_settings(conn: aiosqlite.Connection, guild_id: int) -> GuildSettings:
+    async def _get_settings(self, conn: aiosqlite.Connection, guild_id: int) -> GuildSettings:
         async with conn.execute(
             "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)
         ) as cur:
             row = await cur.fetchone()
-        return GuildSettings(guild_id=guild_id) if row is None else _settings_from_row(row)
+        if row is None:
+            return GuildSettings(
+                guild_id=guild_id, turn_timer_seconds=self.default_turn_timer_seconds
+            )
+        return _settings_from_row(row)
 
     async def update_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
         """Change some settings (keyword names = GuildSettings fields) and return the result.
@@ -1222,10 +1269,11 @@ class Storage:
         start = self._period_start(period, now)
         sql = (
             "SELECT user_id, COUNT(*) AS games,"
-            " SUM(outcome IN ('fool', 'lost_team')) AS fools,"
+            " SUM(outcome IN ('fool', 'lost_team', 'forfeit')) AS fools,"
             " SUM(outcome = 'win') AS wins, SUM(outcome = 'draw') AS draws,"
             " SUM(outcome = 'forfeit') AS forfeits,"
-            " CAST(SUM(outcome IN ('fool', 'lost_team')) AS REAL) / COUNT(*) AS fool_rate"
+            " CAST(SUM(outcome IN ('fool', 'lost_team', 'forfeit')) AS REAL) / COUNT(*)"
+            " AS fool_rate"
             " FROM results WHERE guild_id = ? AND (? IS NULL OR finished_at >= ?)"
             " AND (? IS NULL OR finished_at <= ?)"
             " GROUP BY user_id HAVING COUNT(*) >= ?"

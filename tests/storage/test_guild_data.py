@@ -117,32 +117,33 @@ async def test_leaderboard_periods_and_sorting(storage: Storage, clock: FakeCloc
     now = clock.now
 
     board = await storage.leaderboard(GUILD, "all", "fools", now=now)
-    assert [(e.rank, e.user_id, e.fools, e.games) for e in board] == [
-        (1, 1, 2, 2),
-        (2, 3, 2, 4),
-        (3, 2, 1, 4),
-        (4, 4, 0, 2),
+    # A forfeit counts as being the fool (user 4) and as a forfeit.
+    assert [(e.rank, e.user_id, e.fools, e.games, e.forfeits) for e in board] == [
+        (1, 1, 2, 2, 0),
+        (2, 3, 2, 4, 0),
+        (3, 4, 1, 2, 1),
+        (4, 2, 1, 4, 0),
     ]
     assert board[0].fool_rate == 1.0 and board[1].fool_rate == 0.5
 
     month = await storage.leaderboard(GUILD, "month", "fools", now=now)
-    assert [(e.user_id, e.games, e.fools) for e in month] == [(3, 3, 2), (2, 3, 1), (4, 2, 0)]
+    assert [(e.user_id, e.games, e.fools) for e in month] == [(3, 3, 2), (4, 2, 1), (2, 3, 1)]
 
     week = await storage.leaderboard(GUILD, "week", "fools", now=now)
     assert {e.user_id: (e.games, e.fools, e.wins, e.forfeits) for e in week} == {
         3: (2, 2, 0, 0),
         2: (2, 0, 2, 0),
-        4: (2, 0, 1, 1),
+        4: (2, 1, 1, 1),
     }
-    assert [e.user_id for e in week] == [3, 2, 4]  # ties on fools broken by user id
+    assert [e.user_id for e in week] == [3, 4, 2]
 
     record = await storage.leaderboard(GUILD, "all", "record", now=now)
-    assert [e.user_id for e in record] == [4, 2, 3, 1]
+    assert [e.user_id for e in record] == [2, 3, 4, 1]  # 3 and 4 tie on rate: more games
     picky = await storage.leaderboard(GUILD, "all", "record", now=now, min_games=3)
     assert [e.user_id for e in picky] == [2, 3]
 
     page2 = await storage.leaderboard(GUILD, "all", "fools", limit=2, offset=2, now=now)
-    assert [(e.rank, e.user_id) for e in page2] == [(3, 2), (4, 4)]
+    assert [(e.rank, e.user_id) for e in page2] == [(3, 4), (4, 2)]
     assert await storage.leaderboard_size(GUILD, "all", now=now) == 4
     assert await storage.leaderboard_size(GUILD, "week", now=now) == 3
 
@@ -173,11 +174,12 @@ async def test_user_stats(storage: Storage, clock: FakeClock) -> None:
         other = "win" if outcome != "win" else "fool"
         await _play(storage, clock, {1: outcome, 2: other}, preset=preset)
     stats = await storage.user_stats(GUILD, 1)
-    assert (stats.games, stats.fools, stats.wins, stats.draws, stats.forfeits) == (8, 1, 5, 1, 1)
+    # The forfeit is counted as a fool too.
+    assert (stats.games, stats.fools, stats.wins, stats.draws, stats.forfeits) == (8, 2, 5, 1, 1)
     assert stats.longest_fool_free_streak == 3
     assert stats.current_fool_free_streak == 1
     # 4 vs 4: the tie goes to the most recently played preset.
     assert stats.favourite_preset == "perevodnoy"
-    assert stats.fool_rate == pytest.approx(1 / 8)
+    assert stats.fool_rate == pytest.approx(2 / 8)
     assert stats.last_played_at == clock.now - 1
     assert (await storage.user_stats(GUILD + 1, 1)).games == 0

@@ -108,3 +108,61 @@ async def test_foreign_keys_enforced(storage: Storage) -> None:
     assert row is not None and row[0] == 1
     with pytest.raises(sqlite3.IntegrityError):
         await conn.execute("INSERT INTO active_players (user_id, game_id) VALUES (1, 424242)")
+
+
+async def test_upgrade_from_schema_2_keeps_data_and_adds_timer_columns(db_path: Path) -> None:
+    """A database written by the previous release (schema 2, with settings, custom forfeits,
+    a running game with a deadline and a finished game) is upgraded in place."""
+    async with await Storage.open(db_path, target_version=2, clock=lambda: 5000.0) as old:
+        assert old.schema_version == 2
+        await old.update_guild_settings(
+            10, locale="ru", turn_timer_seconds=45, use_threads=True, allowed_channel_ids=[20]
+        )
+        await old.add_forfeit(10, "Кукарекать под столом")
+        running = await old.create_lobby(10, 20, 30, "podkidnoy", host_display_name="H")
+        await old.add_seat(running, user_id=31, display_name="B")
+        await old.start_game(running, '{"s": 1}', 1, deadline=5045.0)
+        finished = await old.create_lobby(10, 21, 40, "teams-2v2", host_display_name="C")
+        conn = old._conn
+        await conn.execute("BEGIN")
+        await conn.execute(
+            "INSERT INTO results (game_id, guild_id, user_id, seat, outcome, preset,"
+            " finished_at, forfeit_text) VALUES (?, 10, 40, 0, 'forfeit', 'teams-2v2', 4000.0,"
+            " 'Кукарекать под столом')",
+            (finished,),
+        )
+        await conn.execute("UPDATE games SET status = 'finished' WHERE id = ?", (finished,))
+        await conn.execute("DELETE FROM active_players WHERE game_id = ?", (finished,))
+        await conn.commit()
+
+    raw = sqlite3.connect(db_path)
+    assert "turn_reminded" not in {r[1] for r in raw.execute("PRAGMA table_info(games)")}
+    raw.close()
+
+    async with await Storage.open(db_path, clock=lambda: 6000.0) as st:
+        assert st.schema_version == load_migrations()[-1].version >= 3
+        settings = await st.get_guild_settings(10)
+        assert (settings.locale, settings.turn_timer_seconds, settings.use_threads) == (
+            "ru",
+            45,
+            True,
+        )
+        assert settings.allowed_channel_ids == (20,)
+        assert (await st.list_forfeits(10))[-1].text == "Кукарекать под столом"
+        game = await st.get_game(running)
+        assert game is not None and game.status == "running"
+        assert (game.turn_deadline, game.turn_reminded, game.version) == (5045.0, False, 1)
+        assert await st.user_active_game(31) == running
+        assert await st.mark_reminded(running, 1)
+        assert (await st.get_game(running)).turn_reminded  # type: ignore[union-attr]
+        assert not await st.mark_reminded(running, 7)  # a turn that is over
+        rows = await st.game_results(finished)
+        assert [(r.user_id, r.outcome, r.forfeit_text, r.forfeit_reason) for r in rows] == [
+            (40, "forfeit", "Кукарекать под столом", None)
+        ]
+        board = await st.leaderboard(10)
+        assert [(e.user_id, e.fools, e.forfeits) for e in board] == [(40, 1, 1)]
+        # A new state clears the reminder, as every new turn must.
+        await st.save_state(running, '{"s": 2}', 1, 2, 6090.0)
+        game = await st.get_game(running)
+        assert game is not None and not game.turn_reminded and game.turn_deadline == 6090.0
