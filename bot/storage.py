@@ -253,6 +253,9 @@ class GuildSettings:
     use_threads: bool = False
     default_ai_difficulty: str = "normal"
     allowed_channel_ids: tuple[int, ...] | None = None
+    #: False until the guild picks a language: public messages then follow the server's
+    #: Discord language rather than ``locale``.
+    locale_explicit: bool = False
 
     def channel_allowed(self, channel_id: int) -> bool:
         """None means no restriction, which is the friendlier default for a new guild."""
@@ -446,6 +449,9 @@ def _settings_from_row(row: sqlite3.Row) -> GuildSettings:
         use_threads=bool(row["use_threads"]),
         default_ai_difficulty=row["default_ai_difficulty"],
         allowed_channel_ids=None if allowed is None else tuple(int(c) for c in json.loads(allowed)),
+        locale_explicit=(
+            bool(row["locale_explicit"]) if "locale_explicit" in row.keys() else False  # noqa: SIM118
+        ),
     )
 
 
@@ -1109,6 +1115,8 @@ class Storage:
         unknown = set(changes) - _SETTINGS_FIELDS
         if unknown:
             raise ValueError(f"unknown guild settings: {sorted(unknown)}")
+        if "locale" in changes and "locale_explicit" not in changes:
+            changes["locale_explicit"] = True
         if changes.get("allowed_channel_ids") is not None:
             changes["allowed_channel_ids"] = tuple(int(c) for c in changes["allowed_channel_ids"])
         async with self._transaction() as conn:
@@ -1117,15 +1125,16 @@ class Storage:
             allowed = settings.allowed_channel_ids
             await conn.execute(
                 "INSERT INTO guild_settings (guild_id, locale, default_preset, default_options,"
-                " turn_timer_seconds, use_threads, default_ai_difficulty, allowed_channel_ids)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                " turn_timer_seconds, use_threads, default_ai_difficulty, allowed_channel_ids,"
+                " locale_explicit) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET locale = excluded.locale,"
                 " default_preset = excluded.default_preset,"
                 " default_options = excluded.default_options,"
                 " turn_timer_seconds = excluded.turn_timer_seconds,"
                 " use_threads = excluded.use_threads,"
                 " default_ai_difficulty = excluded.default_ai_difficulty,"
-                " allowed_channel_ids = excluded.allowed_channel_ids",
+                " allowed_channel_ids = excluded.allowed_channel_ids,"
+                " locale_explicit = excluded.locale_explicit",
                 (
                     guild_id,
                     settings.locale,
@@ -1135,6 +1144,7 @@ class Storage:
                     int(settings.use_threads),
                     settings.default_ai_difficulty,
                     None if allowed is None else _dumps(list(allowed)),
+                    int(settings.locale_explicit),
                 ),
             )
         return settings

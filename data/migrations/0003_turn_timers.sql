@@ -8,3 +8,10 @@ ALTER TABLE games ADD COLUMN turn_reminded INTEGER NOT NULL DEFAULT 0
 -- For outcome 'forfeit': 'left' (/durak leave) or 'timeout' (too many expired turns).
 ALTER TABLE results ADD COLUMN forfeit_reason TEXT
     CHECK (forfeit_reason IS NULL OR forfeit_reason IN ('left', 'timeout'));
+
+-- Whether the guild chose its language with /durak settings. Until it does, public messages
+-- follow the server's Discord language (interaction.guild_locale). Guilds of the previous
+-- release that already picked Russian keep it.
+ALTER TABLE guild_settings ADD COLUMN locale_explicit INTEGER NOT NULL DEFAULT 0
+    CHECK (locale_explicit IN (0, 1));
+UPDATE guild_settings SET locale_explicit = 1 WHERE locale <> 'en';

@@ -22,7 +22,7 @@ async def test_guild_settings_defaults_and_update(storage: Storage) -> None:
         allowed_channel_ids=[5, 6],
         default_options={"transfer": True},
     )
-    assert updated.locale == "ru" and updated.use_threads
+    assert updated.locale == "ru" and updated.use_threads and updated.locale_explicit
     assert await storage.get_guild_settings(GUILD) == updated
     assert updated.allowed_channel_ids == (5, 6)
     assert updated.channel_allowed(5) and not updated.channel_allowed(7)

@@ -115,15 +115,18 @@ async def test_upgrade_from_schema_2_keeps_data_and_adds_timer_columns(db_path: 
     a running game with a deadline and a finished game) is upgraded in place."""
     async with await Storage.open(db_path, target_version=2, clock=lambda: 5000.0) as old:
         assert old.schema_version == 2
-        await old.update_guild_settings(
-            10, locale="ru", turn_timer_seconds=45, use_threads=True, allowed_channel_ids=[20]
+        conn = old._conn  # the previous release's rows, written with its column set
+        await conn.execute("BEGIN")
+        await conn.execute(
+            "INSERT INTO guild_settings (guild_id, locale, turn_timer_seconds, use_threads,"
+            " allowed_channel_ids) VALUES (10, 'ru', 45, 1, '[20]'), (11, 'en', 30, 0, NULL)"
         )
+        await conn.commit()
         await old.add_forfeit(10, "Кукарекать под столом")
         running = await old.create_lobby(10, 20, 30, "podkidnoy", host_display_name="H")
         await old.add_seat(running, user_id=31, display_name="B")
         await old.start_game(running, '{"s": 1}', 1, deadline=5045.0)
         finished = await old.create_lobby(10, 21, 40, "teams-2v2", host_display_name="C")
-        conn = old._conn
         await conn.execute("BEGIN")
         await conn.execute(
             "INSERT INTO results (game_id, guild_id, user_id, seat, outcome, preset,"
@@ -148,6 +151,10 @@ async def test_upgrade_from_schema_2_keeps_data_and_adds_timer_columns(db_path: 
             True,
         )
         assert settings.allowed_channel_ids == (20,)
+        # Russian was a deliberate choice; English may just be the default.
+        assert settings.locale_explicit
+        other = await st.get_guild_settings(11)
+        assert (other.turn_timer_seconds, other.locale_explicit) == (30, False)
         assert (await st.list_forfeits(10))[-1].text == "Кукарекать под столом"
         game = await st.get_game(running)
         assert game is not None and game.status == "running"
