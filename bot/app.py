@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
+import random
 from collections.abc import Callable
 from typing import Literal
 
@@ -55,6 +55,12 @@ class DurakTree(app_commands.CommandTree):
             log.warning("could not send the error notice for %s", command)
 
 
+def discord_clock() -> float:
+    """Unix time as discord.py sees it. The same as ``time.time()`` in production, and the
+    simulated clock under simcord, so turn deadlines move with ``env.advance_time``."""
+    return discord.utils.utcnow().timestamp()
+
+
 class DurakBot(commands.Bot):
     """Slash-command-only bot: default intents, no privileged ones."""
 
@@ -63,9 +69,10 @@ class DurakBot(commands.Bot):
         config: Config,
         *,
         sync: SyncMode = "auto",
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] = discord_clock,
         seed_factory: Callable[[], int] | None = None,
         ai_factory: AiFactory | None = None,
+        forfeit_rng: random.Random | None = None,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -80,6 +87,7 @@ class DurakBot(commands.Bot):
         self.clock = clock
         self._seed_factory = seed_factory
         self._ai_factory = ai_factory
+        self._forfeit_rng = forfeit_rng
         self.storage: Storage | None = None
         self.service: GameService | None = None
         self.publisher: DiscordPublisher | None = None
@@ -87,12 +95,14 @@ class DurakBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.storage = await Storage.open(self.config.database_path, clock=self.clock)
+        self.storage.default_turn_timer_seconds = self.config.default_turn_timer_seconds
         self.service = GameService(
             self.storage,
             clock=self.clock,
             ai_delay=self.config.ai_delay_seconds,
             seed_factory=self._seed_factory,
             ai_factory=self._ai_factory,
+            forfeit_rng=self._forfeit_rng,
         )
         self.publisher = DiscordPublisher(self, self.service, self.config.table_edit_interval)
         self.service.publisher = self.publisher

@@ -84,6 +84,15 @@ class DiscordPublisher:
             ),
         )
 
+    async def remind(self, session: GameSession, seat: int, deadline: float) -> None:
+        user_id = session.seats[seat].user_id
+        await self._channel(session.channel_id, session.guild_id).send(
+            render.reminder_text(session, seat, deadline),
+            allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(user_id)] if user_id else False, roles=False, everyone=False
+            ),
+        )
+
     async def finished(self, session: GameSession) -> None:
         humans = [discord.Object(s.user_id) for s in session.seats if s.user_id is not None]
         await self._channel(session.channel_id, session.guild_id).send(

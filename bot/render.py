@@ -15,11 +15,12 @@ from typing import Any
 
 import discord
 
-from engine import Card, Observation, RuleSet
+from engine import PRESETS, Card, Observation, RuleSet
 from engine.cards import SUIT_NAMES, SUIT_SYMBOLS, sort_key
 
 from .i18n import t, tn
-from .sessions import GameSession, LobbyInfo, PingKind, PublicEvent, SeatInfo
+from .sessions import MAX_TIMER_STRIKES, GameSession, LobbyInfo, PingKind, PublicEvent, SeatInfo
+from .storage import Forfeit, GuildSettings, LeaderboardEntry, UserStats
 
 __all__ = [
     "card_text",
@@ -176,6 +177,17 @@ def event_line(ev: PublicEvent, session: GameSession, locale: str) -> str | None
         return t("event.game_over", locale)
     if k == "left":
         return t("event.left", locale, name=name)
+    if k == "timeout":
+        if ev.amount:
+            return t(
+                "event.timeout_strike", locale, name=name, strikes=ev.amount, max=MAX_TIMER_STRIKES
+            )
+        return t("event.timeout", locale, name=name)
+    if k == "kicked":
+        return t("event.timeout_forfeit", locale, name=name)
+    if k == "forfeit_end":
+        key = "event.forfeit_end_timeout" if ev.amount else "event.forfeit_end_left"
+        return t(key, locale, name=name)
     return None
 
 
@@ -272,6 +284,12 @@ def table_embed(session: GameSession) -> discord.Embed:
     embed.add_field(name=t("table.players", loc), value="\n".join(seat_lines), inline=False)
     if not over:
         embed.add_field(name=t("table.field", loc), value=_pairs(obs, loc), inline=False)
+    if session.deadline is not None and not over:
+        embed.add_field(
+            name=t("table.timer", loc),
+            value=t("table.deadline", loc, relative=f"<t:{int(session.deadline)}:R>"),
+            inline=False,
+        )
     events = _event_lines(session, loc)
     if events:
         embed.add_field(name=t("table.last_events", loc), value=events, inline=False)
@@ -288,12 +306,26 @@ def table_embed(session: GameSession) -> discord.Embed:
 
 
 def result_text(session: GameSession, locale: str) -> str:
-    """Who is the fool (or which team lost), and who went out first."""
+    """Who is the fool (or which team lost), who went out first, and the fool's forfeit."""
+    seats = session.seats
+    lines = []
+    if session.ended_by is not None:
+        ender = seats[session.ended_by]
+        key = (
+            "announce.forfeit_end_timeout"
+            if session.forfeits.get(ender.seat) == "timeout"
+            else "announce.forfeit_end_left"
+        )
+        lines.append(t(key, locale, user=_user(ender)))
+        others = [s for s in seats if s.is_human and s.seat not in session.forfeits]
+        if others:
+            users = t("common.list_separator", locale).join(_user(s) for s in others)
+            lines.append(t("announce.forfeit_winners", locale, users=users))
+        lines += _forfeit_lines(session, locale)
+        return "\n".join(lines)
     result = session.game.public_observation().result
     if result is None:
         return ""
-    seats = session.seats
-    lines = []
     if result.kind == "draw":
         lines.append(t("announce.draw", locale))
     elif result.kind == "team":
@@ -308,7 +340,31 @@ def result_text(session: GameSession, locale: str) -> str:
             _mention(seats[s], locale) for s in result.finish_order
         )
         lines.append(t("announce.winners", locale, users=users))
+    lines += _forfeit_lines(session, locale)
     return "\n".join(lines)
+
+
+def _user(seat: SeatInfo) -> str:
+    """A mention even for a human who left (they are still the one the result is about)."""
+    return f"<@{seat.user_id}>" if seat.user_id is not None else seat.name
+
+
+def _forfeit_lines(session: GameSession, locale: str) -> list[str]:
+    lines = [
+        t("announce.forfeit_player", locale, user=_user(session.seats[seat]))
+        for seat in session.forfeits
+        if seat != session.ended_by
+    ]
+    if session.forfeit_seat is not None and session.forfeit_text:
+        lines.append(
+            t(
+                "announce.forfeit_assigned",
+                locale,
+                user=_user(session.seats[session.forfeit_seat]),
+                text=session.forfeit_text,
+            )
+        )
+    return lines
 
 
 def cancelled_text(session: GameSession, locale: str) -> str:
@@ -320,6 +376,17 @@ def cancelled_text(session: GameSession, locale: str) -> str:
 def ping_text(session: GameSession, seat: int, kind: PingKind) -> str:
     user = _mention(session.seats[seat], session.locale)
     return t(f"ping.{kind}", session.locale, user=user, game_id=session.game_id)
+
+
+def reminder_text(session: GameSession, seat: int, deadline: float) -> str:
+    user = _mention(session.seats[seat], session.locale)
+    return t(
+        "ping.reminder",
+        session.locale,
+        user=user,
+        game_id=session.game_id,
+        relative=f"<t:{int(deadline)}:R>",
+    )
 
 
 # --------------------------------------------------------------------------- hand
@@ -388,4 +455,160 @@ def games_embed(rows: Sequence[tuple[int, str, int, Sequence[str]]], locale: str
         )
         for gid, preset, channel, names in rows
     )[:4096]
+    return embed
+
+
+# --------------------------------------------------------------------------- server life
+
+
+def _rate(value: float, locale: str) -> str:
+    return t("common.percent", locale, value=value)
+
+
+def leaderboard_embed(
+    entries: Sequence[LeaderboardEntry],
+    period: str,
+    sort: str,
+    page: int,
+    pages: int,
+    locale: str,
+    *,
+    min_games: int = 1,
+) -> discord.Embed:
+    """One page of the server's leaderboard (``page`` counts from 0)."""
+    embed = discord.Embed(
+        title=t(
+            "leaderboard.title",
+            locale,
+            period=t(f"leaderboard.period.{period}", locale),
+        ),
+        colour=COLOUR_LOBBY,
+    )
+    if not entries:
+        embed.description = t("leaderboard.empty", locale)
+    else:
+        embed.description = "\n".join(
+            t(
+                "leaderboard.row",
+                locale,
+                rank=e.rank,
+                user=f"<@{e.user_id}>",
+                games=e.games,
+                fools=e.fools,
+                rate=_rate(e.fool_rate, locale),
+                forfeits=e.forfeits,
+                wins=e.wins,
+            )
+            for e in entries
+        )[:4096]
+    footer = [
+        t(f"leaderboard.sort.{sort}", locale),
+        t("common.page", locale, page=page + 1, pages=max(pages, 1)),
+    ]
+    if min_games > 1:
+        footer.append(t("leaderboard.min_games", locale, count=min_games))
+    embed.set_footer(text=" · ".join(footer))
+    return embed
+
+
+def stats_embed(stats: UserStats, name: str, locale: str) -> discord.Embed:
+    embed = discord.Embed(title=t("stats.title", locale, name=name), colour=COLOUR_LOBBY)
+    if not stats.games:
+        embed.description = t("stats.none", locale, name=name)
+        return embed
+    favourite = (
+        preset_name(stats.favourite_preset, locale)
+        if stats.favourite_preset in PRESETS
+        else (stats.favourite_preset or t("common.none", locale))
+    )
+    for key, value in (
+        ("stats.games", str(stats.games)),
+        ("stats.fools", str(stats.fools)),
+        ("stats.fool_rate", _rate(stats.fool_rate, locale)),
+        ("stats.wins", str(stats.wins)),
+        ("stats.draws", str(stats.draws)),
+        ("stats.forfeits", str(stats.forfeits)),
+        ("stats.favourite_preset", favourite),
+        ("stats.longest_streak", tn("plural.games", stats.longest_fool_free_streak, locale)),
+        ("stats.current_streak", tn("plural.games", stats.current_fool_free_streak, locale)),
+    ):
+        embed.add_field(name=t(key, locale), value=value, inline=True)
+    if stats.last_played_at is not None:
+        embed.add_field(
+            name=t("stats.last_played", locale),
+            value=f"<t:{int(stats.last_played_at)}:R>",
+            inline=True,
+        )
+    embed.set_footer(text=t("stats.footer", locale))
+    return embed
+
+
+def forfeits_embed(items: Sequence[Forfeit], locale: str) -> discord.Embed:
+    embed = discord.Embed(
+        title=t("forfeits.title", locale),
+        description=t("forfeits.description", locale),
+        colour=COLOUR_LOBBY,
+    )
+    if not items:
+        embed.add_field(name="\u200b", value=t("forfeits.empty", locale), inline=False)
+        return embed
+    lines = [t("forfeits.line", locale, number=i, text=f.text) for i, f in enumerate(items, 1)]
+    # Field values are limited to 1024 characters: split the list over several fields.
+    chunk: list[str] = []
+    for line in lines:
+        if sum(len(x) + 1 for x in chunk) + len(line) > 1000:
+            embed.add_field(name="\u200b", value="\n".join(chunk), inline=False)
+            chunk = []
+        chunk.append(line)
+    embed.add_field(name="\u200b", value="\n".join(chunk), inline=False)
+    if items[0].is_default:
+        embed.set_footer(text=t("forfeits.defaults_note", locale))
+    return embed
+
+
+def settings_embed(settings: GuildSettings, locale: str) -> discord.Embed:
+    """The house rules as an admin sees them (in the admin's own language)."""
+    embed = discord.Embed(title=t("settings.title", locale), colour=COLOUR_LOBBY)
+    language = t(f"settings.locale.{settings.locale}", locale)
+    if not settings.locale_explicit:
+        language = t("settings.locale.auto", locale)
+    options = settings.default_options
+    rules = [preset_name(settings.default_preset, locale)]
+    rules.append(tn("plural.players", int(options.get("seats", 2)), locale))
+    rules.append(t("option.deck_size", locale, count=int(options.get("deck_size", 36))))
+    if "throw_in" in options:
+        rules.append(
+            t(
+                "option.throw_in",
+                locale,
+                value=t(f"cmd.choice.throw_in.{options['throw_in']}", locale),
+            )
+        )
+    if "trump_exchange" in options:
+        rules.append(
+            t(
+                "option.trump_exchange_mode",
+                locale,
+                value=t(f"cmd.choice.trump_exchange.{options['trump_exchange']}", locale),
+            )
+        )
+    timer = (
+        t("common.seconds", locale, seconds=settings.turn_timer_seconds)
+        if settings.turn_timer_seconds
+        else t("common.off", locale)
+    )
+    channels = (
+        ", ".join(f"<#{c}>" for c in settings.allowed_channel_ids)
+        if settings.allowed_channel_ids
+        else t("settings.all_channels", locale)
+    )
+    for key, value in (
+        ("settings.locale", language),
+        ("settings.default_preset", "\n".join(rules)),
+        ("settings.turn_timer", timer),
+        ("settings.use_threads", t("common.yes" if settings.use_threads else "common.no", locale)),
+        ("settings.default_ai", t(f"difficulty.{settings.default_ai_difficulty}", locale)),
+        ("settings.allowed_channels", channels),
+    ):
+        embed.add_field(name=t(key, locale), value=value, inline=False)
     return embed

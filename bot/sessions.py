@@ -13,9 +13,22 @@ in one SQLite transaction *before* anything is shown, and only then tells a
   double clicks, two players racing, and interactions replayed after a restart harmless.
 * The engine is applied to a copy; the live game is replaced only after the database commit,
   so a failed write cannot leave memory and disk disagreeing.
-* Time (``clock``), randomness (``seed_factory``), computer players (``ai_factory``) and turn
-  deadlines (``deadline_policy``) are injected: tests pin them, and turn timers can be added
-  later without touching the action path.
+* Time (``clock``), randomness (``seed_factory``, ``forfeit_rng``), computer players
+  (``ai_factory``) and turn deadlines (``deadline_policy``) are injected: tests pin them.
+
+Turn timers: a deadline is an absolute time stored with the game (``games.turn_deadline``), not
+a sleeping coroutine, so it survives a restart; each process re-arms one asyncio task per game
+from the stored value and acts at once when it already passed. The timer applies to the seats
+the game is *waiting for* (:func:`waiting_seats`): the defender facing unbeaten cards, the
+attacker who must lead, and attackers who owe a "done" once everything is beaten or the
+defender takes. Players who may merely throw in are never timed: the game can go on without
+them. Computer seats are timed too, so a computer that crashes cannot freeze a table.
+
+Forfeits: a human who leaves a running game, or whose turn expires twice in a row, forfeits
+(outcome ``forfeit``, counted as the fool of that game by the statistics). The others play on
+with a computer in that seat, unless fewer humans would remain than the game needs (two when
+it started with two or more humans, otherwise one): then the game ends there, the remaining
+humans win and the forfeiter is the fool.
 """
 
 from __future__ import annotations
@@ -24,6 +37,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 import secrets
 import time
 from collections import deque
@@ -60,8 +74,12 @@ log = logging.getLogger(__name__)
 
 #: Difficulties a lobby can add; the storage schema accepts exactly these.
 AI_DIFFICULTIES: tuple[str, ...] = ("easy", "normal", "hard")
-#: Who plays for a human that left a running game.
+#: Who plays for a human that left a running game when the guild has no default difficulty.
 TAKEOVER_DIFFICULTY = "easy"
+#: Longest forfeit text (the storage CHECK constraint agrees).
+FORFEIT_MAX_LENGTH = 200
+#: Expired turns in a row after which a player forfeits.
+MAX_TIMER_STRIKES = 2
 #: Public events kept with the state for the table's "last moves".
 EVENTS_KEPT = 8
 #: Upper bound on a computer's thinking time, so a "hard" seat never freezes a table.
@@ -69,6 +87,7 @@ AI_MAX_SECONDS = 2.0
 SNAPSHOT_FORMAT = 1
 
 PingKind = Literal["defend", "lead"]
+ForfeitReason = Literal["left", "timeout"]
 
 
 # --------------------------------------------------------------------------- errors
@@ -159,10 +178,12 @@ class SeatInfo:
 
     @property
     def computer(self) -> str | None:
-        """Difficulty of the computer playing this seat, or None if a human plays it."""
-        if self.user_id is None:
+        """Difficulty of the computer playing this seat, or None if a human plays it. For a
+        human who left, ``difficulty`` holds the guild's default difficulty (memory only: the
+        seat row of a human never has one)."""
+        if self.user_id is None or self.left:
             return self.difficulty or TAKEOVER_DIFFICULTY
-        return TAKEOVER_DIFFICULTY if self.left else None
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +240,7 @@ class LobbyInfo:
     seats: list[SeatInfo]
     status: str
     locale: str = "en"
+    overrides: dict[str, Any] = field(default_factory=dict)
 
     @property
     def humans(self) -> list[SeatInfo]:
@@ -227,7 +249,9 @@ class LobbyInfo:
     def rules(self, players: int | None = None) -> RuleSet:
         """The rules the game will be played by with ``players`` seats (default: max)."""
         return RuleSet.preset(
-            self.preset, players=players or self.max_seats, deck_size=self.deck_size
+            self.preset,
+            players=players or self.max_seats,
+            **{**self.overrides, "deck_size": self.deck_size},
         )
 
 
@@ -252,6 +276,23 @@ class GameSession:
     cancelled_by: int | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     ai_task: asyncio.Task[None] | None = None
+    #: Turn length from the guild settings (0 = no timer); also places the reminder.
+    timer_seconds: int = 0
+    #: Expired turns in a row per seat (reset by the player's own move).
+    strikes: dict[int, int] = field(default_factory=dict)
+    #: The half-time reminder of the current turn went out.
+    reminded: bool = False
+    #: Seats that forfeited and why ('left' or 'timeout').
+    forfeits: dict[int, str] = field(default_factory=dict)
+    #: The seat whose forfeit ended the game early (no engine result then).
+    ended_by: int | None = None
+    #: The forfeit (task) handed to the fool when the game ended, and to whom.
+    forfeit_seat: int | None = None
+    forfeit_text: str | None = None
+    #: Who plays for a human who leaves (the guild's default difficulty).
+    takeover_difficulty: str = TAKEOVER_DIFFICULTY
+    timer_task: asyncio.Task[None] | None = None
+    timer_version: int = -1
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat a human plays, or None (also for a human who already left)."""
@@ -271,12 +312,17 @@ class GameSession:
     def finished(self) -> bool:
         return self.status != "running"
 
+    @property
+    def humans_at_start(self) -> int:
+        return sum(1 for s in self.seats if s.user_id is not None)
+
     def snapshot(
         self,
         game: Game | None = None,
         events: Iterable[PublicEvent] | None = None,
         version: int | None = None,
         deadline: float | None = None,
+        forfeits: dict[int, str] | None = None,
     ) -> str:
         """The JSON stored in ``games.state_json`` (full state: never shown to anyone)."""
         return json.dumps(
@@ -287,6 +333,9 @@ class GameSession:
                 "deadline": deadline,
                 "game": (game or self.game).to_dict(),
                 "events": [e.to_json() for e in (self.events if events is None else events)],
+                "forfeits": {
+                    str(k): v for k, v in (self.forfeits if forfeits is None else forfeits).items()
+                },
             },
             separators=(",", ":"),
         )
@@ -304,6 +353,9 @@ class Publisher(Protocol):
     async def finished(self, session: GameSession) -> None:
         """The game ended with a result (announce it)."""
 
+    async def remind(self, session: GameSession, seat: int, deadline: float) -> None:
+        """Half of ``seat``'s turn time is gone; the turn expires at ``deadline``."""
+
 
 class NullPublisher:
     """Used until the bot attaches its own, and by service-level tests."""
@@ -315,6 +367,9 @@ class NullPublisher:
         return None
 
     async def finished(self, session: GameSession) -> None:
+        return None
+
+    async def remind(self, session: GameSession, seat: int, deadline: float) -> None:
         return None
 
 
@@ -330,12 +385,63 @@ def _default_ai_factory(kind: str, seed: int | str) -> AiPlayer:
     return make_player(kind, seed, max_seconds=AI_MAX_SECONDS)
 
 
-def _no_deadline(session: GameSession, game: Game) -> float | None:
-    """Turn timers are off until a deadline policy is injected."""
+#: Rule options a guild may override in its house rules (besides seats and deck size).
+RULE_OVERRIDES: tuple[str, ...] = ("throw_in", "trump_exchange")
+
+
+def _rules_for(preset: str, options: dict[str, Any], players: int) -> RuleSet:
+    """The rules of ``preset`` with the house-rule ``options`` applied (RuleError if bad)."""
+    overrides = {k: options[k] for k in (*RULE_OVERRIDES, "deck_size") if k in options}
+    return RuleSet.preset(preset, players=players, **overrides)
+
+
+def waiting_seats(game: Game) -> list[int]:
+    """Seats the game is waiting for, defender first: without their move nothing happens.
+
+    Exactly the seats for which engine.ai's contract forbids waiting: the attacker who must
+    lead, the defender facing unbeaten cards (who can always take), and attackers who owe a
+    "done" (PASS is offered only once everything is beaten or the defender takes).
+    """
+    if game.result is not None:
+        return []
+    out: list[int] = []
+    for seat in [game.defender, *game.eligible_attackers(), *range(game.n)]:
+        if seat in out:
+            continue
+        acts = game.legal_actions(seat)
+        if game.phase == "lead":
+            if seat == game.attacker and any(a.kind is ActionKind.ATTACK for a in acts):
+                out.append(seat)
+        elif any(a.kind in (ActionKind.TAKE, ActionKind.PASS) for a in acts):
+            out.append(seat)
+    return out
+
+
+def safe_default(game: Game, seat: int) -> Action | None:
+    """The move made for a seat whose time ran out: the one that gives nothing away.
+
+    The defender takes, an attacker who owes a "done" passes, and an attacker who must lead
+    leads the lowest card (lowest non-trump, else lowest trump). None if ``seat`` is not
+    waited for.
+    """
+    acts = game.legal_actions(seat)
+    for kind in (ActionKind.TAKE, ActionKind.PASS):
+        for action in acts:
+            if action.kind is kind:
+                return action
+    leads = [a for a in acts if a.kind is ActionKind.ATTACK and len(a.cards) == 1]
+    if leads:
+        return min(
+            leads,
+            key=lambda a: (a.cards[0].suit == game.trump, a.cards[0].rank, a.cards[0].suit),
+        )
     return None
 
 
 def _outcome(result: Any, seat: int) -> st.Outcome:
+    """Engine result → stored outcome. ``win`` = went out before the last player (or was on
+    the winning team); in team games every member of the losing team is a fool (``fool`` for
+    the one left holding cards, ``lost_team`` for the partners)."""
     if result.kind == "draw":
         return "draw"
     if result.kind == "fool":
@@ -374,6 +480,7 @@ class GameService:
         ai_factory: AiFactory | None = None,
         deadline_policy: DeadlinePolicy | None = None,
         locale_of: Callable[[int], Awaitable[str]] | None = None,
+        forfeit_rng: random.Random | None = None,
     ) -> None:
         self.storage = storage
         self.publisher: Publisher = publisher or NullPublisher()
@@ -381,8 +488,9 @@ class GameService:
         self.ai_delay = ai_delay
         self._seed_factory = seed_factory or (lambda: secrets.randbits(63))
         self._ai_factory = ai_factory or _default_ai_factory
-        self._deadline_policy = deadline_policy or _no_deadline
+        self._deadline_policy = deadline_policy or self._timer_deadline
         self._locale_of = locale_of
+        self._forfeit_rng = forfeit_rng or random.Random()
         self._sessions: dict[int, GameSession] = {}
         self._ended: dict[int, GameSession] = {}
         self._lobby_locks: dict[int, asyncio.Lock] = {}
@@ -399,10 +507,79 @@ class GameService:
     def running_sessions(self) -> list[GameSession]:
         return list(self._sessions.values())
 
-    async def guild_locale(self, guild_id: int) -> str:
+    async def guild_locale(self, guild_id: int, discord_locale: str | None = None) -> str:
+        """Language of public messages: the guild's chosen one, else the server's Discord
+        language seen when the game was created (``discord_locale``), else English."""
         if self._locale_of is not None:
             return await self._locale_of(guild_id)
-        return (await self.storage.get_guild_settings(guild_id)).locale
+        settings = await self.storage.get_guild_settings(guild_id)
+        if settings.locale_explicit or discord_locale is None:
+            return settings.locale
+        return discord_locale
+
+    async def settings(self, guild_id: int) -> st.GuildSettings:
+        return await self.storage.get_guild_settings(guild_id)
+
+    async def update_settings(self, guild_id: int, **changes: Any) -> st.GuildSettings:
+        """Save settings and apply them to the guild's running games: language and computer
+        difficulty at once, the turn length from the next turn on."""
+        if "default_preset" in changes or "default_options" in changes:
+            current = await self.storage.get_guild_settings(guild_id)
+            preset = changes.get("default_preset", current.default_preset)
+            options = changes.get("default_options", current.default_options)
+            if preset not in PRESETS:
+                raise ServiceError("error.unknown_preset", preset=preset)
+            try:
+                _rules_for(preset, options, int(options.get("seats", 2)))
+            except (RuleError, TypeError, ValueError) as exc:
+                raise ServiceError("error.bad_rules", reason=str(exc)) from None
+        try:
+            settings = await self.storage.update_guild_settings(guild_id, **changes)
+        except ValueError as exc:
+            raise ServiceError("error.bad_setting", reason=str(exc)) from None
+        for session in self.running_sessions():
+            if session.guild_id != guild_id:
+                continue
+            row = await self.storage.get_game(session.game_id)
+            session.locale = await self.guild_locale(
+                guild_id, (row.options if row else {}).get("locale")
+            )
+            session.timer_seconds = settings.turn_timer_seconds
+            session.takeover_difficulty = settings.default_ai_difficulty
+            for seat in session.seats:
+                if seat.left:
+                    seat.difficulty = settings.default_ai_difficulty
+            await self._publish(self.publisher.refresh(session.game_id))
+        return settings
+
+    # ----------------------------------------------------------------- forfeits and stats
+
+    async def forfeits(self, guild_id: int) -> list[st.Forfeit]:
+        return await self.storage.list_forfeits(guild_id)
+
+    async def add_forfeit(self, guild_id: int, text: str) -> int:
+        """Append a forfeit; returns its number in the list."""
+        try:
+            await self.storage.add_forfeit(guild_id, text)
+        except ValueError:
+            raise ServiceError("forfeits.too_long", max=FORFEIT_MAX_LENGTH) from None
+        return len(await self.storage.list_forfeits(guild_id))
+
+    async def remove_forfeit(self, guild_id: int, number: int) -> str:
+        removed = await self.storage.remove_forfeit(guild_id, number)
+        if removed is None:
+            raise ServiceError("forfeits.not_found", number=number)
+        return removed.text
+
+    async def reset_forfeits(self, guild_id: int) -> None:
+        await self.storage.reset_forfeits(guild_id)
+
+    async def check_channel(self, guild_id: int, channel_id: int) -> None:
+        """Refuse politely, naming the allowed channels, where the guild does not play."""
+        settings = await self.storage.get_guild_settings(guild_id)
+        if not settings.channel_allowed(channel_id):
+            channels = ", ".join(f"<#{c}>" for c in settings.allowed_channel_ids or ())
+            raise ServiceError("error.channel_not_allowed", channels=channels or "—")
 
     async def lobby(self, game_id: int) -> LobbyInfo:
         row = await self.storage.get_game(game_id)
@@ -410,6 +587,8 @@ class GameService:
             raise GameMissing()
         seats = await self.storage.seats(game_id)
         options = row.options or {}
+        rules_options = dict(options.get("rules", {}))
+        deck_size = int(rules_options.pop("deck_size", 36))
         return LobbyInfo(
             game_id=row.id,
             guild_id=row.guild_id,
@@ -418,10 +597,11 @@ class GameService:
             host_id=row.host_id,
             preset=row.preset,
             max_seats=int(options.get("seats", 2)),
-            deck_size=int(options.get("rules", {}).get("deck_size", 36)),
+            deck_size=deck_size,
             seats=[SeatInfo(s.seat, s.display_name, s.user_id, s.ai_difficulty) for s in seats],
             status=row.status,
-            locale=await self.guild_locale(row.guild_id),
+            locale=await self.guild_locale(row.guild_id, options.get("locale")),
+            overrides=rules_options,
         )
 
     async def public_state(self, game_id: int) -> GameSession | LobbyInfo:
@@ -493,28 +673,51 @@ class GameService:
         guild_id: int,
         channel_id: int,
         host: PlayerRef,
-        preset: str,
-        seats: int = 2,
-        deck_size: int = 36,
+        preset: str | None = None,
+        seats: int | None = None,
+        deck_size: int | None = None,
+        *,
+        discord_locale: str | None = None,
     ) -> LobbyInfo:
         """Open a lobby with the host seated. The rules are validated for the full table now
-        so that an impossible combination (7 hands from 24 cards) fails before anyone joins."""
+        so that an impossible combination (7 hands from 24 cards) fails before anyone joins.
+
+        What the host leaves out comes from the guild's house rules: the default mode, seats
+        and deck, and the rule overrides (those only with the default mode, since they were
+        chosen for it). ``discord_locale`` is the server's Discord language, used for public
+        messages until the guild picks one.
+        """
+        settings = await self.storage.get_guild_settings(guild_id)
+        defaults = settings.default_options
+        if preset is None or preset == settings.default_preset:
+            preset = settings.default_preset
+            overrides = {k: defaults[k] for k in RULE_OVERRIDES if k in defaults}
+        else:
+            overrides = {}
         if preset not in PRESETS:
             raise ServiceError("error.unknown_preset", preset=preset)
+        seats = seats if seats is not None else int(defaults.get("seats", 2))
+        deck_size = deck_size if deck_size is not None else int(defaults.get("deck_size", 36))
         try:
-            RuleSet.preset(preset, players=seats, deck_size=deck_size)
+            _rules_for(preset, {**overrides, "deck_size": deck_size}, seats)
         except RuleError as exc:
             raise ServiceError("error.bad_rules", reason=str(exc)) from None
         busy = await self.storage.active_game_in_channel(channel_id)
         if busy is not None:
             raise ChannelBusy(busy)
+        options: dict[str, Any] = {
+            "seats": seats,
+            "rules": {**overrides, "deck_size": deck_size},
+        }
+        if discord_locale is not None:
+            options["locale"] = discord_locale
         try:
             game_id = await self.storage.create_lobby(
                 guild_id,
                 channel_id,
                 host.user_id,
                 preset,
-                {"seats": seats, "rules": {"deck_size": deck_size}},
+                options,
                 host_display_name=host.name,
             )
         except st.AlreadyInGame as exc:
@@ -524,12 +727,17 @@ class GameService:
         )
         return await self.lobby(game_id)
 
-    async def attach_message(self, game_id: int, message_id: int) -> None:
-        """Remember the public message so it can be edited after a restart too."""
-        await self.storage.set_table_message(game_id, message_id=message_id)
+    async def attach_message(
+        self, game_id: int, message_id: int, *, thread_id: int | None = None
+    ) -> None:
+        """Remember the public message (and the game's thread, if it has one) so it can be
+        edited after a restart too."""
+        await self.storage.set_table_message(game_id, message_id=message_id, thread_id=thread_id)
         session = self.session(game_id)
         if session is not None:
             session.message_id = message_id
+            if thread_id is not None:
+                session.channel_id = thread_id
 
     async def _open_lobby(self, game_id: int) -> LobbyInfo:
         info = await self.lobby(game_id)
@@ -646,30 +854,101 @@ class GameService:
             seat = session.seat_of(user_id)
             if seat is None or session.finished:
                 raise NotAPlayer()
-            if len(session.active_humans) <= 1:
-                await self._cancel_locked(session, user_id)
-                cancelled = True
+            await self._forfeit_locked(session, seat, "left")
+        await self._after_change(session, [])
+
+    async def _forfeit_locked(self, session: GameSession, seat: int, reason: ForfeitReason) -> None:
+        """``seat`` forfeits (left, or timed out too often). Caller holds ``session.lock``.
+
+        The game goes on with a computer in the seat while enough humans remain (see the module
+        docstring); otherwise it ends here with the forfeiter as its fool.
+        """
+        forfeits = {**session.forfeits, seat: reason}
+        remaining = [s for s in session.active_humans if s.seat != seat]
+        new_version = session.version + 1
+        strikes = {k: v for k, v in session.strikes.items() if k != seat}
+        if len(remaining) < min(2, session.humans_at_start):
+            events = deque(session.events, maxlen=EVENTS_KEPT)
+            events.append(PublicEvent("forfeit_end", seat, amount=int(reason == "timeout")))
+            entries, fool, text = await self._final_results(session, None, forfeits)
+            await self.storage.finish_game(
+                session.game_id,
+                entries,
+                session.snapshot(events=events, version=new_version, forfeits=forfeits),
+                expected_version=session.version,
+                new_version=new_version,
+            )
+            session.events = events
+            session.version = new_version
+            session.deadline = None
+            session.forfeits = forfeits
+            session.strikes = strikes
+            session.ended_by = seat
+            session.forfeit_seat, session.forfeit_text = fool, text
+            session.status = "finished"
+            self._retire(session)
+            log.info("game %d: ended, seat %d forfeited (%s)", session.game_id, seat, reason)
+            return
+        events = deque(session.events, maxlen=EVENTS_KEPT)
+        events.append(PublicEvent("left" if reason == "left" else "kicked", seat))
+        info = session.seats[seat]
+        # The deadline is recomputed: the seat's turn (if it was one) now belongs to a computer.
+        deadline = self._deadline_policy(session, session.game)
+        await self.storage.leave_running_game(
+            session.game_id,
+            seat,
+            session.snapshot(
+                events=events, version=new_version, deadline=deadline, forfeits=forfeits
+            ),
+            expected_version=session.version,
+            new_version=new_version,
+            deadline=deadline,
+            timer_strikes={str(k): v for k, v in strikes.items()},
+        )
+        info.left = True
+        info.difficulty = session.takeover_difficulty
+        session.version = new_version
+        session.events = events
+        session.deadline = deadline
+        session.reminded = False
+        session.forfeits = forfeits
+        session.strikes = strikes
+        log.info(
+            "game %d: seat %d forfeited (%s), a computer takes over", session.game_id, seat, reason
+        )
+
+    async def _final_results(
+        self, session: GameSession, result: Any, forfeits: dict[int, str]
+    ) -> tuple[list[st.ResultEntry], int | None, str | None]:
+        """Result rows of every human seat, the fool's seat and the forfeit handed to them.
+
+        ``result`` None means the game ended on a forfeit: the forfeiters are its fools and the
+        humans still playing win. Otherwise the engine decides, except that whoever forfeited
+        earlier keeps ``forfeit``. The forfeit task goes to the fool if a human (present or
+        not) sat there: the engine's fool, or the player whose forfeit ended the game.
+        """
+        if result is None:
+            fool: int | None = next(reversed(forfeits)) if forfeits else None
+        else:
+            fool = result.fool if result.kind != "draw" else None
+        text = None
+        if fool is not None and session.seats[fool].user_id is not None:
+            text = await self.storage.pick_forfeit(session.guild_id, self._forfeit_rng)
+        entries = []
+        for s in session.seats:
+            if s.user_id is None:
+                continue
+            reason: Any = forfeits.get(s.seat)
+            if reason is not None:
+                outcome: st.Outcome = "forfeit"
+            elif result is None:
+                outcome = "win"
             else:
-                new_version = session.version + 1
-                events = [*session.events, PublicEvent("left", seat)]
-                deadline = self._deadline_policy(session, session.game)
-                await self.storage.leave_running_game(
-                    session.game_id,
-                    seat,
-                    session.snapshot(events=events, version=new_version, deadline=deadline),
-                    expected_version=session.version,
-                    new_version=new_version,
-                    deadline=deadline,
-                )
-                session.seats[seat].left = True
-                session.version = new_version
-                session.events.append(PublicEvent("left", seat))
-                session.deadline = deadline
-                cancelled = False
-                log.info("game %d: seat %d left, a computer takes over", session.game_id, seat)
-        await self._publish(self.publisher.refresh(session.game_id))
-        if not cancelled:
-            self._kick_ai(session)
+                outcome = _outcome(result, s.seat)
+            entries.append(
+                st.ResultEntry(s.user_id, s.seat, outcome, text if s.seat == fool else None, reason)
+            )
+        return entries, fool, text
 
     async def cancel(self, game_id: int, user_id: int, *, can_manage: bool = False) -> None:
         session = self._sessions.get(game_id)
@@ -699,9 +978,9 @@ class GameService:
         self._ended[session.game_id] = session
         while len(self._ended) > 256:  # bounded: old tables are rendered from storage
             self._ended.pop(next(iter(self._ended)))
-        task = session.ai_task
-        if task is not None and task is not asyncio.current_task() and not task.done():
-            task.cancel()
+        for task in (session.ai_task, session.timer_task):
+            if task is not None and task is not asyncio.current_task() and not task.done():
+                task.cancel()
 
     async def start(self, game_id: int, user_id: int, *, can_manage: bool = False) -> GameSession:
         """Deal and move the lobby to running; the seed comes from ``seed_factory``."""
@@ -717,6 +996,7 @@ class GameService:
                 raise ServiceError("error.bad_rules", reason=str(exc)) from None
             if not info.humans:
                 raise ServiceError("error.not_enough_players", min=2)
+            settings = await self.storage.get_guild_settings(info.guild_id)
             seed = self._seed_factory()
             game = Game.new(rules, seed)
             seats = [SeatInfo(i, s.name, s.user_id, s.difficulty) for i, s in enumerate(info.seats)]
@@ -732,6 +1012,8 @@ class GameService:
                 seed=seed,
                 version=1,
                 locale=info.locale,
+                timer_seconds=settings.turn_timer_seconds,
+                takeover_difficulty=settings.default_ai_difficulty,
             )
             session.deadline = self._deadline_policy(session, game)
             await self.storage.begin_game(
@@ -746,6 +1028,7 @@ class GameService:
         await self._publish(self.publisher.refresh(game_id))
         await self._announce_pings(session, [(game.attacker, "lead")])
         self._kick_ai(session)
+        self._arm_timer(session)
         return session
 
     # ----------------------------------------------------------------- playing
@@ -773,14 +1056,25 @@ class GameService:
                 raise StaleAction()
             if action.seat != seat:
                 raise ServiceError("error.malformed_id")
-            pings = await self._apply_locked(session, action)
+            # A move of one's own ends a run of expired turns.
+            strikes = {k: v for k, v in session.strikes.items() if k != seat}
+            pings = await self._apply_locked(session, action, strikes=strikes)
         await self._after_change(session, pings)
         return session
 
     async def _apply_locked(
-        self, session: GameSession, action: Action
+        self,
+        session: GameSession,
+        action: Action,
+        *,
+        strikes: dict[int, int] | None = None,
+        before_events: Iterable[PublicEvent] = (),
     ) -> list[tuple[int, PingKind]]:
-        """Validate on a copy, persist, then swap in. Caller holds ``session.lock``."""
+        """Validate on a copy, persist, then swap in. Caller holds ``session.lock``.
+
+        ``strikes`` replaces the expired-turn counters (None keeps them); ``before_events``
+        explain the move on the table (e.g. "ran out of time").
+        """
         before = session.game
         candidate = before.copy()
         try:
@@ -788,20 +1082,18 @@ class GameService:
         except IllegalAction as exc:
             raise IllegalMove(exc.code) from None
         new_events = deque(session.events, maxlen=EVENTS_KEPT)
+        new_events.extend(before_events)
         new_events.extend(public_events(events))
         new_version = session.version + 1
+        new_strikes = session.strikes if strikes is None else strikes
         deadline = self._deadline_policy(session, candidate)
         snapshot = session.snapshot(candidate, new_events, new_version, deadline)
+        fool: int | None = None
+        text: str | None = None
         if candidate.result is not None:
-            results = [
-                st.ResultEntry(
-                    s.user_id,
-                    s.seat,
-                    "forfeit" if s.left else _outcome(candidate.result, s.seat),
-                )
-                for s in session.seats
-                if s.user_id is not None
-            ]
+            results, fool, text = await self._final_results(
+                session, candidate.result, session.forfeits
+            )
             await self.storage.finish_game(
                 session.game_id,
                 results,
@@ -811,13 +1103,21 @@ class GameService:
             )
         else:
             await self.storage.save_state(
-                session.game_id, snapshot, session.version, new_version, deadline
+                session.game_id,
+                snapshot,
+                session.version,
+                new_version,
+                deadline,
+                timer_strikes={str(k): v for k, v in new_strikes.items()},
             )
         # Committed: only now does the live game change.
         session.game = candidate
         session.events = new_events
         session.version = new_version
         session.deadline = deadline
+        session.reminded = False
+        session.strikes = dict(new_strikes)
+        session.forfeit_seat, session.forfeit_text = fool, text
         log.debug("game %d v%d: %s", session.game_id, new_version, action.kind.value)
         if candidate.result is not None:
             session.status = "finished"
@@ -826,11 +1126,7 @@ class GameService:
         return pings_between(before, candidate)
 
     async def _after_change(self, session: GameSession, pings: list[tuple[int, PingKind]]) -> None:
-        await self._publish(self.publisher.refresh(session.game_id))
-        if session.status == "finished":
-            await self._publish(self.publisher.finished(session))
-            return
-        await self._announce_pings(session, pings)
+        await self._after_change_no_kick(session, pings)
         self._kick_ai(session)
 
     async def _announce_pings(
@@ -901,7 +1197,14 @@ class GameService:
                 for seat in order:
                     # The computer decides from its own observation only, off the event loop.
                     obs = session.game.observation(seat)
-                    choice = await asyncio.to_thread(self._player(session, seat).choose, obs)
+                    try:
+                        choice = await asyncio.to_thread(self._player(session, seat).choose, obs)
+                    except Exception:
+                        # A broken computer must not freeze the table: make the move a timed
+                        # out human would get (only when the game waits for this seat).
+                        log.exception("game %d: computer seat %d failed", session.game_id, seat)
+                        waited = seat in waiting_seats(session.game)
+                        choice = safe_default(session.game, seat) if waited else None
                     if choice is None:
                         continue
                     async with session.lock:
@@ -924,8 +1227,107 @@ class GameService:
         await self._publish(self.publisher.refresh(session.game_id))
         if session.status == "finished":
             await self._publish(self.publisher.finished(session))
-        else:
+        elif session.status == "running":
             await self._announce_pings(session, pings)
+            self._arm_timer(session)
+
+    # ----------------------------------------------------------------- turn timers
+
+    def _timer_deadline(self, session: GameSession, game: Game) -> float | None:
+        """Default deadline policy: the guild's turn length from now, whenever the game
+        waits for somebody (human or computer); None when timers are off."""
+        if session.timer_seconds <= 0 or not waiting_seats(game):
+            return None
+        return self.clock() + session.timer_seconds
+
+    def _arm_timer(self, session: GameSession) -> None:
+        """One timer task per game, for the current version's deadline. Called after every
+        change and on resume; a task of an older version is cancelled (or simply finds the
+        version moved on, when it is the caller itself)."""
+        task = session.timer_task
+        current = asyncio.current_task()
+        if (
+            task is not None
+            and not task.done()
+            and session.timer_version == session.version
+            and session.deadline is not None
+        ):
+            return
+        if task is not None and task is not current and not task.done():
+            task.cancel()
+        session.timer_task = None
+        if self._closing or session.finished or session.deadline is None:
+            return
+        session.timer_version = session.version
+        session.timer_task = asyncio.get_running_loop().create_task(
+            self._timer_run(session, session.version, session.deadline),
+            name=f"durak-timer-{session.game_id}",
+        )
+
+    async def _timer_run(self, session: GameSession, version: int, deadline: float) -> None:
+        """Sleep (on the injected clock's terms) to the reminder, then to the deadline."""
+        try:
+            if not session.reminded and session.timer_seconds > 0:
+                wait = deadline - session.timer_seconds / 2 - self.clock()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                if session.version != version or session.finished:
+                    return
+                if self.clock() < deadline:
+                    await self._remind(session, version, deadline)
+            wait = deadline - self.clock()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            if session.version != version or session.finished:
+                return
+            await self._expire(session, version)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game %d: turn timer failed", session.game_id)
+
+    async def _remind(self, session: GameSession, version: int, deadline: float) -> None:
+        """Half time: ping the humans the game waits for, once per turn (also across a
+        restart: the flag is stored with the version it belongs to)."""
+        async with session.lock:
+            if session.version != version or session.finished or session.reminded:
+                return
+            if not await self.storage.mark_reminded(session.game_id, version):
+                return
+            session.reminded = True
+            seats = [s for s in waiting_seats(session.game) if session.seats[s].is_human]
+        for seat in seats:
+            await self._publish(self.publisher.remind(session, seat, deadline))
+
+    async def _expire(self, session: GameSession, version: int) -> None:
+        """The turn ran out: each seat still waited for gets its safe default, or forfeits
+        on its MAX_TIMER_STRIKES-th expiry in a row (humans only; a computer is just moved)."""
+        pings: list[tuple[int, PingKind]] = []
+        async with session.lock:
+            if session.finished or session.version != version:
+                return
+            for seat in waiting_seats(session.game):
+                if session.status != "running":  # a forfeit may have ended the game
+                    break
+                if seat not in waiting_seats(session.game):
+                    continue  # an earlier default already settled it
+                human = session.seats[seat].is_human
+                strikes = dict(session.strikes)
+                if human:
+                    strikes[seat] = strikes.get(seat, 0) + 1
+                    if strikes[seat] >= MAX_TIMER_STRIKES:
+                        log.info("game %d: seat %d timed out too often", session.game_id, seat)
+                        await self._forfeit_locked(session, seat, "timeout")
+                        continue
+                action = safe_default(session.game, seat)
+                if action is None:
+                    continue
+                log.info("game %d: seat %d ran out of time", session.game_id, seat)
+                note = PublicEvent("timeout", seat, amount=strikes.get(seat, 0) if human else 0)
+                pings += await self._apply_locked(
+                    session, action, strikes=strikes, before_events=[note]
+                )
+        await self._after_change(session, pings)
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -950,8 +1352,10 @@ class GameService:
         return restored
 
     def resume(self, session: GameSession) -> None:
-        """Let computer seats of a restored game continue."""
+        """Let computer seats of a restored game continue and re-arm its turn timer from
+        the stored deadline (a deadline that passed while the bot was down fires at once)."""
         self._kick_ai(session)
+        self._arm_timer(session)
 
     async def _session_from_row(self, row: st.GameRow) -> GameSession:
         if row.state_json is None:
@@ -959,6 +1363,7 @@ class GameService:
         data = json.loads(row.state_json)
         game = Game.from_dict(data["game"])
         seats = await self.storage.seats(row.id)
+        settings = await self.storage.get_guild_settings(row.guild_id)
         session = GameSession(
             game_id=row.id,
             guild_id=row.guild_id,
@@ -967,14 +1372,25 @@ class GameService:
             host_id=row.host_id,
             preset=row.preset,
             seats=[
-                SeatInfo(s.seat, s.display_name, s.user_id, s.ai_difficulty, s.left_at is not None)
+                SeatInfo(
+                    s.seat,
+                    s.display_name,
+                    s.user_id,
+                    s.ai_difficulty if s.left_at is None else settings.default_ai_difficulty,
+                    s.left_at is not None,
+                )
                 for s in seats
             ],
             game=game,
             seed=int(data["seed"]),
             version=row.version,
             deadline=row.turn_deadline,
-            locale=await self.guild_locale(row.guild_id),
+            locale=await self.guild_locale(row.guild_id, row.options.get("locale")),
+            timer_seconds=settings.turn_timer_seconds,
+            strikes={int(k): int(v) for k, v in row.timer_strikes.items()},
+            reminded=row.turn_reminded,
+            forfeits={int(k): str(v) for k, v in data.get("forfeits", {}).items()},
+            takeover_difficulty=settings.default_ai_difficulty,
         )
         session.events.extend(PublicEvent.from_json(e) for e in data.get("events", []))
         if len(session.seats) != game.n:
@@ -985,7 +1401,12 @@ class GameService:
         """Stop computer players and let queued announcements go out; the game state is
         already on disk after every action, so nothing else needs saving."""
         self._closing = True
-        tasks = [s.ai_task for s in self._sessions.values() if s.ai_task is not None]
+        tasks = [
+            task
+            for s in self._sessions.values()
+            for task in (s.ai_task, s.timer_task)
+            if task is not None
+        ]
         for task in tasks:
             task.cancel()
         for task in tasks:

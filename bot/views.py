@@ -11,6 +11,8 @@ Custom id formats (all ≤ 100 characters):
 * ``durak:hand:<game>:<version>:<page>:<target>`` — hand paging/refresh (``target`` = the
   attack card being answered, or ``-``)
 * ``durak:tgt:<game>:<version>:<page>`` — select of the attack card to beat (values: cards)
+* ``durak:lb:<period>:<sort>:<page>:<dir>`` — leaderboard paging (the guild comes from the
+  interaction, so a copied id cannot show another server's board)
 
 The templates are deliberately loose (``durak:act:(?P<rest>.*)``) and parsing happens in the
 callback, because discord.py silently drops clicks whose custom_id matches no template or whose
@@ -29,7 +31,7 @@ from engine import Action, ActionKind, Card, Observation
 from engine.cards import sort_key
 
 from . import render
-from .i18n import has_key, pick_locale, t
+from .i18n import has_key, normalize_locale, pick_locale, t
 from .sessions import (
     AI_DIFFICULTIES,
     GameService,
@@ -44,7 +46,9 @@ from .sessions import (
 
 __all__ = [
     "DYNAMIC_ITEMS",
+    "LEADERBOARD_PAGE_SIZE",
     "hand_message",
+    "leaderboard_message",
     "lobby_view",
     "table_view",
 ]
@@ -52,6 +56,11 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 CARD_ROWS = 4  # rows of move buttons per page when no target select is shown
+LEADERBOARD_PAGE_SIZE = 10
+#: "Best record" only ranks players with this many games, or one lucky game tops the board.
+RECORD_MIN_GAMES = 3
+_PERIODS = ("all", "month", "week")
+_SORTS = ("fools", "record")
 BUTTONS_PER_ROW = 5
 _CARD_RE = re.compile(r"(?:[2-9TJQKA][cdhs])*")
 _KIND_ORDER = {
@@ -265,6 +274,45 @@ def table_view(session: GameSession) -> discord.ui.View:
     if not session.finished:
         view.add_item(ShowHandButton(session.game_id, t("table.button.show_hand", session.locale)))
     return view
+
+
+async def leaderboard_message(
+    service: GameService, guild_id: int, period: str, sort: str, page: int, locale: str
+) -> tuple[discord.Embed, discord.ui.View, bool]:
+    """Embed and paging buttons for one page; the flag says ``page`` had to be clamped
+    (the board shrank since the buttons were drawn, e.g. the week rolled on)."""
+    min_games = RECORD_MIN_GAMES if sort == "record" else 1
+    size = await service.storage.leaderboard_size(guild_id, period, min_games=min_games)  # type: ignore[arg-type]
+    pages = max(1, -(-size // LEADERBOARD_PAGE_SIZE))
+    clamped = min(max(page, 0), pages - 1)
+    entries = await service.storage.leaderboard(
+        guild_id,
+        period,  # type: ignore[arg-type]
+        sort,  # type: ignore[arg-type]
+        limit=LEADERBOARD_PAGE_SIZE,
+        offset=clamped * LEADERBOARD_PAGE_SIZE,
+        min_games=min_games,
+    )
+    embed = render.leaderboard_embed(
+        entries, period, sort, clamped, pages, locale, min_games=min_games
+    )
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        LeaderboardButton(
+            period, sort, clamped - 1, "prev", t("common.button.prev", locale), clamped <= 0
+        )
+    )
+    view.add_item(
+        LeaderboardButton(
+            period,
+            sort,
+            clamped + 1,
+            "next",
+            t("common.button.next", locale),
+            clamped >= pages - 1,
+        )
+    )
+    return embed, view, clamped != page
 
 
 async def _edit_hand(
@@ -634,10 +682,69 @@ class TargetSelect(
         await _edit_hand(interaction, session, seat, target=Card.parse(card[0]), note=note)
 
 
+class LeaderboardButton(
+    _Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"durak:lb:(?P<rest>.*)"
+):
+    """Previous/next page of a leaderboard message; anyone may page a public board."""
+
+    def __init__(
+        self,
+        period: str = "all",
+        sort: str = "fools",
+        page: int = 0,
+        direction: str = "next",
+        label: str = "?",
+        disabled: bool = False,
+        *,
+        rest: str | None = None,
+    ) -> None:
+        self.rest = rest if rest is not None else f"{period}:{sort}:{max(page, 0)}:{direction}"
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"durak:lb:{self.rest}",
+                disabled=disabled,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LeaderboardButton:
+        return cls(rest=match["rest"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        parts = _ints(self.rest, 4)
+        if (
+            parts is None
+            or parts[0] not in _PERIODS
+            or parts[1] not in _SORTS
+            or not parts[2].isdigit()
+            or interaction.guild_id is None
+        ):
+            await self.malformed(interaction)
+            return
+        service = _service(interaction)
+        guild_locale = interaction.guild_locale
+        locale = await service.guild_locale(
+            interaction.guild_id, normalize_locale(guild_locale) if guild_locale else None
+        )
+        embed, view, stale = await leaderboard_message(
+            service, interaction.guild_id, parts[0], parts[1], int(parts[2]), locale
+        )
+        await interaction.response.edit_message(embed=embed, view=view)
+        if stale:
+            await interaction.followup.send(
+                t("leaderboard.stale", pick_locale(interaction.locale, guild_locale)),
+                ephemeral=True,
+            )
+
+
 class UnknownDurakItem(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"durak:(?!(?:lobby|lobbyai|show|act|hand|tgt):)(?P<rest>.*)",
+    template=r"durak:(?!(?:lobby|lobbyai|show|act|hand|tgt|lb):)(?P<rest>.*)",
 ):
     """Catches ids with our prefix but an unknown kind (old versions, tampering)."""
 
@@ -662,5 +769,6 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActButton,
     HandNavButton,
     TargetSelect,
+    LeaderboardButton,
     UnknownDurakItem,
 )

@@ -6,6 +6,7 @@ from typing import Any
 
 import simcord
 
+from engine import RuleSet
 from tests.bot.helpers import custom_ids, labels, message, message_text, service
 
 
@@ -121,7 +122,7 @@ async def test_preset_autocomplete_and_rules(simcord_env: simcord.Env, world: An
     embed = rules.response.embeds[0]
     fields = {f.name: f.value for f in embed.fields}
     assert fields["throw_in"].startswith("**none** — ")
-    assert len(fields) == 20
+    assert len(fields) == len(RuleSet.describe_options())
 
     await _new(world, mode="perevodnoy", seats=3, deck=52)
     here = await alice.slash(channel, "durak rules")

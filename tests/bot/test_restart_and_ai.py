@@ -172,7 +172,8 @@ async def test_leaving_hands_the_seat_to_a_computer_and_counts_a_forfeit(
     assert left.ephemeral and f"left game #{game_id}" in left.response.content
     assert await svc.game_for_user(world["carol"].id) is None
     carol_seat = next(s.seat for s in session.seats if s.user_id == world["carol"].id)
-    assert session.seats[carol_seat].left and session.seats[carol_seat].computer == "easy"
+    # The computer that takes over plays at the server's default difficulty.
+    assert session.seats[carol_seat].left and session.seats[carol_seat].computer == "normal"
     assert "left — the computer plays" in message_text(message(channel, session.message_id or 0))
     # carol can no longer act in it, but may open a new lobby elsewhere.
     shown = await world["carol"].click(
@@ -186,7 +187,7 @@ async def test_leaving_hands_the_seat_to_a_computer_and_counts_a_forfeit(
     assert set(rows) == {world[n].id for n in PLAYERS}
 
 
-async def test_last_human_leaving_cancels_the_game(tmp_path: Path) -> None:
+async def test_last_human_leaving_ends_the_game_as_a_forfeit(tmp_path: Path) -> None:
     async with simcord.run(make_bot(tmp_path / "cancel.db")) as env:
         world = build_world(env)
         channel, alice = world["channel"], world["alice"]
@@ -198,12 +199,18 @@ async def test_last_human_leaving_cancels_the_game(tmp_path: Path) -> None:
         await alice.slash(channel, "durak leave")
         svc = service(env)
         session = svc.session(1)
-        assert session is not None and session.status == "cancelled"
+        assert session is not None and session.status == "finished"
         row = await svc.storage.get_game(1)
-        assert row is not None and row.status == "cancelled"
-        assert await svc.storage.game_results(1) == []
+        assert row is not None and row.status == "finished"
+        # Recorded, not cancelled: walking out on computers is a forfeit, i.e. being the fool.
+        rows = await svc.storage.game_results(1)
+        assert [(r.user_id, r.outcome, r.forfeit_reason) for r in rows] == [
+            (alice.id, "forfeit", "left")
+        ]
         table = message(channel, lobby_id)
-        assert custom_ids(table) == [] and "cancelled" in message_text(table)
+        assert custom_ids(table) == []
+        assert f"<@{alice.id}> left the game and is the fool (forfeit)" in message_text(table)
+        assert "too few players remain" in message_text(table)
         # Nothing keeps playing in the background.
         version = session.version
         await env.advance_time(30)
