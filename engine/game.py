@@ -488,8 +488,22 @@ class Game:
             return 0
         return self.hands[seat] & self.table_ranks
 
+    def _closed(self) -> bool:
+        """Nobody may add a card for reasons everyone can see (bout full, no piling on)."""
+        return self._room() <= 0 or (self.taking and not self.rules.pile_on)
+
     def _done(self, seat: int) -> bool:
-        return bool(self.passed >> seat & 1) or not self._throwable(seat)
+        """Whether ``seat`` no longer holds up the bout.
+
+        Without ``auto_done`` this depends only on public facts (an explicit 'done', an empty
+        hand, a closed bout), so neither the bout's end nor a co-attacker's turn opening says
+        anything about a hand.
+        """
+        if self.passed >> seat & 1:
+            return True
+        if self.rules.auto_done:
+            return not self._throwable(seat)
+        return not self.hands[seat] or self._closed()
 
     def _gated(self, seat: int, order: Sequence[int]) -> bool:
         """With attacker priority, a co-attacker waits until everyone before them is done."""
@@ -546,6 +560,13 @@ class Game:
             return out
         order = self._elig
         if seat in order and not self.passed >> seat & 1:
+            # 'done' is due once every card is answered; with priority, a seat that others
+            # wait on may also wave them on earlier (pagat's "Go ahead")
+            may_pass = (
+                self.taking
+                or not self._unb
+                or (self.rules.attacker_priority and seat != order[-1])
+            )
             throwable = self._throwable(seat)
             if throwable and not self._gated(seat, order):
                 acts = _SINGLE[PI if self.taking else T][seat]
@@ -554,8 +575,10 @@ class Game:
                     low = m & -m
                     out.append(acts[low.bit_length() - 1])
                     m ^= low
-                if self.taking or not self._unb:
+                if may_pass:
                     out.append(_BARE[PA][seat])
+            elif may_pass and not self.rules.auto_done and hand and not self._closed():
+                out.append(_BARE[PA][seat])  # 'done' is owed even with nothing to add
         return out
 
     def _transfer_mask(self, unbeaten: list[int]) -> int:
@@ -744,8 +767,10 @@ class Game:
             return
         if self._unb and not self.taking:
             return
-        if self._elig and not (self.taking and not self.rules.pile_on) and self._room() > 0:
-            ranks, passed, hands = self.table_ranks, self.passed, self.hands
+        if self._elig and not self._closed():
+            passed, hands = self.passed, self.hands
+            # auto_done: only a seat that could add a card holds the bout up
+            ranks = self.table_ranks if self.rules.auto_done else -1
             for s in self._elig:
                 if hands[s] & ranks and not passed >> s & 1:
                     return

@@ -68,6 +68,16 @@ class RuleSet:
         " left) only after everyone before them has said 'done'.",
         "pagat: 'The principal attacker always has priority'; online play lets anyone throw in",
     )
+    auto_done: bool = _opt(
+        False,
+        "A seat with nothing it could add counts as 'done' at once, so bouts end without"
+        " waiting (faster, online style) -- but the pace then tells the table that the seat"
+        " held no card of those ranks. Off: every attacker still holding cards says 'done',"
+        " and a co-attacker's turn opens only on the explicit word of those before it, so"
+        " nobody learns anything about a hand from the flow of play.",
+        "pagat: the principal attacker says 'Go ahead' / 'Wait, I am playing'; throw-in:"
+        " 'When the attacking player has finished throwing in, they say \"Beaten\"'",
+    )
     max_attack: int | None = _opt(
         6,
         "Most attack cards in one bout (None: no limit but the defender's hand). The defender's"
@@ -285,9 +295,14 @@ PRESETS: Final[dict[str, RuleSet]] = {
     "severnyi": RuleSet(severnyi=True),
     "teams-2v2": RuleSet(players=4, teams="2v2"),
     "teams-3v3": RuleSet(players=6, teams="3v3"),
-    # What the big online apps play: neighbours throw in freely, a 5-card first bout, no exchange.
+    # What the big online apps play: neighbours throw in freely, a 5-card first bout, no exchange,
+# and a seat with nothing to add is passed over at once.
     "durak-online": RuleSet(
-        throw_in="neighbours", attacker_priority=False, first_bout_max=5, trump_exchange="off"
+        throw_in="neighbours",
+        attacker_priority=False,
+        first_bout_max=5,
+        trump_exchange="off",
+        auto_done=True,
     ),
 }
 
@@ -300,5 +315,5 @@ PRESET_DESCRIPTIONS: Final = {
     "severnyi": "Northern Durak: the last talon card changes trumps.",
     "teams-2v2": "Four players, partners sitting opposite.",
     "teams-3v3": "Six players in two teams of three, sitting alternately.",
-    "durak-online": "Online style: neighbours throw in, five cards in the first bout.",
+    "durak-online": "Online style: neighbours throw in, five in the first bout, fast passes.",
 }

@@ -102,9 +102,34 @@ def test_throw_in_modes() -> None:
 
 @covers("attacker_priority")
 def test_attacker_priority() -> None:
-    for priority, seat2 in ((True, set()), (False, {"throw 6d", "pass"})):
+    # with priority seat 2 may only say 'done' until the principal attacker has spoken
+    for priority, seat2 in ((True, {"pass"}), (False, {"throw 6d", "pass"})):
         g = five_player_bout("all", attacker_priority=priority)
         assert legal(g, 0) == {"throw 6s", "pass"}
+        assert legal(g, 2) == seat2
+    g = five_player_bout("all")
+    play(g, "0 pass")
+    assert legal(g, 2) == {"throw 6d", "pass"}
+
+
+@covers("auto_done")
+def test_auto_done() -> None:
+    """Seat 4 holds nothing of the table's ranks. By default it still owes its 'done', so the
+    bout's end says nothing about its hand; with auto_done it is passed over at once."""
+    g = five_player_bout("all")
+    play(g, "0 pass", "2 pass", "3 pass")
+    assert g.table and legal(g, 4) == {"pass"}
+    play(g, "4 pass")
+    assert not g.table
+    g = five_player_bout("all", auto_done=True)
+    play(g, "0 pass", "2 pass", "3 pass")
+    assert not g.table
+    # and with priority a co-attacker's turn opens as soon as those before it cannot add
+    hands = [["6c", "Ad"], ["7c", "Ah"], ["6d", "Ks"], ["Qd", "Kd"], ["Kc", "Qs"]]
+    for auto, seat2 in ((False, {"pass"}), (True, {"throw 6d", "pass"})):
+        rules = RuleSet.preset("podkidnoy", players=5, auto_done=auto)
+        g = Game.from_position(rules, hands, trump="h")
+        play(g, "0 attack 6c", "1 defend 6c/7c")
         assert legal(g, 2) == seat2
 
 
@@ -177,6 +202,8 @@ def test_pile_on() -> None:
     play(g, "0 attack 6c", "1 take")
     assert legal(g, 0) == {"pile 6d", "pass"}
     play(g, "0 pile 6d")
+    assert legal(g, 0) == {"pass"}  # nothing more to give, but the word is the attacker's
+    play(g, "0 pass")
     assert g.hand_size(1) == 5
     g = Game.from_position(POD.replace(pile_on=False), hands, trump="s")
     play(g, "0 attack 6c", "1 take")
@@ -302,7 +329,7 @@ def test_exchange_timing() -> None:
     for timing, allowed in (("until_next_bout", True), ("until_talon_empty", False)):
         rules = POD.replace(exchange_timing=timing)
         g = Game.from_position(rules, hands, trump_card="Ah", talon=["Ah", "6h", "7s"])
-        play(g, "0 attack 7c 7d", "1 defend 7c/8c", "1 defend 7d/8d")
+        play(g, "0 attack 7c 7d", "1 defend 7c/8c", "1 defend 7d/8d", "0 pass")
         assert ("exchange 6h" in legal(g, 0)) is allowed
 
 

@@ -49,12 +49,16 @@ def test_pagat_example_1_co_attacker_continues_and_draw_order() -> None:
     )
     top = [Card(c) for c in reversed(g.talon)]
     play(g, "0 attack 7s", "1 defend 7s/Ts")
-    # West has no seven or ten left, so East may continue at once; South is North's partner.
-    assert legal(g, W) == set()
-    assert legal(g, E) == {"throw 7d", "pass"}
+    # West has no seven or ten left and says so; until then East, with the principal
+    # attacker's priority over it, can only say 'done'. South is North's partner.
+    assert legal(g, W) == {"pass"}
+    assert legal(g, E) == {"pass"}
     assert legal(g, S) == set()
-    events = play(g, "2 throw 7d", "1 defend 7d/Td")
+    play(g, "0 pass")
+    assert legal(g, E) == {"throw 7d", "pass"}
+    play(g, "2 throw 7d", "1 defend 7d/Td")
     # "East and West have no more sevens or tens to play, so North has beaten off the attack."
+    events = play(g, "0 pass", "2 pass")
     assert [e.amount for e in events if e.kind == "beaten"] == [4]
     assert not g.table
     # "West draws the top card from the talon, East draws the next one, and then North draws two."
@@ -76,9 +80,11 @@ def test_pagat_example_2_pick_up_with_piled_card() -> None:
     # North has no higher spade and no trump.
     assert legal(g, N) == {"take"}
     play(g, "1 take")
-    assert legal(g, W) == set()  # West has nothing of rank seven to give
+    assert legal(g, W) == {"pass"}  # West has nothing of rank seven to give
+    assert legal(g, E) == {"pass"}  # and East waits for West's word
+    play(g, "0 pass")
     assert legal(g, E) == {"pile 7d", "pass"}
-    events = play(g, "2 pile 7d")
+    events = play(g, "2 pile 7d", "0 pass", "2 pass")
     picked = [e for e in events if e.kind == "picked_up"]
     assert len(picked) == 1 and picked[0].seat == N and picked[0].amount == 2
     assert g.hand_size(N) == 8
@@ -99,12 +105,12 @@ def test_pagat_example_3_six_card_limit_and_priority() -> None:
     play(g, "0 attack 7s", "1 defend 7s/Ts")
     # West (principal attacker) has priority: East must wait while West could still add 7h.
     assert legal(g, W) == {"throw 7h", "pass"}
-    assert legal(g, E) == set()
+    assert legal(g, E) == {"pass"}
     play(g, "0 pass")
     assert legal(g, E) == {"throw 7c", "throw 7d", "pass"}
     play(g, "2 throw 7c", "1 defend 7c/Jc")
     # the table changed, so West's priority is back
-    assert legal(g, E) == set()
+    assert legal(g, E) == {"pass"}
     play(g, "0 pass", "2 throw 7d", "1 defend 7d/Kd")
     play(g, "0 throw Js", "1 defend Js/Qs", "0 throw Jd", "1 defend Jd/9h")
     # "they have already attacked 5 times so they are only allowed to play one more card"
@@ -136,7 +142,7 @@ def test_pagat_example_4_defender_picks_up_attackers_keep_cards() -> None:
     play(g, "1 take")
     # "West could give North the clubK and East the heartJ in addition"
     assert legal(g, W) == {"pile Kc", "pass"}
-    assert legal(g, E) == set()  # West has priority
+    assert legal(g, E) == {"pass"}  # West has priority: East may only say 'done' for now
     play(g, "0 pass")
     assert legal(g, E) == {"pile Jh", "pass"}
     events = play(g, "2 pass")
@@ -310,7 +316,7 @@ def test_everyone_out_in_the_last_bout_is_a_draw_and_the_dealer_deals_again() ->
 def test_last_player_holding_cards_is_the_fool_and_deals_next() -> None:
     rules = RuleSet.preset("podkidnoy", players=3)
     g = Game.from_position(rules, [["6c"], ["7c", "8d"], ["9s"]], trump="h", dealer=0)
-    play(g, "0 attack 6c", "1 defend 6c/7c")  # West out; North leads against East
+    play(g, "0 attack 6c", "1 defend 6c/7c", "2 pass")  # West out; North leads against East
     assert roles(g) == (1, 2)
     play(g, "1 attack 8d", "2 take")
     assert g.result is not None
@@ -446,14 +452,15 @@ def test_transfer_draw_order_original_attacker_first() -> None:
     g = Game.from_position(rules, hands, trump_card="Th", talon=talon)
     play(g, "0 attack 7c", "1 transfer 7d")
     assert roles(g) == (1, 2)
-    events = play(g, "2 take")
-    finish_bout(g)
+    play(g, "2 take")
+    events = finish_bout(g)
     assert [s for s, _ in draws(events)] == [0, 1]  # the defender (2) is over six cards
     # all the way round: 0 -> 1 -> 2 -> 0; seat 0 is now the defender and draws last
     g = Game.from_position(rules, hands, trump_card="Th", talon=talon)
     play(g, "0 attack 7c", "1 transfer 7d", "2 transfer 7h")
     assert roles(g) == (2, 0)
-    events = play(g, "0 take")
+    play(g, "0 take")
+    events = finish_bout(g)
     assert [s for s, _ in draws(events)] == [1, 2]
 
 
@@ -496,7 +503,8 @@ def test_kiev_example_2_three_tens_to_beat() -> None:
     ]
     g = Game.from_position(KIEV, hands, trump="h")
     play(g, "0 attack 7d", "1 defend 7d/Td")
-    play(g, "0 throw Tc", "3 throw Th")  # "Other players throw in two more 10's"
+    # "Other players throw in two more 10's" (seat 3 after those with priority are done)
+    play(g, "0 throw Tc", "0 pass", "2 pass", "3 throw Th")
     play(g, "1 transfer Ts")
     assert roles(g) == (1, 2)
     assert sorted(str(c) for c in g.unbeaten()) == ["Tc", "Th", "Ts"]
@@ -615,7 +623,7 @@ def test_exchange_grace_period_pagat_timing() -> None:
         # cards and draws the remaining ace last.
         hands = [["7c", "7d", "9c", "Tc", "Jc", "Qc"], ["8c", "8d", "9d", "Td", "Jd", "Qd"]]
         g = Game.from_position(rules, hands, trump_card="Ah", talon=["Ah", "6h", "7s"])
-        events = play(g, "0 attack 7c 7d", "1 defend 7c/8c", "1 defend 7d/8d")
+        events = play(g, "0 attack 7c 7d", "1 defend 7c/8c", "1 defend 7d/8d", "0 pass")
         assert draws(events) == [(0, 2), (1, 1)]
         assert Card.parse("Ah") in g.hand(1) and Card.parse("6h") in g.hand(0)
         assert not g.talon
@@ -631,7 +639,7 @@ def test_exchange_grace_period_pagat_timing() -> None:
         trump_card="Ah",
         talon=["Ah", "6h", "7s"],
     )
-    play(g, "0 attack 7c 7d", "1 defend 7c/8c", "1 defend 7d/8d")
+    play(g, "0 attack 7c 7d", "1 defend 7c/8c", "1 defend 7d/8d", "0 pass")
     assert roles(g) == (1, 0)
     play(g, "1 attack 9d")  # the next bout begins
     assert "exchange 6h" not in legal(g, 0)
@@ -714,8 +722,8 @@ def test_four_player_individual_throw_in_priority() -> None:
     rules = RuleSet.preset("podkidnoy", players=4)
     hands = [["6c", "Kd"], ["7c", "8h"], ["6d", "Ks"], ["6s", "Kc"]]
     g = Game.from_position(rules, hands, trump="h", attacker=0, defender=1, discard=None)
-    play(g, "0 attack 6c", "1 defend 6c/7c")
+    play(g, "0 attack 6c", "1 defend 6c/7c", "0 pass")
     assert g.eligible_attackers() == [0, 2, 3]
-    assert legal(g, 2) == {"throw 6d", "pass"} and legal(g, 3) == set()
+    assert legal(g, 2) == {"throw 6d", "pass"} and legal(g, 3) == {"pass"}
     play(g, "2 pass")
     assert legal(g, 3) == {"throw 6s", "pass"}
