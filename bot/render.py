@@ -355,15 +355,11 @@ def _forfeit_lines(session: GameSession, locale: str) -> list[str]:
         for seat in session.forfeits
         if seat != session.ended_by
     ]
-    if session.forfeit_seat is not None and session.forfeit_text:
-        lines.append(
-            t(
-                "announce.forfeit_assigned",
-                locale,
-                user=_user(session.seats[session.forfeit_seat]),
-                text=session.forfeit_text,
-            )
+    if session.forfeit_seats and session.forfeit_text:
+        users = t("common.list_separator", locale).join(
+            _user(session.seats[s]) for s in session.forfeit_seats
         )
+        lines.append(t("announce.forfeit_assigned", locale, user=users, text=session.forfeit_text))
     return lines
 
 

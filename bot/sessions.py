@@ -286,8 +286,9 @@ class GameSession:
     forfeits: dict[int, str] = field(default_factory=dict)
     #: The seat whose forfeit ended the game early (no engine result then).
     ended_by: int | None = None
-    #: The forfeit (task) handed to the fool when the game ended, and to whom.
-    forfeit_seat: int | None = None
+    #: The forfeit (task) handed out when the game ended, and to whom: the fool, or every
+    #: human of the losing team (who share it).
+    forfeit_seats: tuple[int, ...] = ()
     forfeit_text: str | None = None
     #: Who plays for a human who leaves (the guild's default difficulty).
     takeover_difficulty: str = TAKEOVER_DIFFICULTY
@@ -870,7 +871,7 @@ class GameService:
         if len(remaining) < min(2, session.humans_at_start):
             events = deque(session.events, maxlen=EVENTS_KEPT)
             events.append(PublicEvent("forfeit_end", seat, amount=int(reason == "timeout")))
-            entries, fool, text = await self._final_results(session, None, forfeits)
+            entries, fools, text = await self._final_results(session, None, forfeits)
             await self.storage.finish_game(
                 session.game_id,
                 entries,
@@ -884,7 +885,7 @@ class GameService:
             session.forfeits = forfeits
             session.strikes = strikes
             session.ended_by = seat
-            session.forfeit_seat, session.forfeit_text = fool, text
+            session.forfeit_seats, session.forfeit_text = fools, text
             session.status = "finished"
             self._retire(session)
             log.info("game %d: ended, seat %d forfeited (%s)", session.game_id, seat, reason)
@@ -919,20 +920,26 @@ class GameService:
 
     async def _final_results(
         self, session: GameSession, result: Any, forfeits: dict[int, str]
-    ) -> tuple[list[st.ResultEntry], int | None, str | None]:
-        """Result rows of every human seat, the fool's seat and the forfeit handed to them.
+    ) -> tuple[list[st.ResultEntry], tuple[int, ...], str | None]:
+        """Result rows of every human seat, who gets the forfeit task, and the task.
 
         ``result`` None means the game ended on a forfeit: the forfeiters are its fools and the
         humans still playing win. Otherwise the engine decides, except that whoever forfeited
-        earlier keeps ``forfeit``. The forfeit task goes to the fool if a human (present or
-        not) sat there: the engine's fool, or the player whose forfeit ended the game.
+        earlier keeps ``forfeit``. The task goes to the humans (present or not) in the fool's
+        place: the engine's fool, the losing team (the engine names no single fool there; the
+        partners share one task), or the player whose forfeit ended the game. A draw has none.
         """
         if result is None:
-            fool: int | None = next(reversed(forfeits)) if forfeits else None
+            losers: tuple[int, ...] = (next(reversed(forfeits)),) if forfeits else ()
+        elif result.kind == "team":
+            losers = tuple(result.losers)
+        elif result.kind == "fool" and result.fool is not None:
+            losers = (result.fool,)
         else:
-            fool = result.fool if result.kind != "draw" else None
+            losers = ()
+        fools = tuple(s for s in losers if session.seats[s].user_id is not None)
         text = None
-        if fool is not None and session.seats[fool].user_id is not None:
+        if fools:
             text = await self.storage.pick_forfeit(session.guild_id, self._forfeit_rng)
         entries = []
         for s in session.seats:
@@ -946,9 +953,11 @@ class GameService:
             else:
                 outcome = _outcome(result, s.seat)
             entries.append(
-                st.ResultEntry(s.user_id, s.seat, outcome, text if s.seat == fool else None, reason)
+                st.ResultEntry(
+                    s.user_id, s.seat, outcome, text if s.seat in fools else None, reason
+                )
             )
-        return entries, fool, text
+        return entries, fools, text
 
     async def cancel(self, game_id: int, user_id: int, *, can_manage: bool = False) -> None:
         session = self._sessions.get(game_id)
@@ -1088,10 +1097,10 @@ class GameService:
         new_strikes = session.strikes if strikes is None else strikes
         deadline = self._deadline_policy(session, candidate)
         snapshot = session.snapshot(candidate, new_events, new_version, deadline)
-        fool: int | None = None
+        fools: tuple[int, ...] = ()
         text: str | None = None
         if candidate.result is not None:
-            results, fool, text = await self._final_results(
+            results, fools, text = await self._final_results(
                 session, candidate.result, session.forfeits
             )
             await self.storage.finish_game(
@@ -1117,7 +1126,7 @@ class GameService:
         session.deadline = deadline
         session.reminded = False
         session.strikes = dict(new_strikes)
-        session.forfeit_seat, session.forfeit_text = fool, text
+        session.forfeit_seats, session.forfeit_text = fools, text
         log.debug("game %d v%d: %s", session.game_id, new_version, action.kind.value)
         if candidate.result is not None:
             session.status = "finished"
