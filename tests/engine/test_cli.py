@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import Action, Game
+from engine import Action, Game, RuleSet
 from engine.__main__ import main
 
 POSITION = {
@@ -135,3 +135,13 @@ def test_docs_examples_load_and_match_the_printed_listing(tmp_path: Path) -> Non
     path.write_text(blocks[1])
     code, text = run("legal", str(path))
     assert code == 0 and text == listing.group(1)
+
+
+def test_docs_rules_md_is_the_generated_reference() -> None:
+    """docs/rules.md is `python -m engine rules`: regenerate it when an option changes."""
+    code, text = run("rules")
+    assert code == 0
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert text == doc
+    for name, *_ in RuleSet.describe_options():
+        assert f"### `{name}`" in doc
