@@ -399,12 +399,14 @@ def _rules_for(preset: str, options: dict[str, Any], players: int) -> RuleSet:
 def waiting_seats(game: Game) -> list[int]:
     """Seats the game is waiting for, defender first: without their move nothing happens.
 
-    Exactly the seats for which engine.ai's contract forbids waiting: the attacker who must
-    lead, the defender facing unbeaten cards (who can always take), and attackers who owe a
-    "done" (PASS is offered only once everything is beaten or the defender takes).
+    The attacker who must lead, the defender facing unbeaten cards (who can always take),
+    and attackers who owe a "done" once everything is beaten or the defender takes. An
+    attacker who *may* say "done" earlier (waving co-attackers on while cards are unbeaten)
+    is not waited for: the defender's answer does not depend on it.
     """
     if game.result is not None:
         return []
+    settling = game.taking or not game.unbeaten()
     out: list[int] = []
     for seat in [game.defender, *game.eligible_attackers(), *range(game.n)]:
         if seat in out:
@@ -413,7 +415,9 @@ def waiting_seats(game: Game) -> list[int]:
         if game.phase == "lead":
             if seat == game.attacker and any(a.kind is ActionKind.ATTACK for a in acts):
                 out.append(seat)
-        elif any(a.kind in (ActionKind.TAKE, ActionKind.PASS) for a in acts):
+        elif any(a.kind is ActionKind.TAKE for a in acts) or (
+            settling and any(a.kind is ActionKind.PASS for a in acts)
+        ):
             out.append(seat)
     return out
 
