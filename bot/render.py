@@ -426,11 +426,23 @@ def _value_text(value: Any, locale: str) -> str:
 
 
 def rules_embed(rules: RuleSet, title: str, locale: str) -> discord.Embed:
-    """Every option with its value and what it means (docs come from the engine)."""
+    """Every option with its value and what it means, in the reader's language.
+
+    The engine's own option docs cite the rule texts for developers; players get the short
+    translated labels (``option.<name>.*``), one per RuleSet option (a test checks that every
+    option and every choice has them)."""
     embed = discord.Embed(title=title, colour=COLOUR_LOBBY)
-    for name, _default, doc, _source, _choices in RuleSet.describe_options():
-        value = _value_text(getattr(rules, name), locale)
-        embed.add_field(name=name, value=f"**{value}** — {doc}"[:1024], inline=False)
+    for name, _default, _doc, _source, choices in RuleSet.describe_options():
+        raw = getattr(rules, name)
+        if choices and isinstance(raw, str):
+            value = t(f"option.{name}.value.{raw}", locale)
+        else:
+            value = _value_text(raw, locale)
+        embed.add_field(
+            name=t(f"option.{name}.label", locale),
+            value=f"**{value}** — {t(f'option.{name}.doc', locale)}"[:1024],
+            inline=False,
+        )
     return embed
 
 

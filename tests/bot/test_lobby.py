@@ -121,15 +121,14 @@ async def test_preset_autocomplete_and_rules(simcord_env: simcord.Env, world: An
     assert rules.ephemeral
     embed = rules.response.embeds[0]
     fields = {f.name: f.value for f in embed.fields}
-    assert fields["throw_in"].startswith("**none** — ")
+    assert fields["Who throws in"].startswith("**nobody** — ")
     assert len(fields) == len(RuleSet.describe_options())
 
     await _new(world, mode="perevodnoy", seats=3, deck=52)
     here = await alice.slash(channel, "durak rules")
     fields = {f.name: f.value for f in here.response.embeds[0].fields}
-    assert fields["transfer"].startswith("**before_beat**") and fields["deck_size"].startswith(
-        "**52**"
-    )
+    assert fields["Transfers"].startswith("**before any card is beaten**")
+    assert fields["Deck"].startswith("**52**")
 
     unknown = await alice.slash(channel, "durak rules", mode="nope")
     assert unknown.ephemeral and "Unknown game mode" in unknown.response.content
