@@ -846,23 +846,47 @@ class Storage:
             raise ValueError("new_version must be greater than expected_version")
         ts = self._now(now)
         async with self._transaction() as conn:
-            cur = await conn.execute(
-                "UPDATE games SET state_json = ?, version = ?, turn_deadline = ?,"
-                " timer_strikes = COALESCE(?, timer_strikes), turn_reminded = 0, updated_at = ?"
-                " WHERE id = ? AND version = ? AND status = 'running'",
-                (
-                    state_json,
-                    new_version,
-                    deadline,
-                    None if timer_strikes is None else _dumps(dict(timer_strikes)),
-                    ts,
-                    game_id,
-                    expected_version,
-                ),
+            await self._store_state(
+                conn,
+                game_id,
+                state_json,
+                expected_version,
+                new_version,
+                deadline,
+                timer_strikes,
+                ts,
             )
-            if cur.rowcount != 1:
-                game = await self._require_status(conn, game_id, ("running",))
-                raise StaleVersion(game_id, expected_version, game.version)
+
+    async def _store_state(
+        self,
+        conn: aiosqlite.Connection,
+        game_id: int,
+        state_json: str,
+        expected_version: int,
+        new_version: int,
+        deadline: float | None,
+        timer_strikes: Mapping[str, int] | None,
+        ts: float,
+    ) -> None:
+        """The optimistic-version write shared by every path that stores a running game's
+        state: it changes one row or raises, inside the caller's transaction."""
+        cur = await conn.execute(
+            "UPDATE games SET state_json = ?, version = ?, turn_deadline = ?,"
+            " timer_strikes = COALESCE(?, timer_strikes), turn_reminded = 0, updated_at = ?"
+            " WHERE id = ? AND version = ? AND status = 'running'",
+            (
+                state_json,
+                new_version,
+                deadline,
+                None if timer_strikes is None else _dumps(dict(timer_strikes)),
+                ts,
+                game_id,
+                expected_version,
+            ),
+        )
+        if cur.rowcount != 1:
+            game = await self._require_status(conn, game_id, ("running",))
+            raise StaleVersion(game_id, expected_version, game.version)
 
     async def load_running_games(self) -> list[GameRow]:
         """Every running game with its state, for resuming after a restart."""
@@ -1015,23 +1039,16 @@ class Storage:
             raise ValueError("new_version must be greater than expected_version")
         ts = self._now(now)
         async with self._transaction() as conn:
-            cur = await conn.execute(
-                "UPDATE games SET state_json = ?, version = ?, turn_deadline = ?,"
-                " timer_strikes = COALESCE(?, timer_strikes), turn_reminded = 0, updated_at = ?"
-                " WHERE id = ? AND version = ? AND status = 'running'",
-                (
-                    state_json,
-                    new_version,
-                    deadline,
-                    None if timer_strikes is None else _dumps(dict(timer_strikes)),
-                    ts,
-                    game_id,
-                    expected_version,
-                ),
+            await self._store_state(
+                conn,
+                game_id,
+                state_json,
+                expected_version,
+                new_version,
+                deadline,
+                timer_strikes,
+                ts,
             )
-            if cur.rowcount != 1:
-                game = await self._require_status(conn, game_id, ("running",))
-                raise StaleVersion(game_id, expected_version, game.version)
             async with conn.execute(
                 "SELECT * FROM game_seats WHERE game_id = ? AND seat = ?", (game_id, seat)
             ) as cur2:
