@@ -1,0 +1,35 @@
+"""Keeps bench/bot_load.py runnable: a tiny run through the real bot and simcord.
+
+Only the shape of the report is checked (a row per size and kind, a memory row, every move
+applied, no bot error), never a timing: figures depend on the machine.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bench import bot_load
+
+
+def test_tiny_run_prints_every_row(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bot_load.main(["--sizes", "2", "--clicks", "4"]) == 0
+    out = capsys.readouterr().out
+    rows = {
+        kind: re.search(rf"^\s+2 {kind}\s+(\d+)\s", out, re.MULTILINE) for kind in bot_load.KINDS
+    }
+    assert all(rows.values()), out
+    # 2 games x (Join + Start) at setup; 4 rounds x 2 games of moves (none can finish in 4).
+    counts = {kind: int(m.group(1)) for kind, m in rows.items() if m}
+    assert counts["lobby"] == 4 and counts["move"] == 8, out
+    assert 1 <= counts["hand"] <= 8, out
+    memory = re.search(r"^\s+2\s+(\d+\.\d)\s+(\d+\.\d)\s+(\d+\.\d)\s+\S+\s+0\s+0$", out, re.M)
+    assert memory is not None and float(memory.group(1)) > 0, out
+
+
+def test_untraced_run_reports_no_memory_figure(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bot_load.main(["--sizes", "1", "--clicks", "2", "--no-trace", "--inflight", "1"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^\s+1\s+n/a\s+n/a\s+n/a\s", out, re.MULTILINE), out
+    assert re.search(r"^\s+1 move\s+2\s", out, re.MULTILINE), out
