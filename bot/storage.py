@@ -483,6 +483,27 @@ def _streaks(outcomes: Sequence[str]) -> tuple[int, int]:
 # --------------------------------------------------------------------------- storage
 
 
+#: The optimistic-version write of a running game's state: changes one row or none.
+_STATE_UPDATE = (
+    "UPDATE games SET state_json = ?, version = ?, turn_deadline = ?,"
+    " timer_strikes = COALESCE(?, timer_strikes), turn_reminded = 0, updated_at = ?"
+    " WHERE id = ? AND version = ? AND status = 'running'"
+)
+
+
+def _state_params(
+    game_id: int,
+    state_json: str,
+    expected_version: int,
+    new_version: int,
+    deadline: float | None,
+    timer_strikes: Mapping[str, int] | None,
+    ts: float,
+) -> tuple[object, ...]:
+    strikes = None if timer_strikes is None else _dumps(dict(timer_strikes))
+    return (state_json, new_version, deadline, strikes, ts, game_id, expected_version)
+
+
 class Storage:
     """Async facade over the SQLite database. Create with ``await Storage.open(path)``."""
 
@@ -845,17 +866,29 @@ class Storage:
         if new_version <= expected_version:
             raise ValueError("new_version must be greater than expected_version")
         ts = self._now(now)
-        async with self._transaction() as conn:
-            await self._store_state(
-                conn,
-                game_id,
-                state_json,
-                expected_version,
-                new_version,
-                deadline,
-                timer_strikes,
-                ts,
+        # The hot path of every accepted move. The connection is in autocommit mode, so this
+        # one UPDATE is a transaction by itself: one trip to the database thread instead of
+        # three (BEGIN, UPDATE, COMMIT). Under load those trips queue behind each other on a
+        # busy event loop, which is what made moves slow (bench/bot_load.py).
+        async with self._lock:
+            cur = await self._conn.execute(
+                _STATE_UPDATE,
+                _state_params(
+                    game_id,
+                    state_json,
+                    expected_version,
+                    new_version,
+                    deadline,
+                    timer_strikes,
+                    ts,
+                ),
             )
+            stored = cur.rowcount == 1
+            await cur.close()
+        if not stored:
+            async with self._read() as conn:
+                game = await self._require_status(conn, game_id, ("running",))
+            raise StaleVersion(game_id, expected_version, game.version)
 
     async def _store_state(
         self,
@@ -871,17 +904,9 @@ class Storage:
         """The optimistic-version write shared by every path that stores a running game's
         state: it changes one row or raises, inside the caller's transaction."""
         cur = await conn.execute(
-            "UPDATE games SET state_json = ?, version = ?, turn_deadline = ?,"
-            " timer_strikes = COALESCE(?, timer_strikes), turn_reminded = 0, updated_at = ?"
-            " WHERE id = ? AND version = ? AND status = 'running'",
-            (
-                state_json,
-                new_version,
-                deadline,
-                None if timer_strikes is None else _dumps(dict(timer_strikes)),
-                ts,
-                game_id,
-                expected_version,
+            _STATE_UPDATE,
+            _state_params(
+                game_id, state_json, expected_version, new_version, deadline, timer_strikes, ts
             ),
         )
         if cur.rowcount != 1:
