@@ -148,3 +148,14 @@ async def play_out(
         if on_step is not None:
             on_step(session)
     raise AssertionError("the game did not end")
+
+
+async def start_against_computer(channel: Any, host: Any, env: simcord.Env) -> GameSession:
+    """The host opens a two-seat lobby, adds an easy computer and starts: game 1."""
+    created = await host.slash(channel, "durak new", seats=2)
+    lobby_id = created.response.id
+    await host.select(message(channel, lobby_id), ["easy"])
+    await host.click(message(channel, lobby_id), label="Start")
+    session = service(env).session(1)
+    assert session is not None
+    return session

@@ -19,6 +19,7 @@ from tests.bot.helpers import (
     message_text,
     play_out,
     service,
+    start_against_computer,
 )
 from tests.bot.test_play import check_results, start_game
 
@@ -140,12 +141,7 @@ async def test_computer_waits_for_the_configured_delay(tmp_path: Path) -> None:
     async with simcord.run(bot) as env:
         world = build_world(env)
         channel, alice = world["channel"], world["alice"]
-        created = await alice.slash(channel, "durak new", seats=2)
-        lobby_id = created.response.id
-        await alice.select(message(channel, lobby_id), ["easy"])
-        await alice.click(message(channel, lobby_id), label="Start")
-        session = service(env).session(1)
-        assert session is not None
+        session = await start_against_computer(channel, alice, env)
         # Make sure the computer is to move: if alice leads, let her lead first.
         if session.seats[session.game.attacker].user_id == alice.id:
             await play_out(env, channel, 1, [alice], stop_after=1)

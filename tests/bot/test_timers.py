@@ -14,7 +14,7 @@ from bot.app import DurakBot
 from bot.sessions import GameSession, PublicEvent, safe_default, waiting_seats
 from engine import Action, Card, Game, Observation, RuleSet
 from tests.bot.conftest import build_world
-from tests.bot.helpers import message, message_text, play_out, service
+from tests.bot.helpers import message, message_text, play_out, service, start_against_computer
 from tests.bot.test_play import start_game
 from tests.bot.test_server_life import life_bot
 
@@ -220,12 +220,7 @@ async def test_a_failing_computer_does_not_freeze_the_table(db_path: Path) -> No
     async with simcord.run(bot) as env:
         world = build_world(env)
         channel, alice = world["channel"], world["alice"]
-        created = await alice.slash(channel, "durak new", seats=2)
-        lobby_id = created.response.id
-        await alice.select(message(channel, lobby_id), ["easy"])
-        await alice.click(message(channel, lobby_id), label="Start")
-        session = service(env).session(1)
-        assert session is not None
+        session = await start_against_computer(channel, alice, env)
         computer = next(s.seat for s in session.seats if s.user_id is None)
         await play_out(env, channel, 1, [alice])
         assert session.status == "finished"
