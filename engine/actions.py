@@ -28,6 +28,20 @@ class ActionKind(StrEnum):
     EXCHANGE = "exchange"  # swap the lowest trump for the turned-up trump
 
 
+#: One-letter aliases for the hot loops of the engine and the computer players.
+A, T, D, TR, SH, TK, PI, PA, EX = (
+    ActionKind.ATTACK,
+    ActionKind.THROW,
+    ActionKind.DEFEND,
+    ActionKind.TRANSFER,
+    ActionKind.SHOW,
+    ActionKind.TAKE,
+    ActionKind.PILE,
+    ActionKind.PASS,
+    ActionKind.EXCHANGE,
+)
+
+
 _CARD_COUNT = {
     ActionKind.THROW: 1,
     ActionKind.DEFEND: 2,

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from .actions import Action, ActionKind, Event
+from .actions import EX, PA, PI, SH, TK, TR, A, Action, ActionKind, D, Event, T
 from .cards import (
     BEATERS,
     CARDS,
@@ -43,18 +43,6 @@ from .rules import RuleError, RuleSet
 
 SCHEMA = "durak-state"
 SCHEMA_VERSION = 1
-
-A, T, D, TR, SH, TK, PI, PA, EX = (
-    ActionKind.ATTACK,
-    ActionKind.THROW,
-    ActionKind.DEFEND,
-    ActionKind.TRANSFER,
-    ActionKind.SHOW,
-    ActionKind.TAKE,
-    ActionKind.PILE,
-    ActionKind.PASS,
-    ActionKind.EXCHANGE,
-)
 
 
 class IllegalAction(ValueError):
@@ -563,9 +551,7 @@ class Game:
             # 'done' is due once every card is answered; with priority, a seat that others
             # wait on may also wave them on earlier (pagat's "Go ahead")
             may_pass = (
-                self.taking
-                or not self._unb
-                or (self.rules.attacker_priority and seat != order[-1])
+                self.taking or not self._unb or (self.rules.attacker_priority and seat != order[-1])
             )
             throwable = self._throwable(seat)
             if throwable and not self._gated(seat, order):
@@ -1191,8 +1177,11 @@ class Game:
         g.passed = mask_of(int(s) for s in data.get("passed", []))
         g.beaten_before = int(data.get("beaten_before", 0))
         on_table = len(table)
-        g.def_start = int(data.get("def_start", _popcount(g.hands[g.defender]) + sum(
-            1 for p in table if p[1] >= 0)))
+        g.def_start = int(
+            data.get(
+                "def_start", _popcount(g.hands[g.defender]) + sum(1 for p in table if p[1] >= 0)
+            )
+        )
         g.shown = mask_of(int(Card.parse(c)) for c in data.get("shown", []))
         g.lowest_origin = int(data.get("lowest_origin", -1))
         if "lowest_origin" not in data:
@@ -1298,4 +1287,3 @@ class Game:
             f"<Game {self.phase} trump={CARDS[self.trump_card]} talon={len(self.talon)} "
             f"A={self.attacker} D={self.defender} table=[{table}] hands=[{hands}]>"
         )
-

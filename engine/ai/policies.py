@@ -9,22 +9,9 @@ from __future__ import annotations
 
 import random
 
-from ..actions import Action, ActionKind
+from ..actions import EX, PA, PI, SH, TK, TR, A, Action, D, T
 from ..cards import BEATERS, RANK_MASK, bits
 from .view import View
-
-A, T, D, TR, SH, TK, PI, PA, EX = (
-    ActionKind.ATTACK,
-    ActionKind.THROW,
-    ActionKind.DEFEND,
-    ActionKind.TRANSFER,
-    ActionKind.SHOW,
-    ActionKind.TAKE,
-    ActionKind.PILE,
-    ActionKind.PASS,
-    ActionKind.EXCHANGE,
-)
-
 
 # ---------------------------------------------------------------------------- random
 
