@@ -74,6 +74,19 @@ _KIND_ORDER = {
 _SIMPLE = (ActionKind.TAKE, ActionKind.PASS, ActionKind.EXCHANGE)
 
 
+def _components_view() -> discord.ui.View:
+    """A view that only carries components: created stopped.
+
+    Every item here is a :class:`DynamicItem`, routed by its custom id however old the
+    message, so discord.py never needs the view object itself. A live view would be kept in
+    its view store per message and, on an ephemeral hand, get a 15-minute timeout task:
+    memory and a timer for every hand ever shown, for nothing.
+    """
+    view = discord.ui.View(timeout=None)
+    view.stop()
+    return view
+
+
 # --------------------------------------------------------------------------- helpers
 
 
@@ -195,7 +208,7 @@ def hand_message(
     obs = session.game.observation(seat)
     gid, ver = session.game_id, session.version
     embed = render.hand_embed(session, obs, locale)
-    view = discord.ui.View(timeout=None)
+    view = _components_view()
     if session.finished:
         return note, embed, view
     moves, targets = _sorted_moves(obs, target)
@@ -246,7 +259,7 @@ def hand_message(
 
 
 def lobby_view(info: LobbyInfo) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    view = _components_view()
     if info.status != "lobby":
         return view
     loc, gid = info.locale, info.game_id
@@ -270,7 +283,7 @@ def lobby_view(info: LobbyInfo) -> discord.ui.View:
 
 
 def table_view(session: GameSession) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    view = _components_view()
     if not session.finished:
         view.add_item(ShowHandButton(session.game_id, t("table.button.show_hand", session.locale)))
     return view
@@ -296,7 +309,7 @@ async def leaderboard_message(
     embed = render.leaderboard_embed(
         entries, period, sort, clamped, pages, locale, min_games=min_games
     )
-    view = discord.ui.View(timeout=None)
+    view = _components_view()
     view.add_item(
         LeaderboardButton(
             period, sort, clamped - 1, "prev", t("common.button.prev", locale), clamped <= 0

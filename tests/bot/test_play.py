@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import simcord
@@ -75,6 +76,10 @@ async def test_two_player_game_by_clicks(simcord_env: simcord.Env, world: Any) -
     last = channel.history()[-1]
     assert ("is the fool" in last.content) or ("draw" in last.content)
     assert_no_leak(channel, world["eve"], session)
+    # Every button is a DynamicItem routed by its custom id, so no hand keeps a view alive:
+    # discord.py would give each ephemeral hand a 15-minute timeout task otherwise.
+    timers = [t for t in asyncio.all_tasks() if "timeout_task_impl" in t.get_coro().__qualname__]
+    assert timers == []
 
 
 async def test_four_player_game_by_clicks(simcord_env: simcord.Env, world: Any) -> None:
