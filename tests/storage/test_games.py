@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+import bot.storage as storage_module
 from bot.storage import (
     AlreadyInGame,
     GameNotFound,
@@ -147,6 +149,62 @@ async def test_concurrent_saves_one_wins(storage: Storage) -> None:
     assert sum(isinstance(o, StaleVersion) for o in outcomes) == 4
 
 
+@pytest.mark.parametrize("update_from", [True, False], ids=["one-statement", "old-sqlite"])
+async def test_group_commit_writes_many_games_in_one_transaction(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch, update_from: bool
+) -> None:
+    monkeypatch.setattr(storage_module, "_UPDATE_FROM", update_from)
+    games = [await _running_game(storage, 10 + 2 * i, 11 + 2 * i) for i in range(20)]
+    real = storage_module._update_states
+    batches: list[int] = []
+
+    def spy(conn: Any, batch: Any) -> list[bool]:
+        batches.append(len(batch))
+        return real(conn, batch)
+
+    monkeypatch.setattr(storage_module, "_update_states", spy)
+    await asyncio.gather(*(storage.save_state(g, f'{{"g": {g}}}', 1, 2) for g in games))
+    for g in games:
+        row = await storage.get_game(g)
+        assert row is not None and (row.state_json, row.version) == (f'{{"g": {g}}}', 2)
+    # the moves queued together were committed together, not one transaction each
+    assert sum(batches) == len(games) and len(batches) < len(games)
+
+
+@pytest.mark.parametrize("update_from", [True, False], ids=["one-statement", "old-sqlite"])
+async def test_group_commit_isolates_a_stale_move(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch, update_from: bool
+) -> None:
+    monkeypatch.setattr(storage_module, "_UPDATE_FROM", update_from)
+    a, b, c = [await _running_game(storage, 10 + 2 * i, 11 + 2 * i) for i in range(3)]
+    await storage.save_state(a, '{"a": 2}', 1, 2)
+    outcomes = await asyncio.gather(
+        storage.save_state(a, '{"a": "late"}', 1, 2),
+        storage.save_state(b, '{"b": 2}', 1, 2),
+        storage.save_state(c, '{"c": 2}', 1, 2),
+        return_exceptions=True,
+    )
+    assert isinstance(outcomes[0], StaleVersion) and outcomes[0].actual == 2
+    assert outcomes[1:] == [None, None]
+    states = [await storage.get_game(g) for g in (a, b, c)]
+    assert [(s.state_json, s.version) for s in states if s is not None] == [
+        ('{"a": 2}', 2),
+        ('{"b": 2}', 2),
+        ('{"c": 2}', 2),
+    ]
+
+
+async def test_close_waits_for_queued_moves(db_path: Path, clock: FakeClock) -> None:
+    st = await Storage.open(db_path, clock=clock)
+    games = [await _running_game(st, 10 + 2 * i, 11 + 2 * i) for i in range(5)]
+    saves = [asyncio.create_task(st.save_state(g, '{"v": 2}', 1, 2)) for g in games]
+    await asyncio.sleep(0)  # queued, not yet written
+    await st.close()
+    await asyncio.gather(*saves)
+    async with await Storage.open(db_path, clock=clock) as st2:
+        assert [g.version for g in await st2.load_running_games()] == [2] * 5
+
+
 async def test_start_requires_lobby_and_save_requires_running(storage: Storage) -> None:
     game_id = await storage.create_lobby(GUILD, CHANNEL, 1, "podkidnoy")
     with pytest.raises(InvalidGameStatus):
@@ -238,3 +296,28 @@ async def test_cancel_game(storage: Storage) -> None:
     assert await storage.game_results(game_id) == []
     with pytest.raises(GameNotFound):
         await storage.cancel_game(4242)
+
+
+async def test_wal_checkpoints_run_off_the_commit_path(
+    db_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(storage_module, "CHECKPOINT_BYTES", 1)
+    async with await Storage.open(db_path, clock=clock) as st:
+        async with st._conn.execute("PRAGMA wal_autocheckpoint") as cur:
+            row = await cur.fetchone()
+        assert row is not None and row[0] == 0  # a commit never checkpoints by itself
+        ran: list[tuple[int, int]] = []
+        real = st.checkpoint
+
+        async def spy() -> tuple[int, int]:
+            ran.append(await real())
+            return ran[-1]
+
+        monkeypatch.setattr(st, "checkpoint", spy)
+        game_id = await _running_game(st, 1, 2)
+        await st.save_state(game_id, '{"v": 2}', 1, 2)
+        while st._checkpoint_task is not None:
+            await asyncio.sleep(0.01)
+        assert len(ran) == 1 and ran[0][0] > 0 and ran[0][0] == ran[0][1]
+    async with await Storage.open(db_path, clock=clock) as st:
+        assert [g.state_json for g in await st.load_running_games()] == ['{"v": 2}']
