@@ -14,7 +14,8 @@ from bench import bot_load
 
 
 def test_tiny_run_prints_every_row(capsys: pytest.CaptureFixture[str]) -> None:
-    assert bot_load.main(["--sizes", "2", "--clicks", "4"]) == 0
+    # --think 0: bursts (the default, clicks every 4 s, would make this test slow)
+    assert bot_load.main(["--sizes", "2", "--clicks", "4", "--think", "0"]) == 0
     out = capsys.readouterr().out
     rows = {
         kind: re.search(rf"^\s+2 {kind}\s+(\d+)\s", out, re.MULTILINE) for kind in bot_load.KINDS
@@ -29,7 +30,8 @@ def test_tiny_run_prints_every_row(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_untraced_run_reports_no_memory_figure(capsys: pytest.CaptureFixture[str]) -> None:
-    assert bot_load.main(["--sizes", "1", "--clicks", "2", "--no-trace", "--inflight", "1"]) == 0
+    # paced: Poisson arrivals with a tiny think time
+    assert bot_load.main(["--sizes", "1", "--clicks", "2", "--no-trace", "--think", "0.05"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"^\s+1\s+n/a\s+n/a\s+n/a\s", out, re.MULTILINE), out
     assert re.search(r"^\s+1 move\s+2\s", out, re.MULTILINE), out
