@@ -695,10 +695,10 @@ class Storage:
 
     async def close(self) -> None:
         """Close the connection; waits for queued moves and any in-flight transaction first."""
-        while self._state_writer is not None:
-            await asyncio.shield(self._state_writer)
-        while self._checkpoint_task is not None:
-            await asyncio.shield(self._checkpoint_task)
+        if self._state_writer is not None:  # its last batch may start a checkpoint
+            await asyncio.wait([self._state_writer])  # never raises: its waiters get that
+        if self._checkpoint_task is not None:
+            await asyncio.wait([self._checkpoint_task])
         if self._checkpointer is not None:
             await self._checkpointer.close()
             self._checkpointer = None
