@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import sys
 from collections.abc import Callable
 from typing import Literal
 
@@ -29,6 +30,13 @@ from .views import DYNAMIC_ITEMS
 __all__ = ["SYNC_MODES", "DurakBot", "SyncMode"]
 
 log = logging.getLogger(__name__)
+
+#: Longest the event loop's thread keeps the GIL while another thread waits for it (CPython's
+#: default is 5 ms). Every SQLite call runs in aiosqlite's thread, which needs a turn at the
+#: GIL to start it and the loop needs one to hear it finished; under load each move's commit
+#: waited up to 5 ms per hand-over (bench/bot_load.py). 1 ms keeps those waits short and
+#: costs nothing measurable while only one thread has work.
+GIL_SWITCH_INTERVAL = 0.001
 
 SyncMode = Literal["auto", "guild", "global", "none"]
 SYNC_MODES: tuple[SyncMode, ...] = ("auto", "guild", "global", "none")
@@ -94,6 +102,7 @@ class DurakBot(commands.Bot):
         self._resume_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
+        sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_INTERVAL))
         self.storage = await Storage.open(self.config.database_path, clock=self.clock)
         self.storage.default_turn_timer_seconds = self.config.default_turn_timer_seconds
         self.service = GameService(
