@@ -98,6 +98,7 @@ from bot.sessions import GameService, GameSession  # noqa: E402
 TARGET_ACK_P99_MS = 50.0
 TARGET_KB_PER_GAME = 100.0
 TARGET_GAMES = 1000
+FREEZE_EVERY = 50  # clicks; see simulator_history_out_of_gc
 #: Mean seconds between two clicks of one live game. A Durak player needs a few seconds per
 #: decision and every move is followed by someone opening or refreshing a hand, so a busy
 #: two-player game makes a click every few seconds; 4 s is the busy end of that.
@@ -154,6 +155,27 @@ class SizeResult:
     kinds: dict[str, Samples]
     finished: int
     errors: list[str]
+    full_gcs: list[float] = field(default_factory=list)  # pauses during the click rounds
+
+
+@contextmanager
+def full_collections(sink: list[float]) -> Iterator[None]:
+    """Time every full (generation 2) garbage collection: each one pauses the event loop."""
+    started = [0.0]
+
+    def callback(phase: str, info: dict[str, Any]) -> None:
+        if info.get("generation") != 2:
+            return
+        if phase == "start":
+            started[0] = time.perf_counter()
+        else:
+            sink.append(time.perf_counter() - started[0])
+
+    gc.callbacks.append(callback)
+    try:
+        yield
+    finally:
+        gc.callbacks.remove(callback)
 
 
 def _package_dir(module: Any) -> str:
@@ -334,6 +356,8 @@ class Clicker:
                     if delay > 0.0002:
                         await loop.run_in_executor(None, time.sleep, delay)
                 records.append(self.press(*click))
+                if (i + 1) % FREEZE_EVERY == 0:
+                    simulator_history_out_of_gc(self.opts)
         finally:
             self._emitting = False
         if self._pending:
@@ -592,6 +616,7 @@ async def run_size(games: int, opts: Options) -> SizeResult:
         async with simcord.run(bot, settle_timeout=settle, check_errors=False) as env:
             clicker = Clicker(env, opts)
             kinds = {kind: Samples() for kind in KINDS}
+            full_gcs: list[float] = []
             try:
                 with clicker.watching(), identity_callback_records(opts.fast_simcord):
                     guilds = [
@@ -623,32 +648,36 @@ async def run_size(games: int, opts: Options) -> SizeResult:
                     service.act = timed(move.act, service.act)  # type: ignore[method-assign,assignment]
                     for name in ("save_state", "finish_game"):
                         setattr(storage, name, timed(move.commit, getattr(storage, name)))
-                    for _ in range(opts.clicks):
-                        live = [t for t in tables if not _finished(service, t)]
-                        if not live:
-                            break
-                        simulator_history_out_of_gc(opts)
-                        await _hand_phase(env, service, clicker, live, kinds["hand"], opts)
-                        simulator_history_out_of_gc(opts)
-                        await _move_phase(env, service, clicker, live, move, opts, rng)
+                    with full_collections(full_gcs):
+                        for _ in range(opts.clicks):
+                            live = [t for t in tables if not _finished(service, t)]
+                            if not live:
+                                break
+                            simulator_history_out_of_gc(opts)
+                            await _hand_phase(env, service, clicker, live, kinds["hand"], opts)
+                            simulator_history_out_of_gc(opts)
+                            await _move_phase(env, service, clicker, live, move, opts, rng)
                     await env.settle()
                 finished = sum(1 for t in tables if _finished(service, t))
                 errors = [repr(e) for e in env.errors]
             finally:
                 await env.bot.close()
                 gc.unfreeze()
-    return SizeResult(games, memory, kinds, finished, errors)
+    return SizeResult(games, memory, kinds, finished, errors, full_gcs)
 
 
 def simulator_history_out_of_gc(opts: Options) -> None:
     """Exempt everything alive now from the cyclic garbage collector's scans (gc.freeze).
 
-    simcord keeps every message, interaction and payload copy it ever saw, so the heap of
-    the bench grows with every click, and CPython's full collections, which scan the whole
-    heap, grow with it: at 1,000 games they paused the event loop for up to a second (seen
-    with gc.callbacks), many times a run. A real bot holds none of that history (Discord
-    keeps it). Frozen objects are still freed by reference counting; only cycles among
-    them would stay, which is harmless for one run. ``--no-freeze`` keeps the pauses in.
+    simcord keeps every message, interaction and payload copy it ever saw (about a thousand
+    objects per click), so the heap of the bench grows with every click, and CPython's full
+    collections, which scan the whole heap, grow with it: at 1,000 games they paused the
+    event loop for up to a second (seen with gc.callbacks), several times a run, and still
+    for 200 ms when frozen only once per round. A real bot holds none of that history
+    (Discord keeps it). So the bench freezes before every round and every FREEZE_EVERY
+    clicks; the full collections left are timed and reported. Frozen objects are still
+    freed by reference counting; only cycles among them would stay, which is harmless for
+    one run. ``--no-freeze`` keeps the pauses in.
     """
     if opts.freeze:
         gc.freeze()
@@ -816,6 +845,12 @@ def report(results: list[SizeResult], opts: Options) -> None:
         "bot/, cogs/, engine/, discord.py or aiosqlite per idle game (tracemalloc); simcord =\n"
         "the simulated Discord's own records; other = allocations made by the stdlib alone"
     )
+    for res in results:
+        longest = max(res.full_gcs, default=0.0) * 1000
+        print(
+            f"{res.games} games: {len(res.full_gcs)} full garbage collections during the clicks, "
+            f"longest {longest:.1f} ms"
+        )
     for res in results:
         if res.games != TARGET_GAMES:
             continue
