@@ -30,6 +30,7 @@ from .cards import (
     LOWEST_RANK,
     RANK_MASK,
     SUIT_CHARS,
+    SUIT_MASK,
     Card,
     CardError,
     bits,
@@ -105,10 +106,24 @@ _DEFEND: tuple[tuple[Action, ...], ...] = tuple(
     tuple(Action(s, ActionKind.DEFEND, (a, d)) for a in CARDS for d in CARDS)
     for s in range(_MAX_SEATS)
 )
-_COMBOS: dict[tuple[int, ActionKind, int, int], tuple[Action, ...]] = {}
+# The shared actions of the hot paths as plain tuples indexed by seat (and card): a lookup in
+# ``_SINGLE[kind]`` per generated action is measurable in random self-play.
+_THROW = _SINGLE[T]
+_PILE = _SINGLE[PI]
+_SHOW = _SINGLE[SH]
+_TAKE = _BARE[TK]
+_PASS = _BARE[PA]
+#: RANK_OF[card]: mask of the four cards of ``card``'s rank (one index instead of ``% 13 + 2``).
+_RANK_OF: tuple[int, ...] = tuple(RANK_MASK[c % 13 + 2] for c in range(52))
 
+#: Memoised lead and transfer combinations (see ``_combos``), keyed by the int
+#: ``(mask << 6 | most) << 3 | seat``: an int key hashes faster than a tuple.
+_LEAD_COMBOS: dict[int, tuple[Action, ...]] = {}
+_TRANSFER_COMBOS: dict[int, tuple[Action, ...]] = {}
 
-_ELIGIBLE: dict[tuple[str, str, int, int, int, int], list[int]] = {}
+#: Eligible attackers, one table per (throw_in, teams, players); each is keyed by
+#: ``active << 6 | attacker << 3 | defender``.
+_ELIGIBLE: dict[tuple[str, str, int], dict[int, list[int]]] = {}
 _DRAW_ORDERS: dict[tuple[int, int, int], tuple[int, ...]] = {}
 
 
@@ -129,17 +144,23 @@ def _draw_order(n: int, first: int, defender: int) -> tuple[int, ...]:
 
 
 def _combos(seat: int, kind: ActionKind, mask: int, most: int) -> tuple[Action, ...]:
-    """All non-empty subsets of ``mask`` with at most ``most`` cards, as actions (memoised)."""
-    key = (seat, kind, mask, most)
-    got = _COMBOS.get(key)
+    """All non-empty subsets of ``mask`` with at most ``most`` cards, as actions (memoised).
+
+    Only ``min(most, cards in mask)`` matters, so the key uses that: it stays below 64, and the
+    memo is bounded by 6 seats x the masks of one rank (leads) or of the transferable ranks.
+    """
+    most = max(0, min(most, mask.bit_count()))
+    memo = _LEAD_COMBOS if kind is A else _TRANSFER_COMBOS
+    key = (mask << 6 | most) << 3 | seat
+    got = memo.get(key)
     if got is None:
         cards = list(bits(mask))
         got = tuple(
             Action(seat, kind, combo)
-            for k in range(1, min(most, len(cards)) + 1)
+            for k in range(1, most + 1)
             for combo in combinations(cards, k)
         )
-        _COMBOS[key] = got  # bounded: at most 6 seats x 2 kinds x 2^24 masks of one rank-set
+        memo[key] = got
     return got
 
 
@@ -148,11 +169,22 @@ class Game:
 
     __slots__ = (
         "_active",
+        "_auto_done",
         "_beaters",
+        "_blimit",
         "_deck",
         "_elig",
+        "_elig_tab",
         "_exchange_on",
+        "_first_max",
         "_limit",
+        "_low",
+        "_max_attack",
+        "_nd",
+        "_pass_card",
+        "_pile_on",
+        "_priority",
+        "_transfer",
         "_unb",
         "attacker",
         "beaten_before",
@@ -221,6 +253,21 @@ class Game:
     _elig: list[int]  # eligible attackers of the bout in priority order (shared: never mutate)
     _limit: int  # most attack cards the current bout may hold
     _unb: int  # unbeaten attack cards on the table
+    # Per bout (set by _refresh_bout): what the defender's transfer options depend on besides
+    # the table, so the defender's move generation does not walk the seats every call.
+    _blimit: int  # the bout's own card limit (rules only; a transfer is capped by the next hand)
+    _nd: int  # who a transfer goes to: the next active seat after the defender
+    _low: int  # the lowest trump card (follows the trump suit, which Severnyi can change)
+    # Rule options read on the hot paths, copied from ``rules`` once (a frozen dataclass
+    # attribute chain costs more than a slot); set by _blank, so every constructor has them.
+    _elig_tab: dict[int, list[int]]  # eligible attackers for this throw_in/teams/players
+    _pile_on: bool
+    _auto_done: bool
+    _priority: bool  # attacker_priority
+    _transfer: int  # 0 off, 1 before_beat, 2 kiev
+    _pass_card: bool
+    _max_attack: int  # max_attack, or 99 for no limit
+    _first_max: int  # the limit of a deal's first bout (first_bout_max applied)
 
     # ------------------------------------------------------------------ construction
 
@@ -310,11 +357,25 @@ class Game:
         g._exchange_on = rules.trump_exchange != "off"
         g._limit = 0
         g._unb = 0
+        g._blimit = 0
+        g._nd = 0
+        g._low = 0
+        tab_key = (rules.throw_in, rules.teams, n)
+        g._elig_tab = _ELIGIBLE.get(tab_key) or _ELIGIBLE.setdefault(tab_key, {})
+        g._pile_on = rules.pile_on
+        g._auto_done = rules.auto_done
+        g._priority = rules.attacker_priority
+        g._transfer = ("off", "before_beat", "kiev").index(rules.transfer)
+        g._pass_card = rules.pass_card
+        g._max_attack = 99 if rules.max_attack is None else rules.max_attack
+        first = rules.first_bout_max
+        g._first_max = g._max_attack if first is None else min(g._max_attack, first)
         return g
 
     def _set_trump(self, suit: int) -> None:
         self.trump = suit
         self._beaters = BEATERS[suit]
+        self._low = self._lowest_trump_card()
 
     def _lowest_trump_card(self) -> int:
         return self.trump * 13 + LOWEST_RANK[self.rules.deck_size] - 2
@@ -444,26 +505,22 @@ class Game:
 
     def _refresh_bout(self) -> None:
         """Recompute what depends on the bout's roles (after roles change or a transfer)."""
-        r = self.rules
-        key = (r.throw_in, r.teams, self.n, self.attacker, self.defender, self._active)
-        elig = _ELIGIBLE.get(key)
+        a, d = self.attacker, self.defender
+        key = self._active << 6 | a << 3 | d
+        elig = self._elig_tab.get(key)
         if elig is None:
-            elig = _ELIGIBLE[key] = self._eligible(self.attacker, self.defender)
+            elig = self._elig_tab[key] = self._eligible(a, d)
         self._elig = elig
+        self._blimit = self._bout_limit_for_transfer()
         self._limit = self._bout_limit()
-        self._unb = sum(1 for p in self.table if p[1] < 0)
+        self._nd = self._next_active(d)
+        self._unb = sum(1 for p in self.table if p[1] < 0) if self.table else 0
 
     def _bout_limit(self) -> int:
         """Most attack cards the current bout may hold."""
-        r = self.rules
-        limit = 99
-        if r.max_attack is not None:
-            limit = r.max_attack
-        if self.bout_no <= 1 and r.first_bout_max is not None:
-            limit = min(limit, r.first_bout_max)
         # the defender's hand: the attack cards this defender faces may not exceed what they
         # held when their defence began (equivalently: unbeaten cards <= cards held now)
-        return min(limit, self.beaten_before + self.def_start)
+        return min(self._bout_limit_for_transfer(), self.beaten_before + self.def_start)
 
     def _room(self) -> int:
         """How many more attack cards may go on the table right now."""
@@ -515,105 +572,165 @@ class Game:
             ex = self._exchange_card(seat)
             if ex >= 0:
                 out.append(_SINGLE[EX][seat][ex])
-        hand = self.hands[seat]
-        table = self.table
-        if not table:
+        if not self.table:
             if seat == self.attacker:
-                limit = min(self._limit, _popcount(self.hands[self.defender]))
-                rest = hand
-                while rest:
-                    low = rest & -rest
-                    same = hand & RANK_MASK[(low.bit_length() - 1) % 13 + 2]
-                    rest &= ~same
-                    out.extend(_combos(seat, A, same, limit))
-            return out
-        if seat == self.defender:
+                self._add_leads(seat, out)
+        elif seat == self.defender:
             if not self.taking and self._unb:
-                beaters = self._beaters
-                acts = _DEFEND[seat]
-                unbeaten = []
-                for p in table:
-                    if p[1] < 0:
-                        a = p[0]
-                        unbeaten.append(a)
-                        m = hand & beaters[a]
-                        base = a * 52
-                        while m:
-                            low = m & -m
-                            out.append(acts[base + low.bit_length() - 1])
-                            m ^= low
-                if self.rules.transfer != "off":
-                    self._transfer_actions(seat, hand, unbeaten, out)
-                out.append(_BARE[TK][seat])
-            return out
-        order = self._elig
-        if seat in order and not self.passed >> seat & 1:
-            # 'done' is due once every card is answered; with priority, a seat that others
-            # wait on may also wave them on earlier (pagat's "Go ahead")
-            may_pass = (
-                self.taking or not self._unb or (self.rules.attacker_priority and seat != order[-1])
-            )
-            throwable = self._throwable(seat)
-            if throwable and not self._gated(seat, order):
-                acts = _SINGLE[PI if self.taking else T][seat]
-                m = throwable
-                while m:
-                    low = m & -m
-                    out.append(acts[low.bit_length() - 1])
-                    m ^= low
-                if may_pass:
-                    out.append(_BARE[PA][seat])
-            elif may_pass and not self.rules.auto_done and hand and not self._closed():
-                out.append(_BARE[PA][seat])  # 'done' is owed even with nothing to add
+                self._add_defence(seat, out)
+        elif seat in self._elig:
+            self._add_throws(seat, out)
         return out
 
-    def _transfer_mask(self, unbeaten: list[int]) -> int:
-        """Cards that may transfer the attack now: those matching an unbeaten rank, or 0.
+    def all_legal_actions(self) -> list[Action]:
+        """``legal_actions`` of every seat, concatenated in seat order.
 
-        Plain Perevodnoy allows it only before any card is beaten (so all unbeaten cards share
-        the lead's rank); the Kiev variation also after beats, matching any of the fresh ranks
-        (its example 1 transfers a jack and a king at once).
+        Random playouts ask for this once per move, so it visits only the seats that can act
+        (the leader; or the defender and the eligible attackers, and none of those when the
+        bout is closed) and finds the one possible exchange directly, instead of asking
+        every seat in turn.
         """
-        if self.rules.transfer == "before_beat" and len(unbeaten) != len(self.table):
-            return 0
-        m = 0
-        for a in unbeaten:
-            m |= RANK_MASK[a % 13 + 2]
-        return m
+        if self.result is not None:
+            return []
+        out: list[Action] = []
+        table = self.table
+        if not table:
+            self._add_leads(self.attacker, out)
+        else:
+            d = self.defender
+            taking = self.taking
+            defends = not taking and self._unb
+            closed = self._limit <= len(table) or (taking and not self._pile_on)
+            elig = () if closed else self._elig  # a closed bout takes no card and owes no 'done'
+            for s in range(self.n):
+                if s == d:
+                    if defends:
+                        self._add_defence(s, out)
+                elif s in elig:
+                    self._add_throws(s, out)
+        if self._exchange_on:
+            self._insert_exchange(out)
+        return out
 
-    def _transfer_actions(
-        self, seat: int, hand: int, unbeaten: list[int], out: list[Action]
-    ) -> None:
-        ranks = self._transfer_mask(unbeaten)
-        if not ranks:
+    def _insert_exchange(self, out: list[Action]) -> None:
+        """Add the exchange, if any, where ``legal_actions`` of its seat puts it: first.
+
+        Only the holder of the lowest trump can exchange, so there is at most one.
+        """
+        low, hands = self._low, self.hands
+        for s in range(self.n):
+            if hands[s] >> low & 1:
+                ex = self._exchange_card(s)
+                if ex >= 0:
+                    i = 0
+                    while i < len(out) and out[i][0] < s:
+                        i += 1
+                    out.insert(i, _SINGLE[EX][s][ex])
+                return
+
+    def _add_leads(self, seat: int, out: list[Action]) -> None:
+        """The attacker's leads: every non-empty set of one rank, no more than the bout allows."""
+        limit = min(self._limit, self.hands[self.defender].bit_count())
+        if limit <= 0:
             return
-        nd = self._next_defender(seat)
-        if nd == seat:
+        hand = rest = self.hands[seat]
+        memo = _LEAD_COMBOS
+        while rest:
+            low = rest & -rest
+            same = hand & _RANK_OF[low.bit_length() - 1]
+            rest ^= same
+            # inlined memo hit of _combos (a lead is the hottest move generation there is)
+            k = same.bit_count()
+            got = memo.get((same << 6 | (k if k < limit else limit)) << 3 | seat)
+            out += got if got is not None else _combos(seat, A, same, limit)
+
+    def _add_defence(self, seat: int, out: list[Action]) -> None:
+        """The defender's moves while facing unbeaten cards: beats, transfers, take.
+
+        Transfers: plain Perevodnoy allows them only before any card is beaten (so all unbeaten
+        cards share the lead's rank); the Kiev variation also after beats, matching any of the
+        fresh ranks (its example 1 transfers a jack and a king at once).
+        """
+        hand = self.hands[seat]
+        beaters = self._beaters
+        acts = _DEFEND[seat]
+        table = self.table
+        ranks = unb = 0
+        for a, d in table:
+            if d < 0:
+                unb += 1
+                ranks |= _RANK_OF[a]
+                m = hand & beaters[a]
+                base = a * 52 - 1
+                while m:
+                    low = m & -m
+                    out.append(acts[base + low.bit_length()])
+                    m ^= low
+        transfer = self._transfer
+        if transfer and (transfer == 2 or unb == len(table)) and self._nd != seat:
+            nd_hand = self.hands[self._nd].bit_count()
+            most = min(self._blimit - len(table), nd_hand - unb)
+            mine = hand & ranks
+            if most > 0 and mine:
+                out.extend(_combos(seat, TR, mine, most))
+            if self._pass_card and unb <= nd_hand:
+                trumps = mine & SUIT_MASK[self.trump] & ~self.shown
+                shows = _SHOW[seat]
+                while trumps:
+                    low = trumps & -trumps
+                    out.append(shows[low.bit_length() - 1])
+                    trumps ^= low
+        out.append(_TAKE[seat])
+
+    def _add_throws(self, seat: int, out: list[Action]) -> None:
+        """An eligible attacker's throw-ins (or pile-ons) and 'done', while the table is not empty.
+
+        The inlined form of ``_throwable``, ``_closed`` and ``_gated``, which stay as the
+        readable definitions (``explain_illegal`` uses them).
+        """
+        if self.passed >> seat & 1:
             return
-        nd_hand = _popcount(self.hands[nd])
-        room = self._bout_limit_for_transfer() - len(self.table)
-        most = min(room, nd_hand - len(unbeaten))
-        if most > 0 and hand & ranks:
-            out.extend(_combos(seat, TR, hand & ranks, most))
-        if self.rules.pass_card and len(unbeaten) <= nd_hand:
-            trumps = hand & ranks & (0x1FFF << (13 * self.trump)) & ~self.shown
-            for t in bits(trumps):
-                out.append(_SINGLE[SH][seat][t])
+        taking = self.taking
+        if self._limit <= len(self.table) or (taking and not self._pile_on):
+            return  # closed: nothing may be added, and no 'done' is owed
+        order = self._elig
+        hand = self.hands[seat]
+        priority = self._priority
+        # 'done' is due once every card is answered; with priority, a seat that others
+        # wait on may also wave them on earlier (pagat's "Go ahead")
+        may_pass = taking or not self._unb or (priority and seat != order[-1])
+        throwable = hand & self.table_ranks
+        if throwable and priority and order[0] != seat:
+            # gated: someone before this seat in priority order is not done yet
+            passed, hands = self.passed, self.hands
+            ranks = self.table_ranks if self._auto_done else -1
+            for s in order:
+                if s == seat:
+                    break
+                if hands[s] & ranks and not passed >> s & 1:
+                    throwable = 0
+                    break
+        if throwable:
+            acts = _PILE[seat] if taking else _THROW[seat]
+            while throwable:
+                low = throwable & -throwable
+                out.append(acts[low.bit_length() - 1])
+                throwable ^= low
+            if may_pass:
+                out.append(_PASS[seat])
+        elif may_pass and not self._auto_done and hand:
+            out.append(_PASS[seat])  # 'done' is owed even with nothing to add
 
     def _bout_limit_for_transfer(self) -> int:
         """The bout's own card limit (a transfer is capped by the next hand, not this one)."""
-        r = self.rules
-        limit = 99 if r.max_attack is None else r.max_attack
-        if self.bout_no <= 1 and r.first_bout_max is not None:
-            limit = min(limit, r.first_bout_max)
-        return limit
+        return self._first_max if self.bout_no <= 1 else self._max_attack
 
     def _exchange_card(self, seat: int) -> int:
         """The lowest trump ``seat`` may exchange now, or -1."""
         r = self.rules
         if r.trump_exchange == "off" or self.result is not None:
             return -1
-        low = self._lowest_trump_card()
+        low = self._low
         if not self.hands[seat] >> low & 1 or low == self.trump_card:
             return -1
         if r.exchange_original_holder_only and self.lowest_origin != seat:
@@ -630,12 +747,6 @@ class Game:
         ):
             return low
         return -1
-
-    def all_legal_actions(self) -> list[Action]:
-        out: list[Action] = []
-        for s in range(self.n):
-            out.extend(self.legal_actions(s))
-        return out
 
     def seats_to_act(self) -> list[int]:
         """Seats that have at least one legal action."""
