@@ -18,7 +18,7 @@ Design notes (why it looks like this):
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -127,6 +127,41 @@ _ELIGIBLE: dict[tuple[str, str, int], dict[int, list[int]]] = {}
 _DRAW_ORDERS: dict[tuple[int, int, int], tuple[int, ...]] = {}
 
 
+def _next_active_of(n: int, active: int, seat: int) -> int:
+    """The next seat after ``seat`` clockwise whose bit is set in ``active`` (``seat`` if none)."""
+    s = seat
+    for _ in range(n):
+        s = (s + 1) % n
+        if active >> s & 1:
+            return s
+    return seat
+
+
+#: _NEXT_ACTIVE[n][active][seat]: ``_next_active_of`` for every table size, set of players
+#: still in and seat (7 x 64 x 6 small ints), so rotating roles at a bout's end is a lookup.
+_NEXT_ACTIVE: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(_next_active_of(n, act, s) for s in range(n)) for act in range(1 << n))
+    for n in range(_MAX_SEATS + 1)
+)
+
+#: Events are made on every move. ``tuple.__new__`` with all six fields builds the same
+#: ``Event`` as ``Event(kind, seat, ...)`` without the NamedTuple constructor's Python-level call
+#: (that call fills in defaults); callers must pass every field, in order.
+_event: Callable[
+    [type[Event], tuple[str, int, tuple[Card, ...], int, int, tuple[Card, ...]]], Event
+] = tuple.__new__
+
+
+def _cards_of(mask: int) -> tuple[Card, ...]:
+    """The cards of ``mask`` in ascending order, as ``tuple(bits(mask))`` without a generator."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(CARDS[low.bit_length() - 1])
+        mask ^= low
+    return tuple(out)
+
+
 def _draw_order(n: int, first: int, defender: int) -> tuple[int, ...]:
     """Refill order: clockwise from ``first`` with the defender last (pagat), or, when
     ``first`` is -1, clockwise starting with the defender (overview)."""
@@ -181,6 +216,7 @@ class Game:
         "_low",
         "_max_attack",
         "_nd",
+        "_next_tab",
         "_pass_card",
         "_pile_on",
         "_priority",
@@ -268,6 +304,7 @@ class Game:
     _pass_card: bool
     _max_attack: int  # max_attack, or 99 for no limit
     _first_max: int  # the limit of a deal's first bout (first_bout_max applied)
+    _next_tab: tuple[tuple[int, ...], ...]  # _next_tab[active][seat] == _next_active(seat)
 
     # ------------------------------------------------------------------ construction
 
@@ -362,6 +399,7 @@ class Game:
         g._low = 0
         tab_key = (rules.throw_in, rules.teams, n)
         g._elig_tab = _ELIGIBLE.get(tab_key) or _ELIGIBLE.setdefault(tab_key, {})
+        g._next_tab = _NEXT_ACTIVE[n]
         g._pile_on = rules.pile_on
         g._auto_done = rules.auto_done
         g._priority = rules.attacker_priority
@@ -511,9 +549,10 @@ class Game:
         if elig is None:
             elig = self._elig_tab[key] = self._eligible(a, d)
         self._elig = elig
-        self._blimit = self._bout_limit_for_transfer()
-        self._limit = self._bout_limit()
-        self._nd = self._next_active(d)
+        # _bout_limit_for_transfer() and _bout_limit(), inlined: this runs every bout
+        self._blimit = limit = self._first_max if self.bout_no <= 1 else self._max_attack
+        self._limit = min(limit, self.beaten_before + self.def_start)
+        self._nd = self._next_tab[self._active][d]
         self._unb = sum(1 for p in self.table if p[1] < 0) if self.table else 0
 
     def _bout_limit(self) -> int:
@@ -767,56 +806,64 @@ class Game:
         return self.apply_unchecked(action)
 
     def apply_unchecked(self, action: Action) -> list[Event]:
-        """Apply an action already known to be in ``legal_actions`` (the search fast path)."""
+        """Apply an action already known to be in ``legal_actions`` (the search fast path).
+
+        The branches are ordered by how often random play takes them, and events are built
+        with every field through ``_event`` (see there).
+        """
         seat, kind, cards = action
-        ev: list[Event] = []
         self.version += 1
-        if kind is T or kind is PI:
-            c = cards[0]
-            self.hands[seat] &= ~(1 << c)
-            self.known[seat] &= ~(1 << c)
-            self.table.append([c, -1])
-            self.table_ranks |= RANK_MASK[c % 13 + 2]
-            self.passed = 0
-            self._unb += 1
-            ev.append(Event(kind.value, seat, cards, self.defender))
+        if kind is PA:
+            self.passed |= 1 << seat
+            ev = [_event(Event, ("pass", seat, (), -1, 0, ()))]
         elif kind is D:
             a, d = cards
-            self.hands[seat] &= ~(1 << d)
-            self.known[seat] &= ~(1 << d)
+            keep = ~(1 << d)
+            self.hands[seat] &= keep
+            self.known[seat] &= keep
             for p in self.table:
                 if p[0] == a:
                     p[1] = d
                     break
-            self.table_ranks |= RANK_MASK[d % 13 + 2]
+            self.table_ranks |= _RANK_OF[d]
             self.passed = 0
             self._unb -= 1
-            ev.append(Event("defend", seat, cards, self.attacker))
-        elif kind is PA:
-            self.passed |= 1 << seat
-            ev.append(Event("pass", seat))
-        elif kind is TK:
-            self.taking = True
-            self.passed = 0
-            ev.append(Event("take", seat))
+            ev = [_event(Event, ("defend", seat, cards, self.attacker, 0, ()))]
         elif kind is A:
-            m = mask_of(cards)
+            table = self.table
+            m = 0
+            for c in cards:
+                m |= 1 << c
+                table.append([c, -1])
             self.hands[seat] &= ~m
             self.known[seat] &= ~m
             if self.exchange_grace:
                 self.exchange_grace = False
                 self._exchange_on = False  # the grace period ends with the next bout
             self.first_attacker = seat
-            self.def_start = _popcount(self.hands[self.defender])
+            self.def_start = def_start = self.hands[self.defender].bit_count()
             self.beaten_before = 0
-            for c in cards:
-                self.table.append([c, -1])
             self._unb = len(cards)
-            self._limit = self._bout_limit()
-            self.table_ranks = RANK_MASK[cards[0] % 13 + 2]
-            ev.append(Event("attack", seat, cards, self.defender))
+            self._limit = min(self._blimit, def_start)  # _bout_limit(), beaten_before being 0
+            self.table_ranks = _RANK_OF[cards[0]]
+            ev = [_event(Event, ("attack", seat, cards, self.defender, 0, ()))]
+        elif kind is TK:
+            self.taking = True
+            self.passed = 0
+            ev = [_event(Event, ("take", seat, (), -1, 0, ()))]
+        elif kind is T or kind is PI:
+            c = cards[0]
+            keep = ~(1 << c)
+            self.hands[seat] &= keep
+            self.known[seat] &= keep
+            self.table.append([c, -1])
+            self.table_ranks |= _RANK_OF[c]
+            self.passed = 0
+            self._unb += 1
+            verb = "throw" if kind is T else "pile"
+            ev = [_event(Event, (verb, seat, cards, self.defender, 0, ()))]
         elif kind is TR or kind is SH:
-            nd = self._next_defender(seat)
+            nd = self._nd  # only the defender transfers: to the next active seat
             if kind is TR:
                 m = mask_of(cards)
                 self.hands[seat] &= ~m
@@ -831,10 +878,14 @@ class Game:
             self.beaten_before = sum(1 for p in self.table if p[1] >= 0)
             self.passed = 0
             self._refresh_bout()
-            ev.append(Event(kind.value, seat, cards, nd))
+            verb = "transfer" if kind is TR else "show"
+            ev = [_event(Event, (verb, seat, cards, nd, 0, ()))]
         elif kind is EX:
             # an exchange can take away a seat's last throwable card, so settle afterwards too
+            ev = []
             self._do_exchange(seat, cards[0], ev)
+        else:
+            ev = []
         if self.table and (self.taking or not self._unb):
             self._settle(ev)  # only then can the bout be over
         return ev
@@ -862,13 +913,16 @@ class Game:
         table = self.table
         if not table:
             return
-        if self._unb and not self.taking:
+        taking = self.taking
+        if self._unb and not taking:
             return
-        if self._elig and not self._closed():
+        elig = self._elig
+        # not _closed(): the bout has room and takes cards (inlined: once per answered card)
+        if elig and self._limit > len(table) and (self._pile_on or not taking):
             passed, hands = self.passed, self.hands
             # auto_done: only a seat that could add a card holds the bout up
-            ranks = self.table_ranks if self.rules.auto_done else -1
-            for s in self._elig:
+            ranks = self.table_ranks if self._auto_done else -1
+            for s in elig:
                 if hands[s] & ranks and not passed >> s & 1:
                     return
         self._end_bout(ev)
@@ -885,10 +939,10 @@ class Game:
         if taken:
             self.hands[d] |= m
             self.known[d] |= m
-            ev.append(Event("picked_up", d, tuple(bits(m)), -1, count))
+            ev.append(_event(Event, ("picked_up", d, _cards_of(m), -1, count, ())))
         else:
             self.discard |= m
-            ev.append(Event("beaten", d, (), -1, count))
+            ev.append(_event(Event, ("beaten", d, (), -1, count, ())))
         self.table = []
         self.table_ranks = 0
         self._unb = 0
@@ -911,15 +965,18 @@ class Game:
         hands = self.hands
         first = self.first_attacker if r.draw_order == "attackers_first" else -1
         hs = r.hand_size
-        low = self._lowest_trump_card()
+        low = self._low
         act = self._active
+        severnyi = r.severnyi
         for s in _draw_order(self.n, first, self.defender):
             if not act >> s & 1:
                 continue
             need = hs - hands[s].bit_count()
             if need <= 0:
                 continue
-            start = max(0, len(talon) - need)
+            start = len(talon) - need
+            if start < 0:
+                start = 0
             drawn = talon[start:]
             del talon[start:]
             drawn.reverse()  # the top of the talon (its end) is drawn first
@@ -932,44 +989,45 @@ class Game:
             got = tuple(map(CARDS.__getitem__, drawn))
             public: tuple[Card, ...] = ()
             if self.trump_index >= start:  # the turned-up trump is drawn face up
-                up = talon_card = self.trump_card
+                up = self.trump_card
                 self.trump_index = -1
                 self.trump_holder = s
                 self.known[s] |= 1 << up
-                public = (CARDS[talon_card],)
-            if r.severnyi and start == 0:
+                public = (CARDS[up],)
+            if severnyi and start == 0:
                 # Durak Severnyi: the hidden last card is shown and its suit becomes trumps
                 last = got[-1]
                 self.known[s] |= 1 << last
                 public = (*public, last)
-            ev.append(Event("draw", s, got, -1, len(got), public))
-            if r.severnyi and start == 0:
+                ev.append(_event(Event, ("draw", s, got, -1, len(got), public)))
                 self._set_trump(last.suit)
                 self.trump_card = int(last)
-                ev.append(Event("trump_change", s, (last,)))
+                ev.append(_event(Event, ("trump_change", s, (last,), -1, 0, ())))
+            else:
+                ev.append(_event(Event, ("draw", s, got, -1, len(got), public)))
             if not talon:
                 break
         if not talon:
-            self.exchange_grace = r.exchange_timing == "until_next_bout" and not r.severnyi
+            self.exchange_grace = r.exchange_timing == "until_next_bout" and not severnyi
             self._exchange_on = self._exchange_on and self.exchange_grace
 
     def _mark_out(self, ev: list[Event]) -> None:
         if self.talon:
             return
-        n = self.n
+        n, hands, first = self.n, self.hands, self.first_attacker
         for i in range(n):
-            s = (self.first_attacker + i) % n
-            if self._active >> s & 1 and not self.hands[s]:
+            s = (first + i) % n
+            if self._active >> s & 1 and not hands[s]:
                 self._active &= ~(1 << s)
                 self.out.append(s)
-                ev.append(Event("out", s, amount=len(self.out)))
+                ev.append(_event(Event, ("out", s, (), -1, len(self.out), ())))
 
     def _check_over(self, ev: list[Event]) -> bool:
         act = self._active
+        if act & (act - 1) and self.rules.teams == "none":
+            return False  # two or more players still hold cards (the common case, first)
         order = tuple(self.out)
         if self.rules.teams == "none":
-            if act & (act - 1):
-                return False  # two or more players still hold cards
             left = [s for s in range(self.n) if act >> s & 1]
             if len(left) > 1:
                 return False
@@ -1002,28 +1060,29 @@ class Game:
 
     def _next_roles(self, a: int, d: int, taken: bool) -> None:
         r = self.rules
+        act = self._active
         if taken and r.after_pickup == "same_attacker":
             # the defender stays under siege (overview; Simple fool)
-            if self.is_active(a):
+            if act >> a & 1:
                 na = a
             elif r.teams == "none":
-                na = self._next_active(d)
+                na = self._next_tab[act][d]
             else:
                 na = self._team_next(a % 2, a)
             self._start_roles(na, d)
             return
         if r.teams == "none":
             # after a pick-up the defender loses the turn; after a defence they lead
-            stay = not taken and self.is_active(d)
-            na = d if stay else self._next_active(d)
-            self._start_roles(na, self._next_active(na))
+            nxt = self._next_tab[act]  # the _next_active answers for this set of players
+            na = d if not taken and act >> d & 1 else nxt[d]
+            self._start_roles(na, nxt[na])
             return
         tx, ty = a % 2, d % 2
         if taken:
             na = self._team_next(tx, a)
             nd = self._team_next(ty, d)
         else:
-            na = d if self.is_active(d) else self._team_next(ty, d)
+            na = d if act >> d & 1 else self._team_next(ty, d)
             nd = self._team_next(tx, a)
         self._start_roles(na, nd)
 
@@ -1036,7 +1095,7 @@ class Game:
         self.passed = 0
         self.shown = 0
         self.beaten_before = 0
-        self.def_start = _popcount(self.hands[defender])
+        self.def_start = self.hands[defender].bit_count()
         self._refresh_bout()
 
     # ------------------------------------------------------------------ explanations
