@@ -112,6 +112,9 @@ _THROW = _SINGLE[T]
 _PILE = _SINGLE[PI]
 _SHOW = _SINGLE[SH]
 _TAKE = _BARE[TK]
+_LEAD1: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(Action(s, A, (c,)) for c in CARDS) for s in range(_MAX_SEATS)
+)
 _PASS = _BARE[PA]
 #: RANK_OF[card]: mask of the four cards of ``card``'s rank (one index instead of ``% 13 + 2``).
 _RANK_OF: tuple[int, ...] = tuple(RANK_MASK[c % 13 + 2] for c in range(52))
@@ -121,9 +124,10 @@ _RANK_OF: tuple[int, ...] = tuple(RANK_MASK[c % 13 + 2] for c in range(52))
 _LEAD_COMBOS: dict[int, tuple[Action, ...]] = {}
 _TRANSFER_COMBOS: dict[int, tuple[Action, ...]] = {}
 
-#: Eligible attackers, one table per (throw_in, teams, players); each is keyed by
+#: Eligible attackers (and with the defender, the seats that may act while cards are on the
+#: table, in seat order), one table per (throw_in, teams, players); each is keyed by
 #: ``active << 6 | attacker << 3 | defender``.
-_ELIGIBLE: dict[tuple[str, str, int], dict[int, list[int]]] = {}
+_ELIGIBLE: dict[tuple[str, str, int], dict[int, tuple[list[int], tuple[int, ...]]]] = {}
 _DRAW_ORDERS: dict[tuple[int, int, int], tuple[int, ...]] = {}
 
 
@@ -204,6 +208,7 @@ class Game:
 
     __slots__ = (
         "_active",
+        "_actors",
         "_auto_done",
         "_beaters",
         "_blimit",
@@ -296,7 +301,8 @@ class Game:
     _low: int  # the lowest trump card (follows the trump suit, which Severnyi can change)
     # Rule options read on the hot paths, copied from ``rules`` once (a frozen dataclass
     # attribute chain costs more than a slot); set by _blank, so every constructor has them.
-    _elig_tab: dict[int, list[int]]  # eligible attackers for this throw_in/teams/players
+    _elig_tab: dict[int, tuple[list[int], tuple[int, ...]]]  # (_elig, _actors) memo
+    _actors: tuple[int, ...]  # the defender and the eligible attackers, in seat order
     _pile_on: bool
     _auto_done: bool
     _priority: bool  # attacker_priority
@@ -391,6 +397,7 @@ class Game:
         g._deck = deck_mask(rules.deck_size)
         g._active = (1 << n) - 1
         g._elig = []
+        g._actors = ()
         g._exchange_on = rules.trump_exchange != "off"
         g._limit = 0
         g._unb = 0
@@ -545,10 +552,11 @@ class Game:
         """Recompute what depends on the bout's roles (after roles change or a transfer)."""
         a, d = self.attacker, self.defender
         key = self._active << 6 | a << 3 | d
-        elig = self._elig_tab.get(key)
-        if elig is None:
-            elig = self._elig_tab[key] = self._eligible(a, d)
-        self._elig = elig
+        got = self._elig_tab.get(key)
+        if got is None:
+            elig = self._eligible(a, d)
+            got = self._elig_tab[key] = (elig, tuple(sorted({d, *elig})))
+        self._elig, self._actors = got
         # _bout_limit_for_transfer() and _bout_limit(), inlined: this runs every bout
         self._blimit = limit = self._first_max if self.bout_no <= 1 else self._max_attack
         self._limit = min(limit, self.beaten_before + self.def_start)
@@ -639,13 +647,13 @@ class Game:
             d = self.defender
             taking = self.taking
             defends = not taking and self._unb
+            # a closed bout takes no card and owes no 'done': only the defender may act
             closed = self._limit <= len(table) or (taking and not self._pile_on)
-            elig = () if closed else self._elig  # a closed bout takes no card and owes no 'done'
-            for s in range(self.n):
+            for s in self._actors:
                 if s == d:
                     if defends:
                         self._add_defence(s, out)
-                elif s in elig:
+                elif not closed:
                     self._add_throws(s, out)
         if self._exchange_on:
             self._insert_exchange(out)
@@ -673,11 +681,16 @@ class Game:
         if limit <= 0:
             return
         hand = rest = self.hands[seat]
+        singles = _LEAD1[seat]
         memo = _LEAD_COMBOS
         while rest:
             low = rest & -rest
-            same = hand & _RANK_OF[low.bit_length() - 1]
+            i = low.bit_length() - 1
+            same = hand & _RANK_OF[i]
             rest ^= same
+            if same == low:
+                out.append(singles[i])  # the only card of its rank: the usual case
+                continue
             # inlined memo hit of _combos (a lead is the hottest move generation there is)
             k = same.bit_count()
             got = memo.get((same << 6 | (k if k < limit else limit)) << 3 | seat)
@@ -711,7 +724,9 @@ class Game:
             most = min(self._blimit - len(table), nd_hand - unb)
             mine = hand & ranks
             if most > 0 and mine:
-                out.extend(_combos(seat, TR, mine, most))
+                k = mine.bit_count()
+                got = _TRANSFER_COMBOS.get((mine << 6 | (k if k < most else most)) << 3 | seat)
+                out += got if got is not None else _combos(seat, TR, mine, most)
             if self._pass_card and unb <= nd_hand:
                 trumps = mine & SUIT_MASK[self.trump] & ~self.shown
                 shows = _SHOW[seat]
