@@ -129,6 +129,22 @@ _TRANSFER_COMBOS: dict[int, tuple[Action, ...]] = {}
 #: ``active << 6 | attacker << 3 | defender``.
 _ELIGIBLE: dict[tuple[str, str, int], dict[int, tuple[list[int], tuple[int, ...]]]] = {}
 _DRAW_ORDERS: dict[tuple[int, int, int], tuple[int, ...]] = {}
+_DRAW_TABLES: dict[tuple[int, bool], tuple[tuple[tuple[int, ...], ...], ...]] = {}
+#: Every pack as a tuple of card indices, ascending (what ``Game.new`` shuffles).
+_DECK_CARDS: dict[int, tuple[int, ...]] = {
+    size: tuple(int(c) for c in bits(deck_mask(size))) for size in LOWEST_RANK
+}
+
+
+def _draw_table(n: int, by_first: bool) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """``_draw_order`` of every first attacker and defender: ``[first][defender]`` (with draw
+    order ``from_defender`` the first attacker does not matter)."""
+    got = _DRAW_TABLES.get((n, by_first))
+    if got is None:
+        got = _DRAW_TABLES[n, by_first] = tuple(
+            tuple(_draw_order(n, f if by_first else -1, d) for d in range(n)) for f in range(n)
+        )
+    return got
 
 
 def _next_active_of(n: int, active: int, seat: int) -> int:
@@ -213,6 +229,7 @@ class Game:
         "_beaters",
         "_blimit",
         "_deck",
+        "_draw_tab",
         "_elig",
         "_elig_tab",
         "_exchange_on",
@@ -311,6 +328,7 @@ class Game:
     _max_attack: int  # max_attack, or 99 for no limit
     _first_max: int  # the limit of a deal's first bout (first_bout_max applied)
     _next_tab: tuple[tuple[int, ...], ...]  # _next_tab[active][seat] == _next_active(seat)
+    _draw_tab: tuple[tuple[tuple[int, ...], ...], ...]  # [first attacker][defender]: refill order
 
     # ------------------------------------------------------------------ construction
 
@@ -328,7 +346,7 @@ class Game:
         if not 0 <= dealer < n:
             raise InvalidPosition(f"dealer must be a seat from 0 to {n - 1}")
         rng = random.Random(seed)
-        deck = list(bits(deck_mask(rules.deck_size)))
+        deck = list(_DECK_CARDS[rules.deck_size])  # plain ints: the same shuffle as of Cards
         rng.shuffle(deck)
         hands = [0] * n
         order = [(dealer + 1 + i) % n for i in range(n)]
@@ -337,7 +355,7 @@ class Game:
             for s in order:
                 hands[s] |= 1 << deck[i]
                 i += 1
-        rest = [int(c) for c in deck[i:]]
+        rest = deck[i:]
         g = cls._blank(rules)
         g.hands = hands
         g.deal_no = deal_no
@@ -350,14 +368,16 @@ class Game:
             # Six players and 36 cards: the dealer's last card is turned up and fixes trumps.
             g.talon = []
             g.trump_index = -1
-            g.trump_card = int(deck[i - 1])
+            g.trump_card = deck[i - 1]
             g.known[dealer] |= 1 << g.trump_card
             g.trump_holder = dealer
         g._set_trump(g.trump_card // 13)
-        lowest = g._lowest_trump_card()
+        lowest = g._low
         for s in range(n):
             if hands[s] >> lowest & 1:
                 g.lowest_origin = s
+        if lowest == g.trump_card:
+            g._exchange_on = False  # the lowest trump is the turned-up card: nothing to exchange
         attacker = g._opening_attacker(previous)
         g._start_roles(attacker, (attacker + 1) % n)
         return g
@@ -407,6 +427,7 @@ class Game:
         tab_key = (rules.throw_in, rules.teams, n)
         g._elig_tab = _ELIGIBLE.get(tab_key) or _ELIGIBLE.setdefault(tab_key, {})
         g._next_tab = _NEXT_ACTIVE[n]
+        g._draw_tab = _draw_table(n, rules.draw_order == "attackers_first")
         g._pile_on = rules.pile_on
         g._auto_done = rules.auto_done
         g._priority = rules.attacker_priority
@@ -901,8 +922,20 @@ class Game:
             self._do_exchange(seat, cards[0], ev)
         else:
             ev = []
-        if self.table and (self.taking or not self._unb):
-            self._settle(ev)  # only then can the bout be over
+        table = self.table
+        if table and (self.taking or not self._unb):
+            # Only now can the bout be over: when nobody may add a card (closed: the bout is
+            # full, or the defender takes and piling on is off), or every eligible attacker is
+            # done (said so, or holds nothing; with auto_done, holds nothing of those ranks).
+            taking = self.taking
+            elig = self._elig
+            if elig and self._limit > len(table) and (self._pile_on or not taking):
+                passed, hands = self.passed, self.hands
+                ranks = self.table_ranks if self._auto_done else -1
+                for s in elig:
+                    if hands[s] & ranks and not passed >> s & 1:
+                        return ev
+            self._end_bout(ev)
         return ev
 
     def _do_exchange(self, seat: int, low: int, ev: list[Event]) -> None:
@@ -923,25 +956,6 @@ class Game:
         self._exchange_on = False
         ev.append(Event("exchange", seat, (CARDS[low], CARDS[up])))
 
-    def _settle(self, ev: list[Event]) -> None:
-        """End the bout if nobody can change it any more."""
-        table = self.table
-        if not table:
-            return
-        taking = self.taking
-        if self._unb and not taking:
-            return
-        elig = self._elig
-        # not _closed(): the bout has room and takes cards (inlined: once per answered card)
-        if elig and self._limit > len(table) and (self._pile_on or not taking):
-            passed, hands = self.passed, self.hands
-            # auto_done: only a seat that could add a card holds the bout up
-            ranks = self.table_ranks if self._auto_done else -1
-            for s in elig:
-                if hands[s] & ranks and not passed >> s & 1:
-                    return
-        self._end_bout(ev)
-
     def _end_bout(self, ev: list[Event]) -> None:
         a, d = self.attacker, self.defender
         m = 0
@@ -957,6 +971,8 @@ class Game:
             ev.append(_event(Event, ("picked_up", d, _cards_of(m), -1, count, ())))
         else:
             self.discard |= m
+            if m >> self._low & 1:
+                self._exchange_on = False  # the lowest trump is discarded: no exchange any more
             ev.append(_event(Event, ("beaten", d, (), -1, count, ())))
         self.table = []
         self.table_ranks = 0
@@ -978,12 +994,17 @@ class Game:
             return
         r = self.rules
         hands = self.hands
-        first = self.first_attacker if r.draw_order == "attackers_first" else -1
         hs = r.hand_size
         low = self._low
         act = self._active
         severnyi = r.severnyi
-        for s in _draw_order(self.n, first, self.defender):
+        first = self.first_attacker
+        if 0 <= first < self.n:
+            order = self._draw_tab[first][self.defender]
+        else:  # only a hand-written position gets here
+            by_first = r.draw_order == "attackers_first"
+            order = _draw_order(self.n, first if by_first else -1, self.defender)
+        for s in order:
             if not act >> s & 1:
                 continue
             need = hs - hands[s].bit_count()
