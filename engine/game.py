@@ -643,39 +643,24 @@ class Game:
         if not self.table:
             if seat == self.attacker:
                 self._add_leads(seat, out)
-        elif seat == self.defender:
-            if not self.taking and self._unb:
-                self._add_defence(seat, out)
-        elif seat in self._elig:
-            self._add_throws(seat, out)
+        elif seat in self._actors:
+            self._add_bout_actions((seat,), out)
         return out
 
     def all_legal_actions(self) -> list[Action]:
         """``legal_actions`` of every seat, concatenated in seat order.
 
         Random playouts ask for this once per move, so it visits only the seats that can act
-        (the leader; or the defender and the eligible attackers, and none of those when the
-        bout is closed) and finds the one possible exchange directly, instead of asking
-        every seat in turn.
+        (the leader; or the defender and the eligible attackers, in one pass) and finds the one
+        possible exchange directly, instead of asking every seat in turn.
         """
         if self.result is not None:
             return []
         out: list[Action] = []
-        table = self.table
-        if not table:
+        if not self.table:
             self._add_leads(self.attacker, out)
         else:
-            d = self.defender
-            taking = self.taking
-            defends = not taking and self._unb
-            # a closed bout takes no card and owes no 'done': only the defender may act
-            closed = self._limit <= len(table) or (taking and not self._pile_on)
-            for s in self._actors:
-                if s == d:
-                    if defends:
-                        self._add_defence(s, out)
-                elif not closed:
-                    self._add_throws(s, out)
+            self._add_bout_actions(self._actors, out)
         if self._exchange_on:
             self._insert_exchange(out)
         return out
@@ -717,84 +702,103 @@ class Game:
             got = memo.get((same << 6 | (k if k < limit else limit)) << 3 | seat)
             out += got if got is not None else _combos(seat, A, same, limit)
 
-    def _add_defence(self, seat: int, out: list[Action]) -> None:
-        """The defender's moves while facing unbeaten cards: beats, transfers, take.
+    def _add_bout_actions(self, seats: tuple[int, ...], out: list[Action]) -> None:
+        """The actions of ``seats`` (in seat order, each the defender or an eligible attacker)
+        while cards are on the table. One pass serves ``all_legal_actions`` (every seat that
+        may act) and ``legal_actions`` (one seat), so the rules are written once.
 
-        Transfers: plain Perevodnoy allows them only before any card is beaten (so all unbeaten
-        cards share the lead's rank); the Kiev variation also after beats, matching any of the
-        fresh ranks (its example 1 transfers a jack and a king at once).
+        The defender facing unbeaten cards may beat any of them, transfer (``_add_transfers``)
+        or take. An eligible attacker who has not said 'done' may throw in (pile on, when the
+        defender takes) a card of a rank on the table while the bout has room, unless a seat
+        before them in priority order is not done yet (the inlined ``_gated``), and may say
+        'done' once every card is answered or, with priority, to wave on those after them.
         """
-        hand = self.hands[seat]
-        beaters = self._beaters
-        acts = _DEFEND[seat]
         table = self.table
-        ranks = unb = 0
-        for a, d in table:
-            if d < 0:
-                unb += 1
-                ranks |= _RANK_OF[a]
-                m = hand & beaters[a]
-                base = a * 52 - 1
-                while m:
-                    low = m & -m
-                    out.append(acts[base + low.bit_length()])
-                    m ^= low
-        transfer = self._transfer
-        if transfer and (transfer == 2 or unb == len(table)) and self._nd != seat:
-            nd_hand = self.hands[self._nd].bit_count()
-            most = min(self._blimit - len(table), nd_hand - unb)
-            mine = hand & ranks
-            if most > 0 and mine:
-                k = mine.bit_count()
-                got = _TRANSFER_COMBOS.get((mine << 6 | (k if k < most else most)) << 3 | seat)
-                out += got if got is not None else _combos(seat, TR, mine, most)
-            if self._pass_card and unb <= nd_hand:
-                trumps = mine & SUIT_MASK[self.trump] & ~self.shown
-                shows = _SHOW[seat]
-                while trumps:
-                    low = trumps & -trumps
-                    out.append(shows[low.bit_length() - 1])
-                    trumps ^= low
-        out.append(_TAKE[seat])
-
-    def _add_throws(self, seat: int, out: list[Action]) -> None:
-        """An eligible attacker's throw-ins (or pile-ons) and 'done', while the table is not empty.
-
-        The inlined form of ``_throwable``, ``_closed`` and ``_gated``, which stay as the
-        readable definitions (``explain_illegal`` uses them).
-        """
-        if self.passed >> seat & 1:
-            return
+        d = self.defender
         taking = self.taking
-        if self._limit <= len(self.table) or (taking and not self._pile_on):
-            return  # closed: nothing may be added, and no 'done' is owed
-        order = self._elig
-        hand = self.hands[seat]
-        priority = self._priority
-        # 'done' is due once every card is answered; with priority, a seat that others
-        # wait on may also wave them on earlier (pagat's "Go ahead")
-        may_pass = taking or not self._unb or (priority and seat != order[-1])
-        throwable = hand & self.table_ranks
-        if throwable and priority and order[0] != seat:
-            # gated: someone before this seat in priority order is not done yet
-            passed, hands = self.passed, self.hands
-            ranks = self.table_ranks if self._auto_done else -1
-            for s in order:
-                if s == seat:
-                    break
-                if hands[s] & ranks and not passed >> s & 1:
-                    throwable = 0
-                    break
-        if throwable:
-            acts = _PILE[seat] if taking else _THROW[seat]
-            while throwable:
-                low = throwable & -throwable
-                out.append(acts[low.bit_length() - 1])
-                throwable ^= low
-            if may_pass:
-                out.append(_PASS[seat])
-        elif may_pass and not self._auto_done and hand:
-            out.append(_PASS[seat])  # 'done' is owed even with nothing to add
+        hands = self.hands
+        unb = self._unb
+        # closed (see _closed): nothing may be added, and no 'done' is owed
+        closed = self._limit <= len(table) or (taking and not self._pile_on)
+        for seat in seats:
+            if seat == d:
+                if taking or not unb:
+                    continue
+                hand = hands[seat]
+                beaters = self._beaters
+                acts = _DEFEND[seat]
+                ranks = n_unb = 0
+                for a, b in table:
+                    if b < 0:
+                        n_unb += 1
+                        ranks |= _RANK_OF[a]
+                        m = hand & beaters[a]
+                        base = a * 52 - 1
+                        while m:
+                            low = m & -m
+                            out.append(acts[base + low.bit_length()])
+                            m ^= low
+                if self._transfer:
+                    self._add_transfers(seat, hand & ranks, n_unb, out)
+                out.append(_TAKE[seat])
+                continue
+            if closed or self.passed >> seat & 1:
+                continue
+            hand = hands[seat]
+            order = self._elig
+            priority = self._priority
+            # 'done' is due once every card is answered; with priority, a seat that others
+            # wait on may also wave them on earlier (pagat's "Go ahead")
+            may_pass = taking or not unb or (priority and seat != order[-1])
+            throwable = hand & self.table_ranks
+            if throwable and priority and order[0] != seat:
+                # gated: a seat before this one in priority order is not done yet
+                passed = self.passed
+                ranks = self.table_ranks if self._auto_done else -1
+                for s in order:
+                    if s == seat:
+                        break
+                    if hands[s] & ranks and not passed >> s & 1:
+                        throwable = 0
+                        break
+            if throwable:
+                acts = _PILE[seat] if taking else _THROW[seat]
+                while throwable:
+                    low = throwable & -throwable
+                    out.append(acts[low.bit_length() - 1])
+                    throwable ^= low
+                if may_pass:
+                    out.append(_PASS[seat])
+            elif may_pass and not self._auto_done and hand:
+                out.append(_PASS[seat])  # 'done' is owed even with nothing to add
+
+    def _add_transfers(self, seat: int, mine: int, n_unb: int, out: list[Action]) -> None:
+        """The defender's transfers: ``mine`` are their cards of the unbeaten ranks.
+
+        Plain Perevodnoy allows a transfer only before any card is beaten (so all unbeaten
+        cards share the lead's rank); the Kiev variation also after beats, matching any of the
+        fresh ranks (its example 1 transfers a jack and a king at once). The attack then goes
+        to the next active seat, so it may hold no more cards than the bout allows and than
+        that seat holds.
+        """
+        if self._transfer == 1 and n_unb != len(self.table):
+            return
+        nd = self._nd
+        if nd == seat:
+            return
+        nd_hand = self.hands[nd].bit_count()
+        most = min(self._blimit - len(self.table), nd_hand - n_unb)
+        if most > 0 and mine:
+            k = mine.bit_count()
+            got = _TRANSFER_COMBOS.get((mine << 6 | (k if k < most else most)) << 3 | seat)
+            out += got if got is not None else _combos(seat, TR, mine, most)
+        if self._pass_card and n_unb <= nd_hand:
+            trumps = mine & SUIT_MASK[self.trump] & ~self.shown
+            shows = _SHOW[seat]
+            while trumps:
+                low = trumps & -trumps
+                out.append(shows[low.bit_length() - 1])
+                trumps ^= low
 
     def _bout_limit_for_transfer(self) -> int:
         """The bout's own card limit (a transfer is capped by the next hand, not this one)."""

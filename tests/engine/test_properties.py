@@ -319,6 +319,8 @@ def random_game(name: str, n: int, seed: int, *, heavy: bool = True) -> Game:
         if heavy:
             check_rules(g)
             check_exchange(g)
+            # all_legal_actions is generated in one pass over the seats that may act
+            assert acts == [a for s in range(g.n) for a in g.legal_actions(s)]
         action = rng.choice(acts)
         version, bout_no = g.version, g.bout_no
         up_before = g.trump_card
