@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import chain, combinations
 from typing import Any
 
 from .actions import EX, PA, PI, SH, TK, TR, A, Action, ActionKind, D, Event, T
@@ -116,6 +116,9 @@ _LEAD1: tuple[tuple[Action, ...], ...] = tuple(
     tuple(Action(s, A, (c,)) for c in CARDS) for s in range(_MAX_SEATS)
 )
 _PASS = _BARE[PA]
+#: _BIT[card] == 1 << card; ``sum(map(_BIT.__getitem__, cards))`` is the mask of distinct cards.
+_BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
+_chain = chain.from_iterable
 #: RANK_OF[card]: mask of the four cards of ``card``'s rank (one index instead of ``% 13 + 2``).
 _RANK_OF: tuple[int, ...] = tuple(RANK_MASK[c % 13 + 2] for c in range(52))
 
@@ -170,16 +173,6 @@ _NEXT_ACTIVE: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 _event: Callable[
     [type[Event], tuple[str, int, tuple[Card, ...], int, int, tuple[Card, ...]]], Event
 ] = tuple.__new__
-
-
-def _cards_of(mask: int) -> tuple[Card, ...]:
-    """The cards of ``mask`` in ascending order, as ``tuple(bits(mask))`` without a generator."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(CARDS[low.bit_length() - 1])
-        mask ^= low
-    return tuple(out)
 
 
 def _draw_order(n: int, first: int, defender: int) -> tuple[int, ...]:
@@ -961,23 +954,28 @@ class Game:
         ev.append(Event("exchange", seat, (CARDS[low], CARDS[up])))
 
     def _end_bout(self, ev: list[Event]) -> None:
+        """The table goes to the defender (taken) or the discard, then refill and new roles.
+
+        The table's cards are gathered with C-level helpers (``chain``, ``sort``, ``sum`` of
+        distinct bits, which is their union): this runs at the end of every bout.
+        """
         a, d = self.attacker, self.defender
-        m = 0
-        for x, y in self.table:
-            m |= 1 << x
-            if y >= 0:
-                m |= 1 << y
-        count = m.bit_count()
         taken = self.taking
         if taken:
+            cards = list(_chain(self.table))
+            cards.sort()
+            del cards[: cards.count(-1)]  # the empty defence slots of unbeaten cards
+            m = sum(map(_BIT.__getitem__, cards))
             self.hands[d] |= m
             self.known[d] |= m
-            ev.append(_event(Event, ("picked_up", d, _cards_of(m), -1, count, ())))
+            picked = tuple(map(CARDS.__getitem__, cards))  # ascending, like bits(m)
+            ev.append(_event(Event, ("picked_up", d, picked, -1, len(cards), ())))
         else:
+            m = sum(map(_BIT.__getitem__, _chain(self.table)))  # every attack card is beaten
             self.discard |= m
             if m >> self._low & 1:
                 self._exchange_on = False  # the lowest trump is discarded: no exchange any more
-            ev.append(_event(Event, ("beaten", d, (), -1, count, ())))
+            ev.append(_event(Event, ("beaten", d, (), -1, m.bit_count(), ())))
         self.table = []
         self.table_ranks = 0
         self._unb = 0
@@ -1020,9 +1018,7 @@ class Game:
             drawn = talon[start:]
             del talon[start:]
             drawn.reverse()  # the top of the talon (its end) is drawn first
-            m = 0
-            for c in drawn:
-                m |= 1 << c
+            m = sum(map(_BIT.__getitem__, drawn))
             hands[s] |= m
             if m >> low & 1 and self.lowest_origin < 0:
                 self.lowest_origin = s
