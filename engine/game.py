@@ -139,6 +139,11 @@ _DECK_CARDS: dict[int, tuple[int, ...]] = {
 }
 
 
+#: The events without cards, shared like the actions (events are immutable).
+_PASS_EV: tuple[Event, ...] = tuple(Event("pass", s) for s in range(_MAX_SEATS))
+_TAKE_EV: tuple[Event, ...] = tuple(Event("take", s) for s in range(_MAX_SEATS))
+
+
 def _draw_table(n: int, by_first: bool) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """``_draw_order`` of every first attacker and defender: ``[first][defender]`` (with draw
     order ``from_defender`` the first attacker does not matter)."""
@@ -225,6 +230,7 @@ class Game:
         "_draw_tab",
         "_elig",
         "_elig_tab",
+        "_ex_orig_only",
         "_exchange_on",
         "_first_max",
         "_limit",
@@ -318,6 +324,7 @@ class Game:
     _priority: bool  # attacker_priority
     _transfer: int  # 0 off, 1 before_beat, 2 kiev
     _pass_card: bool
+    _ex_orig_only: bool  # exchange_original_holder_only
     _max_attack: int  # max_attack, or 99 for no limit
     _first_max: int  # the limit of a deal's first bout (first_bout_max applied)
     _next_tab: tuple[tuple[int, ...], ...]  # _next_tab[active][seat] == _next_active(seat)
@@ -426,6 +433,7 @@ class Game:
         g._priority = rules.attacker_priority
         g._transfer = ("off", "before_beat", "kiev").index(rules.transfer)
         g._pass_card = rules.pass_card
+        g._ex_orig_only = rules.exchange_original_holder_only
         g._max_attack = 99 if rules.max_attack is None else rules.max_attack
         first = rules.first_bout_max
         g._first_max = g._max_attack if first is None else min(g._max_attack, first)
@@ -573,7 +581,8 @@ class Game:
         self._elig, self._actors = got
         # _bout_limit_for_transfer() and _bout_limit(), inlined: this runs every bout
         self._blimit = limit = self._first_max if self.bout_no <= 1 else self._max_attack
-        self._limit = min(limit, self.beaten_before + self.def_start)
+        held = self.beaten_before + self.def_start
+        self._limit = limit if limit < held else held
         self._nd = self._next_tab[self._active][d]
         self._unb = sum(1 for p in self.table if p[1] < 0) if self.table else 0
 
@@ -664,6 +673,11 @@ class Game:
         Only the holder of the lowest trump can exchange, so there is at most one.
         """
         low, hands = self._low, self.hands
+        if self._ex_orig_only:
+            # only the original holder may exchange: the one candidate, without a seat loop
+            seat = self.lowest_origin
+            if seat < 0 or not hands[seat] >> low & 1:
+                return
         for s in range(self.n):
             if hands[s] >> low & 1:
                 ex = self._exchange_card(s)
@@ -676,7 +690,9 @@ class Game:
 
     def _add_leads(self, seat: int, out: list[Action]) -> None:
         """The attacker's leads: every non-empty set of one rank, no more than the bout allows."""
-        limit = min(self._limit, self.hands[self.defender].bit_count())
+        limit = self.hands[self.defender].bit_count()
+        if self._limit < limit:
+            limit = self._limit
         if limit <= 0:
             return
         hand = rest = self.hands[seat]
@@ -731,24 +747,19 @@ class Game:
                             low = m & -m
                             out.append(acts[base + low.bit_length()])
                             m ^= low
-                if self._transfer:
+                if self._transfer and hand & ranks:  # no card of those ranks: no transfer
                     self._add_transfers(seat, hand & ranks, n_unb, out)
                 out.append(_TAKE[seat])
                 continue
             if closed or self.passed >> seat & 1:
                 continue
             hand = hands[seat]
-            order = self._elig
-            priority = self._priority
-            # 'done' is due once every card is answered; with priority, a seat that others
-            # wait on may also wave them on earlier (pagat's "Go ahead")
-            may_pass = taking or not unb or (priority and seat != order[-1])
             throwable = hand & self.table_ranks
-            if throwable and priority and order[0] != seat:
+            if throwable and self._priority and self._elig[0] != seat:
                 # gated: a seat before this one in priority order is not done yet
                 passed = self.passed
                 ranks = self.table_ranks if self._auto_done else -1
-                for s in order:
+                for s in self._elig:
                     if s == seat:
                         break
                     if hands[s] & ranks and not passed >> s & 1:
@@ -760,10 +771,12 @@ class Game:
                     low = throwable & -throwable
                     out.append(acts[low.bit_length() - 1])
                     throwable ^= low
-                if may_pass:
-                    out.append(_PASS[seat])
-            elif may_pass and not self._auto_done and hand:
-                out.append(_PASS[seat])  # 'done' is owed even with nothing to add
+            elif self._auto_done or not hand:
+                continue  # nothing to add, and no 'done' owed
+            # 'done' is due once every card is answered; with priority, a seat that others
+            # wait on may also wave them on earlier (pagat's "Go ahead")
+            if taking or not unb or (self._priority and seat != self._elig[-1]):
+                out.append(_PASS[seat])
 
     def _add_transfers(self, seat: int, mine: int, n_unb: int, out: list[Action]) -> None:
         """The defender's transfers: ``mine`` are their cards of the unbeaten ranks.
@@ -780,7 +793,9 @@ class Game:
         if nd == seat:
             return
         nd_hand = self.hands[nd].bit_count()
-        most = min(self._blimit - len(self.table), nd_hand - n_unb)
+        most = self._blimit - len(self.table)  # room in the bout ...
+        if nd_hand - n_unb < most:
+            most = nd_hand - n_unb  # ... and in the next defender's hand
         if most > 0 and mine:
             k = mine.bit_count()
             got = _TRANSFER_COMBOS.get((mine << 6 | (k if k < most else most)) << 3 | seat)
@@ -848,7 +863,7 @@ class Game:
         self.version += 1
         if kind is PA:
             self.passed |= 1 << seat
-            ev = [_event(Event, ("pass", seat, (), -1, 0, ()))]
+            ev = [_PASS_EV[seat]]
         elif kind is D:
             a, d = cards
             keep = ~(1 << d)
@@ -863,11 +878,14 @@ class Game:
             self._unb -= 1
             ev = [_event(Event, ("defend", seat, cards, self.attacker, 0, ()))]
         elif kind is A:
-            table = self.table
-            m = 0
-            for c in cards:
-                m |= 1 << c
-                table.append([c, -1])
+            if len(cards) == 1:
+                m = _BIT[cards[0]]
+                self.table.append([cards[0], -1])
+            else:
+                m = 0
+                for c in cards:
+                    m |= 1 << c
+                    self.table.append([c, -1])
             self.hands[seat] &= ~m
             self.known[seat] &= ~m
             if self.exchange_grace:
@@ -877,13 +895,14 @@ class Game:
             self.def_start = def_start = self.hands[self.defender].bit_count()
             self.beaten_before = 0
             self._unb = len(cards)
-            self._limit = min(self._blimit, def_start)  # _bout_limit(), beaten_before being 0
+            limit = self._blimit  # _bout_limit(), beaten_before being 0
+            self._limit = limit if limit < def_start else def_start
             self.table_ranks = _RANK_OF[cards[0]]
             ev = [_event(Event, ("attack", seat, cards, self.defender, 0, ()))]
         elif kind is TK:
             self.taking = True
             self.passed = 0
-            ev = [_event(Event, ("take", seat, (), -1, 0, ()))]
+            ev = [_TAKE_EV[seat]]
         elif kind is T or kind is PI:
             c = cards[0]
             keep = ~(1 << c)
@@ -1123,7 +1142,9 @@ class Game:
         self._start_roles(na, nd)
 
     def _start_roles(self, attacker: int, defender: int) -> None:
-        self.bout_no += 1
+        """Begin a bout (the table is empty): roles, then ``_refresh_bout`` inlined (every bout
+        passes here), falling back to it the first time a role pair's attackers are needed."""
+        self.bout_no = bout_no = self.bout_no + 1
         self.attacker = attacker
         self.defender = defender
         self.first_attacker = attacker
@@ -1131,8 +1152,17 @@ class Game:
         self.passed = 0
         self.shown = 0
         self.beaten_before = 0
-        self.def_start = self.hands[defender].bit_count()
-        self._refresh_bout()
+        self.def_start = def_start = self.hands[defender].bit_count()
+        act = self._active
+        got = self._elig_tab.get(act << 6 | attacker << 3 | defender)
+        if got is None:
+            self._refresh_bout()
+            return
+        self._elig, self._actors = got
+        self._blimit = limit = self._first_max if bout_no <= 1 else self._max_attack
+        self._limit = limit if limit < def_start else def_start
+        self._nd = self._next_tab[act][defender]
+        self._unb = 0
 
     # ------------------------------------------------------------------ explanations
 
