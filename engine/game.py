@@ -106,6 +106,13 @@ _DEFEND: tuple[tuple[Action, ...], ...] = tuple(
     tuple(Action(s, ActionKind.DEFEND, (a, d)) for a in CARDS for d in CARDS)
     for s in range(_MAX_SEATS)
 )
+#: _BEATS[seat][attack card][d + 1]: the defence of the attack card by card d, indexed by
+#: ``(1 << d).bit_length()`` so that move generation needs no index arithmetic (index 0 is
+#: never read; it holds an Action only to keep the type simple).
+_BEATS: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
+    tuple((_DEFEND[s][0], *_DEFEND[s][52 * a : 52 * a + 52]) for a in range(52))
+    for s in range(_MAX_SEATS)
+)
 # The shared actions of the hot paths as plain tuples indexed by seat (and card): a lookup in
 # ``_SINGLE[kind]`` per generated action is measurable in random self-play.
 _THROW = _SINGLE[T]
@@ -349,12 +356,11 @@ class Game:
         deck = list(_DECK_CARDS[rules.deck_size])  # plain ints: the same shuffle as of Cards
         rng.shuffle(deck)
         hands = [0] * n
-        order = [(dealer + 1 + i) % n for i in range(n)]
-        i = 0
-        for _ in range(rules.hand_size):
-            for s in order:
-                hands[s] |= 1 << deck[i]
-                i += 1
+        i = rules.hand_size * n
+        for j in range(n):
+            # one card at a time clockwise from the dealer's left: the j-th player to receive
+            # gets deck[j], deck[j + n], ...
+            hands[(dealer + 1 + j) % n] = sum(map(_BIT.__getitem__, deck[j:i:n]))
         rest = deck[i:]
         g = cls._blank(rules)
         g.hands = hands
@@ -735,17 +741,17 @@ class Game:
                     continue
                 hand = hands[seat]
                 beaters = self._beaters
-                acts = _DEFEND[seat]
+                rows = _BEATS[seat]
                 ranks = n_unb = 0
                 for a, b in table:
                     if b < 0:
                         n_unb += 1
                         ranks |= _RANK_OF[a]
                         m = hand & beaters[a]
-                        base = a * 52 - 1
+                        row = rows[a]
                         while m:
                             low = m & -m
-                            out.append(acts[base + low.bit_length()])
+                            out.append(row[low.bit_length()])
                             m ^= low
                 if self._transfer and hand & ranks:  # no card of those ranks: no transfer
                     self._add_transfers(seat, hand & ranks, n_unb, out)
