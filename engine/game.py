@@ -467,15 +467,64 @@ class Game:
         return (dealer + 1) % n
 
     def copy(self) -> Game:
+        """An independent copy (searches copy a state per node, so every slot is assigned
+        explicitly instead of by a getattr/setattr loop; a test checks none is missed)."""
         g = Game.__new__(Game)
-        for name in Game.__slots__:
-            setattr(g, name, getattr(self, name))
+        # mutable state: fresh lists
         g.hands = self.hands[:]
         g.talon = self.talon[:]
         g.table = [p[:] for p in self.table]
         g.out = self.out[:]
         g.team_ptr = self.team_ptr[:]
         g.known = self.known[:]
+        # immutable values
+        g.rules = self.rules
+        g.n = self.n
+        g.trump = self.trump
+        g.trump_card = self.trump_card
+        g.trump_index = self.trump_index
+        g.discard = self.discard
+        g.table_ranks = self.table_ranks
+        g.attacker = self.attacker
+        g.defender = self.defender
+        g.first_attacker = self.first_attacker
+        g.bout_no = self.bout_no
+        g.taking = self.taking
+        g.passed = self.passed
+        g.def_start = self.def_start
+        g.beaten_before = self.beaten_before
+        g.shown = self.shown
+        g.lowest_origin = self.lowest_origin
+        g.exchange_grace = self.exchange_grace
+        g.trump_holder = self.trump_holder
+        g.result = self.result
+        g.version = self.version
+        g.deal_no = self.deal_no
+        g.dealer = self.dealer
+        g._deck = self._deck
+        g._beaters = self._beaters
+        g._active = self._active
+        g._exchange_on = self._exchange_on
+        g._low = self._low
+        # per bout, shared read-only values (see _refresh_bout)
+        g._elig = self._elig
+        g._actors = self._actors
+        g._limit = self._limit
+        g._unb = self._unb
+        g._blimit = self._blimit
+        g._nd = self._nd
+        # copied rule options and per-table lookups (see _blank)
+        g._elig_tab = self._elig_tab
+        g._next_tab = self._next_tab
+        g._draw_tab = self._draw_tab
+        g._pile_on = self._pile_on
+        g._auto_done = self._auto_done
+        g._priority = self._priority
+        g._transfer = self._transfer
+        g._pass_card = self._pass_card
+        g._ex_orig_only = self._ex_orig_only
+        g._max_attack = self._max_attack
+        g._first_max = self._first_max
         return g
 
     def next_deal(self, seed: int | str) -> Game:

@@ -457,6 +457,19 @@ def test_json_round_trip_continues_identically(name: str, n: int, seed: int, cut
     assert h.to_dict() == g.to_dict()
 
 
+def test_copy_sets_every_slot_and_shares_no_mutable_state() -> None:
+    g = Game.new(RuleSet.preset("perevodnoy", players=3), seed=7)
+    rng = random.Random(7)
+    for _ in range(10):
+        g.apply(rng.choice(g.all_legal_actions()))
+    c = g.copy()
+    for name in Game.__slots__:
+        assert getattr(c, name) == getattr(g, name), name  # AttributeError if copy missed it
+    for name in ("hands", "talon", "table", "out", "team_ptr", "known"):
+        assert getattr(c, name) is not getattr(g, name), name
+    assert all(p is not q for p, q in zip(c.table, g.table, strict=True))
+
+
 # ------------------------------------------------------------------ hidden information
 
 
