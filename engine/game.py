@@ -119,10 +119,11 @@ _THROW = _SINGLE[T]
 _PILE = _SINGLE[PI]
 _SHOW = _SINGLE[SH]
 _TAKE = _BARE[TK]
+_PASS = _BARE[PA]
+#: _LEAD1[seat][card]: the lead of that single card.
 _LEAD1: tuple[tuple[Action, ...], ...] = tuple(
     tuple(Action(s, A, (c,)) for c in CARDS) for s in range(_MAX_SEATS)
 )
-_PASS = _BARE[PA]
 #: _BIT[card] == 1 << card; ``sum(map(_BIT.__getitem__, cards))`` is the mask of distinct cards.
 _BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
 _chain = chain.from_iterable
@@ -317,15 +318,15 @@ class Game:
     _elig: list[int]  # eligible attackers of the bout in priority order (shared: never mutate)
     _limit: int  # most attack cards the current bout may hold
     _unb: int  # unbeaten attack cards on the table
-    # Per bout (set by _refresh_bout): what the defender's transfer options depend on besides
-    # the table, so the defender's move generation does not walk the seats every call.
+    # Per bout (set by _refresh_bout), so move generation does not walk the seats every call:
+    _actors: tuple[int, ...]  # the defender and the eligible attackers, in seat order
     _blimit: int  # the bout's own card limit (rules only; a transfer is capped by the next hand)
     _nd: int  # who a transfer goes to: the next active seat after the defender
     _low: int  # the lowest trump card (follows the trump suit, which Severnyi can change)
     # Rule options read on the hot paths, copied from ``rules`` once (a frozen dataclass
-    # attribute chain costs more than a slot); set by _blank, so every constructor has them.
+    # attribute chain costs more than a slot), and lookup tables for this rule set and table
+    # size; set by _blank, so every constructor has them.
     _elig_tab: dict[int, tuple[list[int], tuple[int, ...]]]  # (_elig, _actors) memo
-    _actors: tuple[int, ...]  # the defender and the eligible attackers, in seat order
     _pile_on: bool
     _auto_done: bool
     _priority: bool  # attacker_priority
@@ -590,10 +591,6 @@ class Game:
                 return s
         return -1
 
-    def _next_defender(self, seat: int) -> int:
-        """Who an attack transferred by ``seat`` goes to: the next active player clockwise."""
-        return self._next_active(seat)
-
     def eligible_attackers(self) -> list[int]:
         """Seats that may add cards in the current bout, in priority order."""
         return list(self._elig)
@@ -626,7 +623,14 @@ class Game:
         return out
 
     def _refresh_bout(self) -> None:
-        """Recompute what depends on the bout's roles (after roles change or a transfer)."""
+        """Recompute what depends on the bout's roles (after roles change or a transfer).
+
+        ``_blimit`` is the bout's own card limit (a transfer is capped by the next hand, not
+        this one); ``_limit`` also applies the defender's hand: the attack cards this defender
+        faces may not exceed what they held when their defence began (equivalently: unbeaten
+        cards <= cards held now). ``apply_unchecked`` (a lead) and ``_start_roles`` compute
+        these inline.
+        """
         a, d = self.attacker, self.defender
         key = self._active << 6 | a << 3 | d
         got = self._elig_tab.get(key)
@@ -634,18 +638,11 @@ class Game:
             elig = self._eligible(a, d)
             got = self._elig_tab[key] = (elig, tuple(sorted({d, *elig})))
         self._elig, self._actors = got
-        # _bout_limit_for_transfer() and _bout_limit(), inlined: this runs every bout
         self._blimit = limit = self._first_max if self.bout_no <= 1 else self._max_attack
         held = self.beaten_before + self.def_start
         self._limit = limit if limit < held else held
         self._nd = self._next_tab[self._active][d]
         self._unb = sum(1 for p in self.table if p[1] < 0) if self.table else 0
-
-    def _bout_limit(self) -> int:
-        """Most attack cards the current bout may hold."""
-        # the defender's hand: the attack cards this defender faces may not exceed what they
-        # held when their defence began (equivalently: unbeaten cards <= cards held now)
-        return min(self._bout_limit_for_transfer(), self.beaten_before + self.def_start)
 
     def _room(self) -> int:
         """How many more attack cards may go on the table right now."""
@@ -863,10 +860,6 @@ class Game:
                 out.append(shows[low.bit_length() - 1])
                 trumps ^= low
 
-    def _bout_limit_for_transfer(self) -> int:
-        """The bout's own card limit (a transfer is capped by the next hand, not this one)."""
-        return self._first_max if self.bout_no <= 1 else self._max_attack
-
     def _exchange_card(self, seat: int) -> int:
         """The lowest trump ``seat`` may exchange now, or -1."""
         r = self.rules
@@ -950,7 +943,7 @@ class Game:
             self.def_start = def_start = self.hands[self.defender].bit_count()
             self.beaten_before = 0
             self._unb = len(cards)
-            limit = self._blimit  # _bout_limit(), beaten_before being 0
+            limit = self._blimit  # _limit as in _refresh_bout, beaten_before being 0
             self._limit = limit if limit < def_start else def_start
             self.table_ranks = _RANK_OF[cards[0]]
             ev = [_event(Event, ("attack", seat, cards, self.defender, 0, ()))]
@@ -988,7 +981,7 @@ class Game:
             verb = "transfer" if kind is TR else "show"
             ev = [_event(Event, (verb, seat, cards, nd, 0, ()))]
         elif kind is EX:
-            # an exchange can take away a seat's last throwable card, so settle afterwards too
+            # an exchange can take away a seat's last throwable card, so the bout may end
             ev = []
             self._do_exchange(seat, cards[0], ev)
         else:
