@@ -1115,9 +1115,12 @@ class Game:
             self._exchange_on = self._exchange_on and self.exchange_grace
 
     def _mark_out(self, ev: list[Event]) -> None:
+        """Seats left without cards once the talon is empty drop out, in play order."""
         if self.talon:
             return
         n, hands, first = self.n, self.hands, self.first_attacker
+        if hands.count(0) <= len(self.out):
+            return  # every empty hand is a seat already out (their hands stay empty)
         for i in range(n):
             s = (first + i) % n
             if self._active >> s & 1 and not hands[s]:
