@@ -5,6 +5,12 @@ Design notes (why it looks like this):
 * Hands, the discard and per-seat knowledge are bit masks (see ``cards``); the table is a
   short list of ``[attack, defence]`` pairs. Random self-play is the engine's stress test and
   the computer players' search budget, so the hot paths avoid allocation.
+* For the same reason (``bench/engine_speed.py`` measures it) the per-move paths avoid work
+  that only changes per game or per bout: the rule options they read are copied into slots
+  (``_blank``), what depends on the bout's roles is cached when roles change
+  (``_refresh_bout``), actions and card-less events are prebuilt and shared, and
+  ``all_legal_actions`` visits only the seats that may act. ``tests/engine/test_properties.py``
+  re-derives the rules independently, so a faster engine that changes behaviour fails there.
 * Several seats may be entitled to act at once (co-attackers throwing in while the defender
   defends). ``legal_actions(seat)`` answers for any seat and ``apply`` accepts exactly those
   actions, whoever sends them first; the bot serialises clicks per game.
