@@ -333,13 +333,14 @@ class Clicker:
         paced: bool = True,
     ) -> list[SimInteraction]:
         """Emit the clicks (all at once, or paced as :meth:`Options.gaps` says) and wait for
-        every answer.
+        every answer. ``paced`` is False for the setup: its clicks go out at once and nothing
+        is frozen (see :func:`simulator_history_out_of_gc`).
 
         Background work (table edits, pings) is not drained: it overlaps the next wave, as
         under continuous load, and simcord's settle scans every parked task against every
-        timer (each ephemeral hand view holds a 15-minute timeout task), which at 1,000 games
-        would cost more than the clicks. Pacing sleeps in a worker thread: simcord makes the
-        loop's clock virtual, so an ``asyncio.sleep`` here would wait for simulated time."""
+        pending timer, which at 1,000 games would cost more than the clicks. Pacing sleeps in
+        a worker thread: simcord makes the loop's clock virtual, so an ``asyncio.sleep`` here
+        would wait for simulated time."""
         loop = asyncio.get_running_loop()
         self._pending.clear()
         self._all_answered = loop.create_future()
@@ -356,7 +357,7 @@ class Clicker:
                     if delay > 0.0002:
                         await loop.run_in_executor(None, time.sleep, delay)
                 records.append(self.press(*click))
-                if (i + 1) % FREEZE_EVERY == 0:
+                if paced and (i + 1) % FREEZE_EVERY == 0:  # rounds only: see run_size
                     simulator_history_out_of_gc(self.opts)
         finally:
             self._emitting = False
@@ -648,6 +649,8 @@ async def run_size(games: int, opts: Options) -> SizeResult:
                     service.act = timed(move.act, service.act)  # type: ignore[method-assign,assignment]
                     for name in ("save_state", "finish_game"):
                         setattr(storage, name, timed(move.commit, getattr(storage, name)))
+                    # Freezing starts only now: frozen cyclic garbage is never collected, so
+                    # freezing during the setup would count it in the memory figure above.
                     with full_collections(full_gcs):
                         for _ in range(opts.clicks):
                             live = [t for t in tables if not _finished(service, t)]
