@@ -1060,8 +1060,8 @@ class Storage:
 
         Each UPDATE keeps its own version check: a stale one changes nothing and is reported as
         such, the others commit. aiosqlite has no public way to run several statements in one
-        trip, so this uses its (stable since 0.17) ``_execute``; the tests of group commit
-        fail loudly should that ever change.
+        trip, so this uses its ``_execute`` (unchanged across the pinned 0.20-0.22 range); the
+        tests of group commit fail loudly should that ever change.
         """
         try:
             run_in_thread: Callable[..., Awaitable[list[bool]]] = self._conn._execute
