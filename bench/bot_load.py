@@ -158,6 +158,7 @@ class SizeResult:
     finished: int
     errors: list[str]
     full_gcs: list[float] = field(default_factory=list)  # pauses during the click rounds
+    busy: float = float("nan")  # CPU seconds of the whole process per wall second of clicks
 
 
 @contextmanager
@@ -653,6 +654,7 @@ async def run_size(games: int, opts: Options) -> SizeResult:
                         setattr(storage, name, timed(move.commit, getattr(storage, name)))
                     # Freezing starts only now: frozen cyclic garbage is never collected, so
                     # freezing during the setup would count it in the memory figure above.
+                    cpu, wall = time.process_time(), time.perf_counter()
                     with full_collections(full_gcs):
                         for _ in range(opts.clicks):
                             live = [t for t in tables if not _finished(service, t)]
@@ -662,13 +664,14 @@ async def run_size(games: int, opts: Options) -> SizeResult:
                             await _hand_phase(env, service, clicker, live, kinds["hand"], opts)
                             simulator_history_out_of_gc(opts)
                             await _move_phase(env, service, clicker, live, move, opts, rng)
+                    busy = (time.process_time() - cpu) / max(time.perf_counter() - wall, 1e-9)
                     await env.settle()
                 finished = sum(1 for t in tables if _finished(service, t))
                 errors = [repr(e) for e in env.errors]
             finally:
                 await env.bot.close()
                 gc.unfreeze()
-    return SizeResult(games, memory, kinds, finished, errors, full_gcs)
+    return SizeResult(games, memory, kinds, finished, errors, full_gcs, busy)
 
 
 def simulator_history_out_of_gc(opts: Options) -> None:
@@ -854,7 +857,8 @@ def report(results: list[SizeResult], opts: Options) -> None:
         longest = max(res.full_gcs, default=0.0) * 1000
         print(
             f"{res.games} games: {len(res.full_gcs)} full garbage collections during the clicks, "
-            f"longest {longest:.1f} ms"
+            f"longest {longest:.1f} ms; the process (bot and simulated Discord, all threads) "
+            f"was busy {res.busy:.0%} of the clicks' wall time"
         )
     for res in results:
         if res.games != TARGET_GAMES:
