@@ -654,38 +654,19 @@ class Game:
         """How many more attack cards may go on the table right now."""
         return self._limit - len(self.table)
 
-    def _throwable(self, seat: int) -> int:
-        if self.taking and not self.rules.pile_on:
-            return 0
-        if self._room() <= 0:
-            return 0
-        return self.hands[seat] & self.table_ranks
+    def _waits_for_earlier(self, seat: int) -> bool:
+        """With attacker priority, whether a seat before ``seat`` still holds up the bout.
 
-    def _closed(self) -> bool:
-        """Nobody may add a card for reasons everyone can see (bout full, no piling on)."""
-        return self._room() <= 0 or (self.taking and not self.rules.pile_on)
-
-    def _done(self, seat: int) -> bool:
-        """Whether ``seat`` no longer holds up the bout.
-
-        Without ``auto_done`` this depends only on public facts (an explicit 'done', an empty
-        hand, a closed bout), so neither the bout's end nor a co-attacker's turn opening says
-        anything about a hand.
+        Such a seat has not said 'done' and holds a card it could add: any card, so that the
+        wait says nothing about a hand, or, with ``auto_done``, a card of a rank on the table.
+        Callers check first that priority is played and that the bout is not closed.
         """
-        if self.passed >> seat & 1:
-            return True
-        if self.rules.auto_done:
-            return not self._throwable(seat)
-        return not self.hands[seat] or self._closed()
-
-    def _gated(self, seat: int, order: Sequence[int]) -> bool:
-        """With attacker priority, a co-attacker waits until everyone before them is done."""
-        if not self.rules.attacker_priority:
-            return False
-        for s in order:
+        passed, hands = self.passed, self.hands
+        ranks = self.table_ranks if self._auto_done else -1
+        for s in self._elig:
             if s == seat:
                 return False
-            if not self._done(s):
+            if hands[s] & ranks and not passed >> s & 1:
                 return True
         return False
 
@@ -777,7 +758,7 @@ class Game:
         The defender facing unbeaten cards may beat any of them, transfer (``_add_transfers``)
         or take. An eligible attacker who has not said 'done' may throw in (pile on, when the
         defender takes) a card of a rank on the table while the bout has room, unless a seat
-        before them in priority order is not done yet (the inlined ``_gated``), and may say
+        before them in priority order is not done yet (``_waits_for_earlier``), and may say
         'done' once every card is answered or, with priority, to wave on those after them.
         """
         table = self.table
@@ -785,7 +766,8 @@ class Game:
         taking = self.taking
         hands = self.hands
         unb = self._unb
-        # closed (see _closed): nothing may be added, and no 'done' is owed
+        # closed: the bout is full, or the defender takes and piling on is off; nothing may be
+        # added, and no 'done' is owed
         closed = self._limit <= len(table) or (taking and not self._pile_on)
         for seat in seats:
             if seat == d:
@@ -813,16 +795,13 @@ class Game:
                 continue
             hand = hands[seat]
             throwable = hand & self.table_ranks
-            if throwable and self._priority and self._elig[0] != seat:
-                # gated: a seat before this one in priority order is not done yet
-                passed = self.passed
-                ranks = self.table_ranks if self._auto_done else -1
-                for s in self._elig:
-                    if s == seat:
-                        break
-                    if hands[s] & ranks and not passed >> s & 1:
-                        throwable = 0
-                        break
+            if (
+                throwable
+                and self._priority
+                and self._elig[0] != seat
+                and self._waits_for_earlier(seat)
+            ):
+                throwable = 0  # a seat before this one in priority order is not done yet
             if throwable:
                 acts = _PILE[seat] if taking else _THROW[seat]
                 while throwable:
@@ -1296,7 +1275,7 @@ class Game:
             return "full", "the bout already holds as many cards as allowed"
         if self.passed >> seat & 1:
             return "already_done", "you said done; wait for the table to change"
-        if self._gated(seat, order):
+        if self._priority and self._waits_for_earlier(seat):
             return "priority", "wait: a player before you may still throw in"
         return "rank_not_on_table", "you may only add a rank that is already on the table"
 
