@@ -25,7 +25,9 @@ import os
 import random
 import re
 import sqlite3
+import threading
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, fields, replace
@@ -571,6 +573,69 @@ def _update_states(conn: sqlite3.Connection, batch: Sequence[_StateWrite]) -> li
     return stored
 
 
+#: Longest one trip to the database thread keeps committing moves before it hands the
+#: connection back (while it drains the queue the writer holds the storage lock, so other
+#: transactions wait), and how long it waits for the next move before it stops.
+_STATE_TRIP_SECONDS = 0.02
+_STATE_LINGER_SECONDS = 0.005
+
+_Settle = Callable[[list[_StateWrite], "list[bool] | BaseException"], None]
+
+
+def _take_batch(queue: deque[_StateWrite]) -> list[_StateWrite]:
+    """The oldest queued moves, at most one per game and ``_STATE_BATCH_MAX`` in all.
+
+    Strictly first in, first out: a game's second move ends the batch, so it is written after
+    its first and its version check sees the first one's version.
+    """
+    batch: list[_StateWrite] = []
+    seen: set[int] = set()
+    while queue and len(batch) < _STATE_BATCH_MAX:
+        w = queue.popleft()
+        if w.game_id in seen:
+            queue.appendleft(w)
+            break
+        seen.add(w.game_id)
+        batch.append(w)
+    return batch
+
+
+def _drain_states(
+    conn: sqlite3.Connection,
+    queue: deque[_StateWrite],
+    wake: threading.Event,
+    settle: _Settle,
+    closing: list[bool],
+) -> None:
+    """Runs in the database thread: commit queued moves batch by batch until none comes.
+
+    Each batch is reported to the event loop as soon as it is committed (``settle`` is
+    thread-safe), and moves queued meanwhile go into the next batch without the event loop
+    having to start another trip: under load every hand-over between the loop and this thread
+    waits for a whole turn of the loop, so a move should wait only for its own commit and one
+    hand-over back. The thread waits briefly for the next move (``wake`` is set on every
+    queued move) and stops after ``_STATE_TRIP_SECONDS`` so other transactions get their turn.
+    ``closing`` stops the drain at shutdown; the deque's appends and pops are atomic, so the
+    loop may queue concurrently.
+    """
+    stop = time.monotonic() + _STATE_TRIP_SECONDS
+    while not closing[0]:
+        wake.clear()
+        batch = _take_batch(queue)
+        if not batch:
+            if time.monotonic() >= stop or not wake.wait(_STATE_LINGER_SECONDS):
+                return
+            continue
+        try:
+            stored = _update_states(conn, batch)
+        except Exception as exc:  # reported to each waiter; the next batch still gets its go
+            settle(batch, exc)
+        else:
+            settle(batch, stored)
+        if time.monotonic() >= stop:
+            return
+
+
 class Storage:
     """Async facade over the SQLite database. Create with ``await Storage.open(path)``."""
 
@@ -580,8 +645,11 @@ class Storage:
         self._clock = clock
         self._lock = asyncio.Lock()
         #: Moves waiting for the group commit (see :meth:`save_state`) and its writer task.
-        self._state_queue: list[_StateWrite] = []
+        #: (A deque: the database thread takes from it while the loop adds to it.)
+        self._state_queue: deque[_StateWrite] = deque()
         self._state_writer: asyncio.Task[None] | None = None
+        self._state_closing = [False]
+        self._state_wake = threading.Event()
         #: A second connection that checkpoints the WAL off the commit path (file databases
         #: in WAL mode only), and how many bytes of state were written since its last run.
         self._checkpointer: aiosqlite.Connection | None = None
@@ -1010,7 +1078,10 @@ class Storage:
             ),
             asyncio.get_running_loop().create_future(),
         )
+        if self._state_closing[0]:
+            raise StorageError("the database is closing")
         self._state_queue.append(write)
+        self._state_wake.set()
         if self._state_writer is None:
             self._state_writer = asyncio.create_task(self._write_states())
         if not await write.stored:
@@ -1023,57 +1094,57 @@ class Storage:
 
         Every accepted move waits for its own commit before the player sees it, and a trip to
         the database thread costs a full turn of a busy event loop. One writer task therefore
-        takes everything queued since its last commit and writes it in one transaction (a
-        handful of trips however many games moved), so under load the commit time stays flat
-        instead of growing with the queue (bench/bot_load.py). A batch holds each game at most
-        once, so two writes of one game keep their order and their version check.
+        hands the queue to the database thread, which commits whatever is queued in batches
+        (``_drain_states``) and settles each batch's moves from there, so under load the
+        commit time stays flat instead of growing with the queue (bench/bot_load.py). A batch
+        holds each game at most once, so two writes of one game keep their order and their
+        version check.
+
+        aiosqlite has no public way to run several statements in one trip, so this uses its
+        ``_execute`` (unchanged across the pinned 0.20-0.22 range); the tests of group commit
+        fail loudly should that ever change.
         """
+        loop = asyncio.get_running_loop()
+
+        def settle(batch: list[_StateWrite], result: list[bool] | BaseException) -> None:
+            loop.call_soon_threadsafe(self._settle, batch, result)
+
+        run_in_thread: Callable[..., Awaitable[None]] = self._conn._execute
         try:
+            while self._state_queue and not self._state_closing[0]:
+                async with self._lock:
+                    await run_in_thread(
+                        _drain_states,
+                        self._conn._conn,
+                        self._state_queue,
+                        self._state_wake,
+                        settle,
+                        self._state_closing,
+                    )
+        except BaseException as exc:
+            # cancelled (shutdown) or the connection failed: nobody may wait forever for a
+            # write that never ran
+            self._state_closing[0] = True
+            error = exc if isinstance(exc, Exception) else StorageError("the database is closing")
             while self._state_queue:
-                batch: list[_StateWrite] = []
-                later: list[_StateWrite] = []
-                seen: set[int] = set()
-                for w in self._state_queue:
-                    if w.game_id in seen or len(batch) >= _STATE_BATCH_MAX:
-                        later.append(w)
-                    else:
-                        seen.add(w.game_id)
-                        batch.append(w)
-                self._state_queue = later
-                try:
-                    async with self._lock:
-                        await self._write_batch(batch)
-                    self._wrote(sum(len(str(w.params[0])) for w in batch))
-                except BaseException:
-                    # cancelled (shutdown): nobody may wait forever for a write that never ran
-                    for w in (*batch, *self._state_queue):
-                        if not w.stored.done():
-                            w.stored.set_exception(StorageError("the database is closing"))
-                    self._state_queue = []
-                    raise
+                w = self._state_queue.popleft()
+                if not w.stored.done():
+                    w.stored.set_exception(error)
+            raise
         finally:
             self._state_writer = None
 
-    async def _write_batch(self, batch: list[_StateWrite]) -> None:
-        """Write ``batch`` in one transaction and one trip to the database thread; settle each
-        write's future. Caller holds the lock.
-
-        Each UPDATE keeps its own version check: a stale one changes nothing and is reported as
-        such, the others commit. aiosqlite has no public way to run several statements in one
-        trip, so this uses its ``_execute`` (unchanged across the pinned 0.20-0.22 range); the
-        tests of group commit fail loudly should that ever change.
-        """
-        try:
-            run_in_thread: Callable[..., Awaitable[list[bool]]] = self._conn._execute
-            stored = await run_in_thread(_update_states, self._conn._conn, batch)
-        except Exception as exc:
+    def _settle(self, batch: list[_StateWrite], result: list[bool] | BaseException) -> None:
+        """In the event loop: answer the moves of one committed (or failed) batch."""
+        if isinstance(result, BaseException):
             for w in batch:
                 if not w.stored.done():
-                    w.stored.set_exception(exc)
+                    w.stored.set_exception(result)
             return
-        for w, ok in zip(batch, stored, strict=True):
+        for w, ok in zip(batch, result, strict=True):
             if not w.stored.done():
                 w.stored.set_result(ok)
+        self._wrote(sum(len(str(w.params[0])) for w in batch))
 
     async def _store_state(
         self,

@@ -194,6 +194,36 @@ async def test_group_commit_isolates_a_stale_move(
     ]
 
 
+async def test_moves_queued_during_a_commit_ride_the_same_trip(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database thread keeps committing what the loop queues meanwhile: moves made one
+    after another (each awaited) need one trip, not one writer wake-up each."""
+    monkeypatch.setattr(storage_module, "_STATE_LINGER_SECONDS", 0.5)
+    monkeypatch.setattr(storage_module, "_STATE_TRIP_SECONDS", 5.0)
+    games = [await _running_game(storage, 10 + 2 * i, 11 + 2 * i) for i in range(3)]
+    real_drain, real_update = storage_module._drain_states, storage_module._update_states
+    trips: list[int] = []
+    batches: list[int] = []
+
+    def drain(*args: Any) -> None:
+        trips.append(1)
+        real_drain(*args)
+
+    def update(conn: Any, batch: Any) -> list[bool]:
+        batches.append(len(batch))
+        return real_update(conn, batch)
+
+    monkeypatch.setattr(storage_module, "_drain_states", drain)
+    monkeypatch.setattr(storage_module, "_update_states", update)
+    for g in games:
+        await storage.save_state(g, f'{{"g": {g}}}', 1, 2)
+    assert batches == [1, 1, 1] and trips == [1]
+    await storage.save_state(games[0], '{"g": "again"}', 2, 3)
+    row = await storage.get_game(games[0])
+    assert row is not None and (row.state_json, row.version) == ('{"g": "again"}', 3)
+
+
 async def test_close_waits_for_queued_moves(db_path: Path, clock: FakeClock) -> None:
     st = await Storage.open(db_path, clock=clock)
     games = [await _running_game(st, 10 + 2 * i, 11 + 2 * i) for i in range(5)]
