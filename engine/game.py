@@ -579,13 +579,8 @@ class Game:
         return [CARDS[a] for a, d in self.table if d < 0]
 
     def _next_active(self, seat: int) -> int:
-        n, act = self.n, self._active
-        s = seat
-        for _ in range(n):
-            s = (s + 1) % n
-            if act >> s & 1:
-                return s
-        return seat
+        """The next seat clockwise still in (``_next_active_of``, looked up in the table)."""
+        return self._next_tab[self._active][seat % self.n]
 
     def _team_next(self, team: int, seat: int) -> int:
         """Next active member of ``team`` after ``seat``, clockwise (``seat`` itself last)."""
