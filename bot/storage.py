@@ -605,7 +605,7 @@ def _drain_states(
     queue: deque[_StateWrite],
     wake: threading.Event,
     settle: _Settle,
-    closing: list[bool],
+    closing: threading.Event,
 ) -> None:
     """Runs in the database thread: commit queued moves batch by batch until none comes.
 
@@ -619,7 +619,7 @@ def _drain_states(
     loop may queue concurrently.
     """
     stop = time.monotonic() + _STATE_TRIP_SECONDS
-    while not closing[0]:
+    while not closing.is_set():
         wake.clear()
         batch = _take_batch(queue)
         if not batch:
@@ -648,7 +648,7 @@ class Storage:
         #: (A deque: the database thread takes from it while the loop adds to it.)
         self._state_queue: deque[_StateWrite] = deque()
         self._state_writer: asyncio.Task[None] | None = None
-        self._state_closing = [False]
+        self._state_closing = threading.Event()  # set once the writer is cancelled
         self._state_wake = threading.Event()
         #: A second connection that checkpoints the WAL off the commit path (file databases
         #: in WAL mode only), and how many bytes of state were written since its last run.
@@ -1078,7 +1078,7 @@ class Storage:
             ),
             asyncio.get_running_loop().create_future(),
         )
-        if self._state_closing[0]:
+        if self._state_closing.is_set():
             raise StorageError("the database is closing")
         self._state_queue.append(write)
         self._state_wake.set()
@@ -1111,7 +1111,7 @@ class Storage:
 
         run_in_thread: Callable[..., Awaitable[None]] = self._conn._execute
         try:
-            while self._state_queue and not self._state_closing[0]:
+            while self._state_queue and not self._state_closing.is_set():
                 async with self._lock:
                     await run_in_thread(
                         _drain_states,
@@ -1124,7 +1124,7 @@ class Storage:
         except BaseException as exc:
             # cancelled (shutdown) or the connection failed: nobody may wait forever for a
             # write that never ran
-            self._state_closing[0] = True
+            self._state_closing.set()
             error = exc if isinstance(exc, Exception) else StorageError("the database is closing")
             while self._state_queue:
                 w = self._state_queue.popleft()
