@@ -1,0 +1,204 @@
+"""Card faces as the application's own emojis, and the registry that renders them into text.
+
+Application emojis (Discord's "emojis owned by the app", up to 2,000) can be used by the bot in
+every server without the server's admin doing anything and without the Manage Expressions
+permission, which is why cards use them rather than server emojis.
+
+Sync on start, in the background (:meth:`CardEmojis.sync`):
+
+* every face is drawn by :mod:`bot.cardart` in an executor thread (it is CPU work, ~0.5 s for
+  all of them, and must not stall the gateway);
+* each emoji's name carries a hash of its PNG bytes (``dk_As_3f9a1c0b``, trump variant
+  ``dk_tAs_…``, back ``dk_back_…``), so one list call tells what exists: a face is uploaded
+  only if no emoji of that exact name exists, i.e. on the first start or after the drawing
+  changed. A restart uploads nothing;
+* our own emojis that no longer match a face (an older drawing) are deleted; anything whose
+  name is not ours is never touched;
+* the registry switches on only when every face is available, so a table never mixes
+  pictures and text. Until then, and for good if Discord refuses (permissions, the 2,000
+  limit, an outage), cards stay text: one warning line, no traceback.
+
+The registry is process-wide (:data:`registry`) rather than threaded through every render call:
+a process runs one bot, rendering functions deep in :mod:`bot.render` need it, and a
+wrong or empty registry only ever means text cards, never a wrong card.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import discord
+
+from engine.cards import CARDS, Card
+
+from . import cardart
+
+__all__ = [
+    "BACK_KEY",
+    "NAME_PREFIX",
+    "CardEmojis",
+    "EmojiSpec",
+    "card_key",
+    "is_own_emoji_name",
+    "registry",
+    "wanted_emojis",
+]
+
+log = logging.getLogger(__name__)
+
+NAME_PREFIX = "dk_"
+BACK_KEY = "back"
+#: Characters of the content hash kept in a name: 8 hex digits make an accidental match of an
+#: old and a new drawing (which would skip a needed upload) a one-in-four-billion event.
+HASH_LENGTH = 8
+_OWN_NAME = re.compile(rf"dk_(?:back|t?[2-9TJQKA][cdhs])_[0-9a-f]{{{HASH_LENGTH}}}")
+
+
+def card_key(card: Card, trump: bool = False) -> str:
+    """Registry key of a face: card notation, ``t`` in front for the trump variant."""
+    return f"t{card}" if trump else str(card)
+
+
+def is_own_emoji_name(name: str) -> bool:
+    """True for names this module creates: only these are ever deleted."""
+    return _OWN_NAME.fullmatch(name) is not None
+
+
+@dataclass(frozen=True)
+class EmojiSpec:
+    """One emoji the bot wants: registry key, emoji name (with content hash) and PNG bytes."""
+
+    key: str
+    name: str
+    image: bytes
+
+
+def _spec(key: str, image: bytes) -> EmojiSpec:
+    digest = hashlib.sha256(image).hexdigest()[:HASH_LENGTH]
+    return EmojiSpec(key, f"{NAME_PREFIX}{key}_{digest}", image)
+
+
+def wanted_emojis() -> list[EmojiSpec]:
+    """Every face of the 52-card pack, plain and trump, and the back (105 emojis).
+
+    Blocking CPU work: call it in an executor."""
+    specs = [_spec(card_key(c), cardart.face_png(c)) for c in CARDS]
+    specs += [_spec(card_key(c, True), cardart.face_png(c, trump=True)) for c in CARDS]
+    specs.append(_spec(BACK_KEY, cardart.back_png()))
+    return specs
+
+
+@dataclass
+class SyncReport:
+    """What one sync did, for the log line and for tests."""
+
+    uploaded: int = 0
+    reused: int = 0
+    deleted: int = 0
+
+
+class CardEmojis:
+    """Card -> emoji lookup; every lookup answers None until a sync has made all faces exist."""
+
+    def __init__(self) -> None:
+        self._emojis: dict[str, discord.PartialEmoji] = {}
+
+    @property
+    def ready(self) -> bool:
+        return bool(self._emojis)
+
+    def clear(self) -> None:
+        """Back to text cards (a new bot starts from here; its sync switches emojis on)."""
+        self._emojis = {}
+
+    def set(self, emojis: dict[str, discord.PartialEmoji]) -> None:
+        self._emojis = dict(emojis)
+
+    def card(self, card: Card, trump: bool = False) -> discord.PartialEmoji | None:
+        """The emoji for a face (``trump``: the card's suit is trumps), or None for text."""
+        return self._emojis.get(card_key(card, trump))
+
+    def back(self) -> discord.PartialEmoji | None:
+        return self._emojis.get(BACK_KEY)
+
+    def markdown(self, card: Card, trump: bool = False) -> str | None:
+        """``<:dk_As_3f9a1c0b:123…>`` for message text, or None."""
+        emoji = self.card(card, trump)
+        return str(emoji) if emoji is not None else None
+
+    async def sync(self, client: discord.Client) -> SyncReport | None:
+        """Make sure every face exists as an application emoji, then switch the registry on.
+
+        Returns what was done, or None when Discord refused or failed (logged as one warning;
+        the registry stays off and cards stay text)."""
+        loop = asyncio.get_running_loop()
+        specs = await loop.run_in_executor(None, wanted_emojis)
+        try:
+            report = await self._sync(client, specs)
+        except Exception as err:  # any failure only means text cards
+            log.warning(
+                "card emojis unavailable, cards are shown as text: %s",
+                _describe(err),
+            )
+            return None
+        log.info(
+            "card emojis ready: %d uploaded, %d already there, %d outdated deleted",
+            report.uploaded,
+            report.reused,
+            report.deleted,
+        )
+        return report
+
+    async def _sync(self, client: discord.Client, specs: Sequence[EmojiSpec]) -> SyncReport:
+        report = SyncReport()
+        wanted = {s.name for s in specs}
+        found: dict[str, discord.Emoji] = {}
+        stale: list[discord.Emoji] = []
+        for emoji in await client.fetch_application_emojis():
+            if not is_own_emoji_name(emoji.name):
+                continue
+            if emoji.name in wanted and emoji.name not in found:
+                found[emoji.name] = emoji
+            else:
+                stale.append(emoji)
+        report.reused = len(found)
+        # Outdated drawings go first: they would only take room under the 2,000 cap.
+        for emoji in stale:
+            try:
+                await emoji.delete()
+                report.deleted += 1
+            except discord.NotFound:
+                pass  # another process (shard) of this bot deleted it first
+        for spec in specs:
+            if spec.name in found:
+                continue
+            try:
+                found[spec.name] = await client.create_application_emoji(
+                    name=spec.name, image=spec.image
+                )
+            except discord.HTTPException:
+                # Another process of the same bot may have uploaded it a moment ago (names are
+                # unique per application): look again before giving up.
+                again = {e.name: e for e in await client.fetch_application_emojis()}
+                if spec.name not in again:
+                    raise
+                found[spec.name] = again[spec.name]
+            else:
+                report.uploaded += 1
+        self.set({s.key: discord.PartialEmoji(name=s.name, id=found[s.name].id) for s in specs})
+        return report
+
+
+def _describe(err: BaseException) -> str:
+    if isinstance(err, discord.HTTPException):
+        return f"Discord answered {err.status} ({err.code}): {err.text or type(err).__name__}"
+    return f"{type(err).__name__}: {err}"
+
+
+#: The process's registry (see the module docstring for why it is global).
+registry = CardEmojis()
