@@ -21,6 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from .config import Config
+from .emojis import registry as card_emojis
 from .i18n import DurakTranslator, pick_locale, t
 from .publisher import DiscordPublisher
 from .sessions import AiFactory, GameService, GameSession
@@ -100,6 +101,7 @@ class DurakBot(commands.Bot):
         self.service: GameService | None = None
         self.publisher: DiscordPublisher | None = None
         self._resume_task: asyncio.Task[None] | None = None
+        self._emoji_task: asyncio.Task[object] | None = None
 
     async def setup_hook(self) -> None:
         sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_INTERVAL))
@@ -118,6 +120,12 @@ class DurakBot(commands.Bot):
         await self.tree.set_translator(DurakTranslator())
         await self.load_extension("cogs.durak")
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        # Card emojis sync in the background (rendering plus up to 105 uploads on a first
+        # start): until they are ready, and if Discord refuses them, cards are plain text.
+        card_emojis.clear()
+        self._emoji_task = asyncio.get_running_loop().create_task(
+            card_emojis.sync(self), name="durak-card-emojis"
+        )
         restored = await self.service.restore()
         self._resume_task = asyncio.get_running_loop().create_task(
             self._resume(restored), name="durak-resume"
@@ -159,6 +167,11 @@ class DurakBot(commands.Bot):
             self._resume_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._resume_task
+        if self._emoji_task is not None:
+            self._emoji_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._emoji_task
+            card_emojis.clear()
         if self.service is not None:
             await self.service.shutdown()
         if self.publisher is not None:
