@@ -10,7 +10,7 @@ ephemeral ones).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import discord
@@ -18,12 +18,15 @@ import discord
 from engine import PRESETS, Card, Observation, RuleSet
 from engine.cards import SUIT_NAMES, SUIT_SYMBOLS, sort_key
 
+from .emojis import registry as card_emojis
 from .i18n import t, tn
 from .sessions import MAX_TIMER_STRIKES, GameSession, LobbyInfo, PingKind, PublicEvent, SeatInfo
 from .storage import Forfeit, GuildSettings, LeaderboardEntry, UserStats
 
 __all__ = [
+    "card_face",
     "card_text",
+    "cards_face",
     "cards_text",
     "event_line",
     "games_embed",
@@ -39,6 +42,9 @@ COLOUR_LOBBY = discord.Colour.blurple()
 COLOUR_TABLE = discord.Colour.dark_green()
 COLOUR_OVER = discord.Colour.dark_grey()
 EVENTS_SHOWN = 5
+#: Discord's limits on embed text (an emoji's markdown is ~30 characters per card).
+FIELD_LIMIT = 1024
+DESCRIPTION_LIMIT = 4096
 
 
 # --------------------------------------------------------------------------- small pieces
@@ -55,6 +61,31 @@ def cards_text(cards: Iterable[Card], trump: int | None = None) -> str:
     if trump is not None:
         items.sort(key=lambda c: sort_key(c, trump))
     return " ".join(card_text(c) for c in items)
+
+
+def card_face(card: Card, trump: int | None) -> str:
+    """``<:dk_As_…:id> A♠`` when card emojis are available, else ``A♠``.
+
+    The notation stays next to the picture: screen readers read it, and it is the whole card
+    whenever emojis are unavailable. Cards of the ``trump`` suit get the trump face."""
+    emoji = card_emojis.markdown(card, card.suit == trump)
+    return f"{emoji} {card.pretty()}" if emoji else card.pretty()
+
+
+def cards_face(cards: Iterable[Card], trump: int | None, *, sort: bool = False) -> str:
+    """Like :func:`cards_text`, each card with its emoji when available."""
+    items = list(cards)
+    if sort and trump is not None:
+        items.sort(key=lambda c: sort_key(c, trump))
+    return " ".join(card_face(c, trump) for c in items)
+
+
+def _fitting(build: Callable[[bool], str], limit: int = FIELD_LIMIT) -> str:
+    """``build(True)`` (with card emojis) if it fits Discord's ``limit``, else text only."""
+    text = build(True)
+    if len(text) <= limit:
+        return text
+    return build(False)[:limit]
 
 
 def preset_name(preset: str, locale: str) -> str:
@@ -86,22 +117,29 @@ def suit_text(suit: int, locale: str) -> str:
 
 def _trump_line(obs: Observation, locale: str) -> str:
     if obs.trump_card_in_talon:
-        return t("table.trump", locale, card=card_text(obs.trump_card))
+        return t("table.trump", locale, card=card_face(obs.trump_card, obs.trump))
     return t("table.trump_suit", locale, suit=suit_text(obs.trump, locale))
 
 
 def _pairs(obs: Observation, locale: str) -> str:
     if not obs.table:
         return t("table.field_empty", locale)
-    lines = []
-    for attack, defence in obs.table:
-        if defence is None:
-            lines.append(t("table.pair_open", locale, attack=card_text(attack)))
-        else:
-            lines.append(
-                t("table.pair_beaten", locale, attack=card_text(attack), defense=card_text(defence))
-            )
-    return "\n".join(lines)
+
+    def build(emoji: bool) -> str:
+        def face(card: Card) -> str:
+            return card_face(card, obs.trump) if emoji else card_text(card)
+
+        lines = []
+        for attack, defence in obs.table:
+            if defence is None:
+                lines.append(t("table.pair_open", locale, attack=face(attack)))
+            else:
+                lines.append(
+                    t("table.pair_beaten", locale, attack=face(attack), defense=face(defence))
+                )
+        return "\n".join(lines)
+
+    return _fitting(build)
 
 
 def role_key(obs: Observation, seat: int) -> str:
@@ -122,10 +160,19 @@ def role_key(obs: Observation, seat: int) -> str:
 # --------------------------------------------------------------------------- events
 
 
-def event_line(ev: PublicEvent, session: GameSession, locale: str) -> str | None:
-    """One line of table narration, or None for bookkeeping events nobody needs to read."""
+def event_line(
+    ev: PublicEvent, session: GameSession, locale: str, *, emoji: bool = False
+) -> str | None:
+    """One line of table narration, or None for bookkeeping events nobody needs to read.
+
+    ``emoji``: cards with their emojis (when available) next to the notation."""
     name = _who(session, ev.seat, locale)
-    cards = cards_text(ev.cards)
+    trump = session.game.trump
+
+    def face(card: Card) -> str:
+        return card_face(card, trump) if emoji else card_text(card)
+
+    cards = " ".join(face(c) for c in ev.cards)
     k = ev.kind
     if k == "attack":
         return t("event.attack", locale, name=name, cards=cards)
@@ -136,8 +183,8 @@ def event_line(ev: PublicEvent, session: GameSession, locale: str) -> str | None
             "event.defend",
             locale,
             name=name,
-            attack=card_text(ev.cards[0]),
-            card=card_text(ev.cards[1]),
+            attack=face(ev.cards[0]),
+            card=face(ev.cards[1]),
         )
     if k == "transfer":
         return t(
@@ -152,7 +199,7 @@ def event_line(ev: PublicEvent, session: GameSession, locale: str) -> str | None
             "event.show_trump",
             locale,
             name=name,
-            card=card_text(ev.cards[0]),
+            card=face(ev.cards[0]),
             target=_who(session, ev.target, locale),
         )
     if k == "take":
@@ -162,7 +209,7 @@ def event_line(ev: PublicEvent, session: GameSession, locale: str) -> str | None
     if k == "pass":
         return t("event.done", locale, name=name)
     if k == "exchange" and ev.cards:
-        return t("event.exchange_trump", locale, name=name, card=card_text(ev.cards[0]))
+        return t("event.exchange_trump", locale, name=name, card=face(ev.cards[0]))
     if k == "beaten":
         return t("event.bito", locale)
     if k == "picked_up":
@@ -192,8 +239,13 @@ def event_line(ev: PublicEvent, session: GameSession, locale: str) -> str | None
 
 
 def _event_lines(session: GameSession, locale: str, limit: int = EVENTS_SHOWN) -> str:
-    lines = [line for ev in session.events if (line := event_line(ev, session, locale))]
-    return "\n".join(f"• {line}" for line in lines[-limit:])
+    def build(emoji: bool) -> str:
+        lines = [
+            line for ev in session.events if (line := event_line(ev, session, locale, emoji=emoji))
+        ]
+        return "\n".join(f"• {line}" for line in lines[-limit:])
+
+    return _fitting(build)
 
 
 # --------------------------------------------------------------------------- lobby
@@ -392,7 +444,18 @@ def hand_embed(session: GameSession, obs: Observation, locale: str) -> discord.E
     """A player's private view, from their own observation only."""
     embed = discord.Embed(
         title=t("hand.title", locale),
-        description=cards_text(obs.hand, obs.trump) if obs.hand else t("hand.empty", locale),
+        description=(
+            _fitting(
+                lambda emoji: (
+                    cards_face(obs.hand, obs.trump, sort=True)
+                    if emoji
+                    else cards_text(obs.hand, obs.trump)
+                ),
+                DESCRIPTION_LIMIT,
+            )
+            if obs.hand
+            else t("hand.empty", locale)
+        ),
         colour=COLOUR_TABLE,
     )
     lines = [_trump_line(obs, locale)]

@@ -31,6 +31,7 @@ from engine import Action, ActionKind, Card, Observation
 from engine.cards import sort_key
 
 from . import render
+from .emojis import registry as card_emojis
 from .i18n import has_key, normalize_locale, pick_locale, t
 from .sessions import (
     AI_DIFFICULTIES,
@@ -181,6 +182,15 @@ def _move_label(a: Action, obs: Observation, locale: str) -> str:
     return t("hand.button.card_action", locale, verb=t(verb, locale), cards=cards)
 
 
+def _move_emoji(a: Action, obs: Observation) -> discord.PartialEmoji | None:
+    """The picture on a move's button: the card the player puts down (for a defence the
+    beating card, for several cards of one rank the last), or None for text-only buttons."""
+    if not a.cards:
+        return None
+    card = a.cards[-1]
+    return card_emojis.card(card, card.suit == obs.trump)
+
+
 def _simple_label(a: Action, obs: Observation, locale: str) -> str:
     if a.kind is ActionKind.TAKE:
         return t("hand.button.take", locale)
@@ -227,10 +237,20 @@ def hand_message(
             else discord.ButtonStyle.primary
         )
         view.add_item(
-            ActButton(gid, ver, move, _move_label(move, obs, locale), style, i // BUTTONS_PER_ROW)
+            ActButton(
+                gid,
+                ver,
+                move,
+                _move_label(move, obs, locale),
+                style,
+                i // BUTTONS_PER_ROW,
+                emoji=_move_emoji(move, obs),
+            )
         )
     if len(targets) > 1:
-        view.add_item(TargetSelect(gid, ver, page, targets, chosen, locale, row=rows))
+        view.add_item(
+            TargetSelect(gid, ver, page, targets, chosen, locale, row=rows, trump=obs.trump)
+        )
     control_row = CARD_ROWS
     for move in (a for a in obs.legal_actions if a.kind in _SIMPLE):
         style = (
@@ -239,7 +259,15 @@ def hand_message(
             else discord.ButtonStyle.secondary
         )
         view.add_item(
-            ActButton(gid, ver, move, _simple_label(move, obs, locale), style, control_row)
+            ActButton(
+                gid,
+                ver,
+                move,
+                _simple_label(move, obs, locale),
+                style,
+                control_row,
+                emoji=_move_emoji(move, obs),
+            )
         )
     tgt = str(chosen) if chosen is not None else "-"
     if page > 0:
@@ -536,6 +564,7 @@ class ActButton(
         style: discord.ButtonStyle = discord.ButtonStyle.primary,
         row: int | None = None,
         *,
+        emoji: discord.PartialEmoji | None = None,
         rest: str | None = None,
     ) -> None:
         if rest is None:
@@ -544,7 +573,9 @@ class ActButton(
             rest = f"{game_id}:{version}:{action.kind.value}:{cards}"
         self.rest = rest
         super().__init__(
-            discord.ui.Button(label=label[:80], style=style, custom_id=f"durak:act:{rest}", row=row)
+            discord.ui.Button(
+                label=label[:80], style=style, custom_id=f"durak:act:{rest}", row=row, emoji=emoji
+            )
         )
 
     @classmethod
@@ -654,11 +685,17 @@ class TargetSelect(
         locale: str = "en",
         row: int | None = None,
         *,
+        trump: int | None = None,
         rest: str | None = None,
     ) -> None:
         self.rest = rest if rest is not None else f"{game_id}:{version}:{page}"
         options = [
-            discord.SelectOption(label=render.card_text(c), value=str(c), default=c == chosen)
+            discord.SelectOption(
+                label=render.card_text(c),
+                value=str(c),
+                default=c == chosen,
+                emoji=card_emojis.card(c, c.suit == trump),
+            )
             for c in (targets or [])[:25]
         ] or [discord.SelectOption(label="-", value="-")]
         super().__init__(
