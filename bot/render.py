@@ -308,8 +308,9 @@ def table_embed(session: GameSession) -> discord.Embed:
         colour=COLOUR_OVER if over else COLOUR_TABLE,
     )
     status = [_trump_line(obs, loc)]
+    back = card_emojis.back()
     status.append(
-        t("table.talon", loc, count=obs.talon_count)
+        (f"{back} " if back is not None else "") + t("table.talon", loc, count=obs.talon_count)
         if obs.talon_count
         else t("table.talon_empty", loc)
     )

@@ -175,6 +175,11 @@ async def test_first_start_uploads_every_face_and_buttons_show_them(
     seat = session.game.attacker
     actor = world["alice"] if session.seats[seat].user_id == world["alice"].id else world["bob"]
     table = message(channel, session.message_id or 0)
+    # The talon is a card back, the trump card under it its trump face.
+    status = table.embeds[0].description or ""
+    trump_card = session.game.public_observation().trump_card
+    assert f"{registry.back()} Talon: " in status
+    assert f"Trump: {registry.markdown(trump_card, True)} {trump_card.pretty()}" in status
     shown = await actor.click(table, custom_id=f"durak:show:{game_id}")
     assert shown.response is not None
     hand = shown.response.message
