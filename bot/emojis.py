@@ -6,8 +6,8 @@ permission, which is why cards use them rather than server emojis.
 
 Sync on start, in the background (:meth:`CardEmojis.sync`):
 
-* every face is drawn by :mod:`bot.cardart` in an executor thread (it is CPU work, ~0.5 s for
-  all of them, and must not stall the gateway);
+* every face is drawn by :mod:`bot.cardart` in an executor thread (105 pictures are CPU work
+  that must not stall the gateway);
 * each emoji's name carries a hash of its PNG bytes (``dk_As_3f9a1c0b``, trump variant
   ``dk_tAs_…``, back ``dk_back_…``), so one list call tells what exists: a face is uploaded
   only if no emoji of that exact name exists, i.e. on the first start or after the drawing

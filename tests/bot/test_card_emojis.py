@@ -156,6 +156,11 @@ def test_render_puts_the_emoji_before_the_notation_and_falls_back_to_text(
 # --------------------------------------------------------------------------- simcord
 
 
+def _all_emoji_ids() -> list[int | None]:
+    faces = [registry.card(c, t) for c in CARDS for t in (False, True)] + [registry.back()]
+    return [e.id if e is not None else None for e in faces]
+
+
 async def _ready(env: simcord.Env) -> None:
     await env.settle()
     assert registry.ready, "card emojis were not ready after start"
@@ -216,13 +221,13 @@ async def test_second_start_uploads_nothing(
 ) -> None:
     await _ready(simcord_env)
     assert len(_uploads(simcord_env)) == 105
-    first = {k: e.id for k, e in registry._emojis.items()}
+    first = _all_emoji_ids()
     await simcord_env.bot.close()
     await simcord_env.restart_bot(make_bot(db_path))
     await _ready(simcord_env)
     assert len(_uploads(simcord_env)) == 105, "emojis were uploaded again on a restart"
     assert _deletes(simcord_env) == []
-    assert {k: e.id for k, e in registry._emojis.items()} == first
+    assert _all_emoji_ids() == first
 
 
 async def test_changed_or_missing_faces_are_replaced_and_foreign_emojis_kept(
