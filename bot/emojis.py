@@ -16,7 +16,8 @@ Sync on start, in the background (:meth:`CardEmojis.sync`):
   name is not ours is never touched;
 * the registry switches on only when every face is available, so a table never mixes
   pictures and text. Until then, and for good if Discord refuses (permissions, the 2,000
-  limit, an outage), cards stay text: one warning line, no traceback.
+  limit), cards stay text: one warning line, no traceback. An outage or a network error is
+  tried again a few times, later.
 
 The registry is process-wide (:data:`registry`) rather than threaded through every render call:
 a process runs one bot, rendering functions deep in :mod:`bot.render` need it, and a
@@ -32,6 +33,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import aiohttp
 import discord
 
 from engine.cards import CARDS, Card
@@ -56,6 +58,8 @@ BACK_KEY = "back"
 #: Characters of the content hash kept in a name: 8 hex digits make an accidental match of an
 #: old and a new drawing (which would skip a needed upload) a one-in-four-billion event.
 HASH_LENGTH = 8
+#: Seconds to wait before trying a failed sync again (see :meth:`CardEmojis.sync`).
+RETRY_DELAYS = (60.0, 600.0, 3600.0)
 _OWN_NAME = re.compile(rf"dk_(?:back|t?[2-9TJQKA][cdhs])_[0-9a-f]{{{HASH_LENGTH}}}")
 
 
@@ -134,25 +138,36 @@ class CardEmojis:
     async def sync(self, client: discord.Client) -> SyncReport | None:
         """Make sure every face exists as an application emoji, then switch the registry on.
 
-        Returns what was done, or None when Discord refused or failed (logged as one warning;
-        the registry stays off and cards stay text)."""
+        A failure that may pass (Discord's 5xx, a network error) is tried again after each of
+        :data:`RETRY_DELAYS`, so one hiccup at start does not cost a long-running bot its card
+        pictures; a refusal (any other 4xx: permissions, the emoji cap, a bad image) is final.
+        Every failure is one warning line, never a traceback; meanwhile cards are text.
+        Returns what was done, or None when the faces could not be made available."""
         loop = asyncio.get_running_loop()
         specs = await loop.run_in_executor(None, wanted_emojis)
-        try:
-            report = await self._sync(client, specs)
-        except Exception as err:  # any failure only means text cards
-            log.warning(
-                "card emojis unavailable, cards are shown as text: %s",
-                _describe(err),
+        for delay in (*RETRY_DELAYS, None):
+            try:
+                report = await self._sync(client, specs)
+            except Exception as err:  # any failure only means text cards
+                again = delay is not None and _transient(err)
+                log.warning(
+                    "card emojis unavailable, cards are shown as text%s: %s",
+                    f" (trying again in {delay:.0f} s)" if again else "",
+                    _describe(err),
+                )
+                if not again:
+                    return None
+                assert delay is not None
+                await asyncio.sleep(delay)
+                continue
+            log.info(
+                "card emojis ready: %d uploaded, %d already there, %d outdated deleted",
+                report.uploaded,
+                report.reused,
+                report.deleted,
             )
-            return None
-        log.info(
-            "card emojis ready: %d uploaded, %d already there, %d outdated deleted",
-            report.uploaded,
-            report.reused,
-            report.deleted,
-        )
-        return report
+            return report
+        return None
 
     async def _sync(self, client: discord.Client, specs: Sequence[EmojiSpec]) -> SyncReport:
         report = SyncReport()
@@ -192,6 +207,13 @@ class CardEmojis:
                 report.uploaded += 1
         self.set({s.key: discord.PartialEmoji(name=s.name, id=found[s.name].id) for s in specs})
         return report
+
+
+def _transient(err: BaseException) -> bool:
+    """Worth another try later: Discord's own errors and the network, not a refusal."""
+    if isinstance(err, discord.HTTPException):
+        return err.status >= 500
+    return isinstance(err, (OSError, asyncio.TimeoutError, aiohttp.ClientError))
 
 
 def _describe(err: BaseException) -> str:

@@ -23,6 +23,7 @@ from PIL import Image
 from bot import cardart, render
 from bot.emojis import (
     HASH_LENGTH,
+    RETRY_DELAYS,
     CardEmojis,
     card_key,
     is_own_emoji_name,
@@ -294,3 +295,27 @@ async def test_refused_upload_leaves_text_cards_working(
     assert clicked.response is not None
     assert service(simcord_env).session(game_id).version > version  # type: ignore[union-attr]
     assert "<:" not in message_text(message(channel, session.message_id or 0))
+
+
+async def test_a_discord_outage_at_start_is_tried_again_later(
+    simcord_env: simcord.Env, world: Any, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    await _ready(simcord_env)
+    bot = simcord_env.bot
+    for emoji in await bot.fetch_application_emojis():
+        await emoji.delete()
+    await bot.close()
+    simcord_env.inject_error("GET", EMOJI_ROUTE, status=503, times=1)
+    with caplog.at_level(logging.INFO, logger="bot.emojis"):
+        await simcord_env.restart_bot(make_bot(db_path))
+        await simcord_env.settle()
+        assert not registry.ready
+        warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+        assert len(warnings) == 1 and warnings[0].exc_info is None
+        assert f"trying again in {RETRY_DELAYS[0]:.0f} s" in warnings[0].getMessage()
+        uploads = len(_uploads(simcord_env))
+        await simcord_env.advance_time(RETRY_DELAYS[0])
+        await simcord_env.settle()
+    assert registry.ready
+    assert len(_uploads(simcord_env)) == uploads + 105
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == warnings
