@@ -177,8 +177,10 @@ class CardEmojis:
         for emoji in await client.fetch_application_emojis():
             if not is_own_emoji_name(emoji.name):
                 continue
-            if emoji.name in wanted and emoji.name not in found:
-                found[emoji.name] = emoji
+            if emoji.name in wanted:
+                # A duplicate (two processes of this bot uploading at once) is the same
+                # picture and may be what the other process shows: it is kept, not deleted.
+                found.setdefault(emoji.name, emoji)
             else:
                 stale.append(emoji)
         report.reused = len(found)
