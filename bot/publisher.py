@@ -16,7 +16,8 @@ import logging
 
 import discord
 
-from . import render
+from . import rematch, render
+from .rematch_views import again_view, rematch_message
 from .sessions import GameService, GameSession, PingKind
 from .views import lobby_view, table_view
 
@@ -67,6 +68,8 @@ class DiscordPublisher:
         if isinstance(state, GameSession):
             embed = render.table_embed(state)
             view = table_view(state)
+        elif state.series is not None:
+            embed, view = rematch_message(state, await rematch.waiting_for(self.service, state))
         else:
             embed = render.lobby_embed(state)
             view = lobby_view(state)
@@ -97,6 +100,7 @@ class DiscordPublisher:
         humans = [discord.Object(s.user_id) for s in session.seats if s.user_id is not None]
         await self._channel(session.channel_id, session.guild_id).send(
             render.result_text(session, session.locale),
+            view=again_view(session),
             allowed_mentions=discord.AllowedMentions(users=humans, roles=False, everyone=False),
         )
 

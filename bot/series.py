@@ -32,6 +32,8 @@ class Series:
     #: Matchsticks per seat: deals lost so far (a losing team gives each partner one).
     fools: tuple[int, ...]
     draws: int = 0
+    #: The seat dealing this deal (the fool of the previous one; -1 when unknown).
+    dealer: int = -1
 
     def after(self, losers: tuple[int, ...] | None) -> tuple[tuple[int, ...], int]:
         """The tally once this deal ended with ``losers`` (None: a draw)."""
@@ -43,11 +45,11 @@ class Series:
                 fools[seat] += 1
         return tuple(fools), self.draws
 
-    def next(self, game_id: int, losers: tuple[int, ...] | None) -> Series:
+    def next(self, game_id: int, losers: tuple[int, ...] | None, dealer: int) -> Series:
         """The series of the rematch of game ``game_id`` (this series' deal), which ended
-        with ``losers``."""
+        with ``losers``; ``dealer`` deals it."""
         fools, draws = self.after(losers)
-        return Series(self.series_id, game_id, self.deal + 1, fools, draws)
+        return Series(self.series_id, game_id, self.deal + 1, fools, draws, dealer)
 
     @classmethod
     def first(cls, game_id: int, seats: int) -> Series:
@@ -61,6 +63,7 @@ class Series:
             "deal": self.deal,
             "fools": list(self.fools),
             "draws": self.draws,
+            "dealer": self.dealer,
         }
 
     @classmethod
@@ -76,6 +79,7 @@ class Series:
                 int(data["deal"]),
                 tuple(int(x) for x in data["fools"]),
                 int(data.get("draws", 0)),
+                int(data.get("dealer", -1)),
             )
         except (KeyError, TypeError, ValueError):
             return None
