@@ -53,9 +53,7 @@ async def test_play_again_keeps_seats_deals_by_the_rules_and_keeps_the_tally(
     other = world["guild"].create_text_channel("other")
     await world["bob"].slash(other, "durak new", seats=2)
     busy = await world["bob"].click(announcement, custom_id=f"durak:again:{first_id}:play")
-    assert busy.response is not None and "already in another game" in (
-        busy.response.content or ""
-    )
+    assert busy.response is not None and "already in another game" in (busy.response.content or "")
     assert await rematch.rs.rematch_of(service(simcord_env).storage, first_id) is None
     left = await world["bob"].slash(other, "durak leave")
     assert left.response is not None
@@ -161,9 +159,7 @@ async def test_against_a_computer_one_click_deals_again_and_survives_a_restart(
         )
         # Nobody else to wait for: the click answers with the new table at once.
         assert clicked.response is not None and not clicked.response.ephemeral
-        assert custom_ids(message(channel, clicked.response.id), "durak:show:") == [
-            "durak:show:2"
-        ]
+        assert custom_ids(message(channel, clicked.response.id), "durak:show:") == ["durak:show:2"]
         second = service(env).session(2)
         assert second is not None and second.seats[1].user_id is None
         assert second.seats[1].difficulty == first.seats[1].difficulty
