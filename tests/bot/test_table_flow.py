@@ -1,0 +1,74 @@
+"""No pointless clicks: the online-style "done" by default, pagat's etiquette as a house rule."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import simcord
+
+from engine import ActionKind, Game
+from tests.bot.helpers import message, message_text, play_out, service
+from tests.bot.test_play import start_game
+
+NAMES = ["alice", "bob", "carol", "dave"]
+
+
+async def _play_counting(env: simcord.Env, world: dict[str, Any], game_id: int) -> dict[str, int]:
+    """Play a whole game by clicks (each player clicks the first move offered, so a pass is
+    clicked only when nothing else is offered) and count move, pass and forced-pass clicks."""
+    session = service(env).session(game_id)
+    assert session is not None
+    states: list[Game] = [session.game.copy()]
+    moves = await play_out(
+        env,
+        world["channel"],
+        game_id,
+        [world[n] for n in NAMES],
+        on_step=lambda s: states.append(s.game.copy()),
+    )
+    counts = {"moves": 0, "passes": 0, "forced": 0}
+    for before, move in zip(states, moves, strict=False):
+        seat_text, kind = move.split(":")[:2]
+        if kind != ActionKind.PASS.value:
+            counts["moves"] += 1
+            continue
+        counts["passes"] += 1
+        legal = before.legal_actions(int(seat_text))
+        if all(a.kind in (ActionKind.PASS, ActionKind.EXCHANGE) for a in legal):
+            counts["forced"] += 1  # nothing to add, and yet a click was needed
+    return counts
+
+
+async def test_new_games_pass_seats_with_nothing_to_add_by_default(
+    simcord_env: simcord.Env, world: Any
+) -> None:
+    game_id = await start_game(world, NAMES)
+    session = service(simcord_env).session(game_id)
+    assert session is not None and session.game.rules.auto_done
+    counts = await _play_counting(simcord_env, world, game_id)
+    # Not one click was a "done" by a seat that had nothing to add.
+    assert counts["forced"] == 0 and counts["moves"] > 20, counts
+
+
+async def test_pagat_etiquette_is_a_house_rule(simcord_env: simcord.Env, world: Any) -> None:
+    channel = world["channel"]
+    shown = await world["mod"].slash(channel, "durak settings", done="pagat")
+    assert shown.response is not None
+    assert "Pagat etiquette" in message_text(shown.response)
+    refused = await world["alice"].slash(channel, "durak settings", done="online")
+    assert refused.response is not None and "Manage Server" in (refused.response.content or "")
+    created = await world["alice"].slash(channel, "durak new", seats=4)
+    assert created.response is not None
+    assert "says “done” themselves" in message_text(message(channel, created.response.id))
+    for name in NAMES[1:]:
+        await world[name].click(message(channel, created.response.id), label="Join")
+    await world["alice"].click(message(channel, created.response.id), label="Start")
+    session = service(simcord_env).session(1)
+    assert session is not None and not session.game.rules.auto_done
+    counts = await _play_counting(simcord_env, world, 1)
+    # The etiquette costs clicks: seats with nothing to add say "done" themselves.
+    assert counts["forced"] > 0, counts
+    # Back to the default: the next game is online style again.
+    await world["mod"].slash(channel, "durak settings", done="online")
+    settings = await service(simcord_env).settings(world["guild"].id)
+    assert settings.default_options["done"] == "online"
