@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from engine import PRESETS, Card, Observation, RuleSet
+from engine import PRESETS, ActionKind, Card, Observation, RuleSet
 from engine.cards import SUIT_NAMES, SUIT_SYMBOLS, sort_key
 
 from .emojis import registry as card_emojis
@@ -572,6 +572,9 @@ def hand_embed(session: GameSession, obs: Observation, locale: str) -> discord.E
     lines.append(t(hand_role_key(obs, obs.seat), locale))
     if not obs.legal_actions and obs.phase != "over":
         lines.append(t("hand.waiting", locale))
+    hint = pass_hint(obs, locale)
+    if hint:
+        lines.append(hint)
     embed.add_field(
         name=t(
             "table.title",
@@ -585,6 +588,19 @@ def hand_embed(session: GameSession, obs: Observation, locale: str) -> discord.E
     embed.add_field(name=t("table.field", locale), value=_pairs(obs, locale), inline=False)
     embed.set_footer(text=t("table.footer", locale, game_id=session.game_id))
     return embed
+
+
+def pass_hint(obs: Observation, locale: str) -> str | None:
+    """What the pass button means right now, for a seat that has one: the one decision a
+    seat still owes (throw in or not) is spelled out, so nobody wonders why the game waits."""
+    if not any(a.kind is ActionKind.PASS for a in obs.legal_actions):
+        return None
+    if obs.taking:
+        return t("hand.hint.pile", locale, button=t("hand.button.pass", locale))
+    button = t("hand.button.done", locale)
+    if any(defence is None for _, defence in obs.table):
+        return t("hand.hint.wave", locale, button=button)
+    return t("hand.hint.bito", locale, button=button)
 
 
 # --------------------------------------------------------------------------- commands

@@ -9,7 +9,6 @@ import simcord
 
 from bot.storage import Storage
 from tests.bot.helpers import (
-    assert_no_leak,
     custom_ids,
     message,
     message_text,
