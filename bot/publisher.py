@@ -99,7 +99,7 @@ class DiscordPublisher:
     async def finished(self, session: GameSession) -> None:
         humans = [discord.Object(s.user_id) for s in session.seats if s.user_id is not None]
         await self._channel(session.channel_id, session.guild_id).send(
-            render.result_text(session, session.locale),
+            render.result_text(session, session.locale)[:2000],  # Discord's content limit
             view=again_view(session),
             allowed_mentions=discord.AllowedMentions(users=humans, roles=False, everyone=False),
         )
