@@ -19,6 +19,7 @@ from bot.sessions import (
     GameSession,
     PlayerRef,
     ServiceError,
+    auto_done_for,
 )
 from bot.views import error_text, leaderboard_message, lobby_view, send_hand
 from engine import PRESETS, RuleSet
@@ -273,13 +274,18 @@ class DurakCog(commands.Cog):
                     preset=render.preset_name(state.preset, locale),
                 )
         if rules is None:
-            if preset is None and interaction.guild_id is not None:
-                preset = (await service.settings(interaction.guild_id)).default_preset
+            house: dict[str, Any] = {}
+            if interaction.guild_id is not None:
+                settings = await service.settings(interaction.guild_id)
+                house = settings.default_options
+                if preset is None:
+                    preset = settings.default_preset
             name = preset or DEFAULT_PRESET
             if name not in PRESETS:
                 await _refuse(interaction, ServiceError("error.unknown_preset", preset=name))
                 return
-            rules = RuleSet.preset(name)
+            # As a game of this mode would be played here: the server's "done" house rule.
+            rules = RuleSet.preset(name, auto_done=auto_done_for(house))
             title = t("rules.preset_title", locale, preset=render.preset_name(name, locale))
         await interaction.response.send_message(
             embed=render.rules_embed(rules, title, locale), ephemeral=True

@@ -52,9 +52,19 @@ async def test_new_games_pass_seats_with_nothing_to_add_by_default(
 
 async def test_pagat_etiquette_is_a_house_rule(simcord_env: simcord.Env, world: Any) -> None:
     channel = world["channel"]
+
+    async def auto_done_shown() -> str:
+        rules = await world["alice"].slash(channel, "durak rules", mode="podkidnoy")
+        assert rules.response is not None
+        field = next(f for f in rules.response.embeds[0].fields if f.name == "Automatic 'done'")
+        return field.value.split("**")[1]
+
+    # /durak rules shows a mode as it is played here: online style by default.
+    assert await auto_done_shown() == "Yes"
     shown = await world["mod"].slash(channel, "durak settings", done="pagat")
     assert shown.response is not None
     assert "Pagat etiquette" in message_text(shown.response)
+    assert await auto_done_shown() == "No"
     refused = await world["alice"].slash(channel, "durak settings", done="online")
     assert refused.response is not None and "Manage Server" in (refused.response.content or "")
     created = await world["alice"].slash(channel, "durak new", seats=4)
