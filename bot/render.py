@@ -493,9 +493,10 @@ def _tally_line(
         )
         for i, seat in enumerate(seats)
     )
+    line = t("announce.tally", locale, deals=tn("plural.deals", deals, locale), items=items)
     if draws:
-        items += " " + t("announce.tally_draws", locale, draws=tn("plural.draws", draws, locale))
-    return t("announce.tally", locale, deals=tn("plural.deals", deals, locale), items=items)
+        line += " " + t("announce.tally_draws", locale, count=draws)
+    return line
 
 
 def session_tally(session: GameSession, locale: str) -> str:
