@@ -17,7 +17,7 @@ import logging
 import discord
 
 from . import rematch, render
-from .rematch_views import again_view, rematch_message
+from .rematch_views import rematch_message, result_announcement
 from .sessions import GameService, GameSession, PingKind
 from .views import lobby_view, table_view
 
@@ -98,9 +98,10 @@ class DiscordPublisher:
 
     async def finished(self, session: GameSession) -> None:
         humans = [discord.Object(s.user_id) for s in session.seats if s.user_id is not None]
+        content, view = result_announcement(session)
         await self._channel(session.channel_id, session.guild_id).send(
-            render.result_text(session, session.locale)[:2000],  # Discord's content limit
-            view=again_view(session),
+            content,
+            view=view,
             allowed_mentions=discord.AllowedMentions(users=humans, roles=False, everyone=False),
         )
 

@@ -19,9 +19,19 @@ from .i18n import pick_locale, t
 from .sessions import GameSession, LobbyInfo, PlayerRef
 from .views import _components_view, _Guarded, _service, reply_ephemeral, table_view
 
-__all__ = ["REMATCH_ITEMS", "again_view", "rematch_message"]
+__all__ = ["REMATCH_ITEMS", "again_view", "rematch_message", "result_announcement"]
+
+#: Discord's limit on a message's content.
+CONTENT_LIMIT = 2000
 
 log = logging.getLogger(__name__)
+
+
+def result_announcement(session: GameSession) -> tuple[str, discord.ui.View]:
+    """Content and button of the message announcing a finished game: the verdict, the
+    cards left in hand, the tally, and Play again. Whoever sends it (today the publisher)
+    sends exactly this, so the words and the button live in one place."""
+    return render.result_text(session, session.locale)[:CONTENT_LIMIT], again_view(session)
 
 
 def again_view(session: GameSession) -> discord.ui.View:
