@@ -136,6 +136,13 @@ async def test_declining_calls_the_rematch_off(simcord_env: simcord.Env, world: 
     shown = message(channel, lobby_id)
     assert "called off" in message_text(shown) and custom_ids(shown) == []
     assert await service(simcord_env).game_for_user(world["alice"].id) is None
+    # Somebody else opens a table in the channel meanwhile: Play again finds it busy.
+    carol = await world["carol"].slash(channel, "durak new", seats=2)
+    assert carol.response is not None and not carol.response.ephemeral
+    busy = await world["bob"].click(announcement, custom_id=f"durak:again:{first_id}:play")
+    assert busy.response is not None and busy.response.ephemeral
+    assert "already a game in this channel" in (busy.response.content or "")
+    await world["carol"].slash(channel, "durak cancel")
     # The channel is free again, and a fresh Play again may open a new rematch.
     reopened = await world["bob"].click(announcement, custom_id=f"durak:again:{first_id}:play")
     assert reopened.response is not None and not reopened.response.ephemeral
