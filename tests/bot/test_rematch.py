@@ -215,3 +215,38 @@ def test_series_round_trips_and_counts_matchsticks() -> None:
     assert s3.draws == 1 and s3.previous == 8 and s3.series_id == 5
     assert Series.from_json(s3.to_json()) == s3
     assert Series.from_json({"id": "x"}) is None and Series.from_json(None) is None
+
+
+async def test_a_pending_rematch_survives_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "pending.db"
+    async with simcord.run(make_bot(db)) as env:
+        world = build_world(env)
+        channel = world["channel"]
+        names = ["alice", "bob"]
+        first_id = await start_game(world, names)
+        await _finish(env, world, first_id, names)
+        announcement = _result_message(channel, first_id)
+        opened = await world["alice"].click(announcement, custom_id=f"durak:again:{first_id}:play")
+        assert opened.response is not None
+        lobby_id = opened.response.id
+
+        await env.bot.close()
+        await env.restart_bot(make_bot(db))
+
+        # The confirmation made before the restart still counts: Bob's click starts the deal.
+        again = await world["alice"].click(
+            message(channel, lobby_id), custom_id=f"durak:again:{first_id}:play"
+        )
+        assert again.response is not None and "already confirmed" in (again.response.content or "")
+        started = await world["bob"].click(
+            message(channel, lobby_id), custom_id=f"durak:again:{first_id}:play"
+        )
+        assert started.response is not None and "has started" in (started.response.content or "")
+        second = service(env).session(first_id + 1)
+        assert second is not None and second.series is not None
+        assert second.series.previous == first_id and second.game.deal_no == 2
+        await env.advance_time(0.1)
+        assert custom_ids(message(channel, lobby_id), "durak:show:") == [
+            f"durak:show:{first_id + 1}"
+        ]
+        await env.bot.close()
