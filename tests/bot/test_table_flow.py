@@ -6,7 +6,9 @@ from typing import Any
 
 import simcord
 
-from engine import ActionKind, Game
+from bot.render import event_line
+from bot.sessions import GameSession, PublicEvent, SeatInfo, public_events
+from engine import ActionKind, Card, Event, Game, RuleSet
 from tests.bot.helpers import message, message_text, play_out, service
 from tests.bot.test_play import start_game
 
@@ -82,3 +84,33 @@ async def test_pagat_etiquette_is_a_house_rule(simcord_env: simcord.Env, world: 
     await world["mod"].slash(channel, "durak settings", done="online")
     settings = await service(simcord_env).settings(world["guild"].id)
     assert settings.default_options["done"] == "online"
+
+
+def test_last_moves_show_what_matters_not_a_line_per_pass() -> None:
+    """Passes are not kept at all (they would push real moves out of the few events kept);
+    refills and the bare "game over" are kept but not narrated."""
+    game = Game.new(RuleSet(players=3), 1)
+    session = GameSession(
+        1,
+        10,
+        20,
+        30,
+        100,
+        "podkidnoy",
+        [SeatInfo(i, f"p{i}", 100 + i, None) for i in range(3)],
+        game,
+        seed=1,
+        version=1,
+    )
+    events = [
+        Event("attack", 0, (Card.parse("6s"),)),
+        Event("pass", 2),
+        Event("pass", 0),
+        Event("take", 1),
+        Event("game_over", 1),
+    ]
+    kept = public_events(events)
+    assert [e.kind for e in kept] == ["attack", "take", "game_over"]
+    lines = [event_line(e, session, "en") for e in kept]
+    assert lines[:2] == ["p0 attacks with 6♠", "p1 takes the cards"] and lines[2] is None
+    assert event_line(PublicEvent("draw", -1, (), -1, 3), session, "en") is None
