@@ -85,13 +85,14 @@ def next_deal(state_json: str) -> tuple[Game, dict[int, str]]:
 def _dealer(game: Game, forfeits: dict[int, str]) -> int:
     """Who deals next: the fool (Game.next_deal's rule), else whoever's forfeit ended the
     game, else (a draw) the same dealer again."""
-    losers = deal_losers(game.result, None, forfeits)
-    if game.result is not None:
-        if game.result.kind == "fool" and game.result.fool is not None:
-            return game.result.fool
-        if game.result.kind == "team" and game.result.losers:
-            return game.result.losers[0]
+    result = game.result
+    if result is not None:
+        if result.kind == "fool" and result.fool is not None:
+            return result.fool
+        if result.kind == "team" and result.losers:
+            return result.losers[0]
         return game.dealer
+    losers = deal_losers(None, None, forfeits)
     return losers[0] if losers else game.dealer
 
 
