@@ -98,6 +98,10 @@ async def test_play_again_keeps_seats_deals_by_the_rules_and_keeps_the_tally(
     assert second.series.series_id == first_id and second.series.deal == 2
     table = message(channel, second.message_id or 0)
     assert custom_ids(table, "durak:show:") == [f"durak:show:{second_id}"]
+    # The first announcement's button now points at the game the session went on in.
+    late = await world["bob"].click(announcement, custom_id=f"durak:again:{first_id}:play")
+    assert late.response is not None and late.response.ephemeral
+    assert f"already goes on in game #{second_id}" in (late.response.content or "")
     table_text = message_text(table)
     assert "Matchsticks after 1 deal" in table_text
 
