@@ -24,6 +24,7 @@ from .config import Config
 from .emojis import registry as card_emojis
 from .i18n import DurakTranslator, pick_locale, t
 from .publisher import DiscordPublisher
+from .rematch_views import REMATCH_ITEMS
 from .sessions import AiFactory, GameService, GameSession
 from .storage import Storage
 from .views import DYNAMIC_ITEMS
@@ -119,7 +120,7 @@ class DurakBot(commands.Bot):
         self.service.publisher = self.publisher
         await self.tree.set_translator(DurakTranslator())
         await self.load_extension("cogs.durak")
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *REMATCH_ITEMS)
         # Card emojis sync in the background (rendering plus up to 105 uploads on a first
         # start): until they are ready, and if Discord refuses them, cards are plain text.
         card_emojis.clear()

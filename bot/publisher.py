@@ -16,7 +16,8 @@ import logging
 
 import discord
 
-from . import render
+from . import rematch, render
+from .rematch_views import rematch_message, result_announcement
 from .sessions import GameService, GameSession, PingKind
 from .views import lobby_view, table_view
 
@@ -67,6 +68,8 @@ class DiscordPublisher:
         if isinstance(state, GameSession):
             embed = render.table_embed(state)
             view = table_view(state)
+        elif state.series is not None:
+            embed, view = rematch_message(state, await rematch.waiting_for(self.service, state))
         else:
             embed = render.lobby_embed(state)
             view = lobby_view(state)
@@ -95,8 +98,10 @@ class DiscordPublisher:
 
     async def finished(self, session: GameSession) -> None:
         humans = [discord.Object(s.user_id) for s in session.seats if s.user_id is not None]
+        content, view = result_announcement(session)
         await self._channel(session.channel_id, session.guild_id).send(
-            render.result_text(session, session.locale),
+            content,
+            view=view,
             allowed_mentions=discord.AllowedMentions(users=humans, roles=False, everyone=False),
         )
 

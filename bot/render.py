@@ -15,11 +15,12 @@ from typing import Any
 
 import discord
 
-from engine import PRESETS, Card, Observation, RuleSet
+from engine import PRESETS, ActionKind, Card, Observation, RuleSet
 from engine.cards import SUIT_NAMES, SUIT_SYMBOLS, sort_key
 
 from .emojis import registry as card_emojis
 from .i18n import t, tn
+from .series import deal_losers
 from .sessions import MAX_TIMER_STRIKES, GameSession, LobbyInfo, PingKind, PublicEvent, SeatInfo
 from .storage import Forfeit, GuildSettings, LeaderboardEntry, UserStats
 
@@ -157,6 +158,15 @@ def role_key(obs: Observation, seat: int) -> str:
     return "role.waiting"
 
 
+def hand_role_key(obs: Observation, seat: int) -> str:
+    """The seat's situation as a whole sentence for its own hand (``hand.role.*``): a role
+    name dropped into one frame ("You are {role}.") gave "You are may throw in." in English
+    and cannot agree in Russian, so every situation has its own sentence."""
+    if obs.phase == "lead" and seat == obs.attacker and seat not in obs.out:
+        return "hand.role.leading"
+    return "hand." + role_key(obs, seat)
+
+
 # --------------------------------------------------------------------------- events
 
 
@@ -207,7 +217,7 @@ def event_line(
     if k == "pile":
         return t("event.pile_on", locale, name=name, cards=cards)
     if k == "pass":
-        return t("event.done", locale, name=name)
+        return None  # a "done" changes nothing on the table; "Bito" or "takes" says the rest
     if k == "exchange" and ev.cards:
         return t("event.exchange_trump", locale, name=name, card=face(ev.cards[0]))
     if k == "beaten":
@@ -215,13 +225,13 @@ def event_line(
     if k == "picked_up":
         return t("event.picked_up", locale, name=name, cards=cards)
     if k == "draw":
-        return t("event.draw_cards", locale)
+        return None  # refilling after every bout is routine; the talon count shows it
     if k == "trump_change" and ev.cards:
         return t("event.trump_change", locale, suit=suit_text(ev.cards[0].suit, locale))
     if k == "out":
         return t("event.out", locale, name=name)
     if k == "game_over":
-        return t("event.game_over", locale)
+        return None  # the result says it, once
     if k == "left":
         return t("event.left", locale, name=name)
     if k == "timeout":
@@ -280,11 +290,15 @@ def lobby_embed(info: LobbyInfo) -> discord.Embed:
         value="\n".join(lines) or t("lobby.no_players", loc),
         inline=False,
     )
+    preset = PRESETS.get(info.preset)
+    auto_done = bool(info.overrides.get("auto_done", preset.auto_done if preset else False))
     embed.add_field(
         name=t("lobby.options", loc),
         value=t(f"preset.{info.preset}.description", loc)
         + "\n"
-        + t("option.deck_size", loc, count=info.deck_size),
+        + t("option.deck_size", loc, count=info.deck_size)
+        + "\n"
+        + t("lobby.auto_done.on" if auto_done else "lobby.auto_done.off", loc),
         inline=False,
     )
     if info.status == "cancelled":
@@ -346,9 +360,14 @@ def table_embed(session: GameSession) -> discord.Embed:
     events = _event_lines(session, loc)
     if events:
         embed.add_field(name=t("table.last_events", loc), value=events, inline=False)
+    tally = session_tally(session, loc)
+    if tally:
+        embed.add_field(name=t("table.tally", loc), value=tally[:1024], inline=False)
     if session.status == "finished":
         embed.add_field(
-            name=t("table.finished", loc), value=result_text(session, loc), inline=False
+            name=t("table.finished", loc),
+            value=result_text(session, loc, tally=False)[:1024],
+            inline=False,
         )
     elif session.status == "cancelled":
         embed.add_field(
@@ -358,8 +377,10 @@ def table_embed(session: GameSession) -> discord.Embed:
     return embed
 
 
-def result_text(session: GameSession, locale: str) -> str:
-    """Who is the fool (or which team lost), who went out first, and the fool's forfeit."""
+def result_text(session: GameSession, locale: str, *, tally: bool = True) -> str:
+    """The verdict, said once: who is the fool (or which team lost, or that it is a draw),
+    who went out in what order, forfeits, the cards left in hand and (``tally``) the
+    session's matchsticks (the table shows those in a field of their own)."""
     seats = session.seats
     lines = []
     if session.ended_by is not None:
@@ -375,7 +396,7 @@ def result_text(session: GameSession, locale: str) -> str:
             users = t("common.list_separator", locale).join(_user(s) for s in others)
             lines.append(t("announce.forfeit_winners", locale, users=users))
         lines += _forfeit_lines(session, locale)
-        return "\n".join(lines)
+        return "\n".join(lines + _epilogue(session, None, locale, tally))
     result = session.game.public_observation().result
     if result is None:
         return ""
@@ -388,13 +409,102 @@ def result_text(session: GameSession, locale: str) -> str:
         lines.append(t("announce.losing_team", locale, users=users))
     elif result.fool is not None:
         lines.append(t("announce.fool", locale, user=_mention(seats[result.fool], locale)))
-    if result.finish_order:
-        users = t("common.list_separator", locale).join(
-            _mention(seats[s], locale) for s in result.finish_order
+    order = list(result.finish_order)
+    if len(order) == 1:
+        lines.append(t("announce.out_first", locale, user=_mention(seats[order[0]], locale)))
+    elif order:
+        items = t("common.list_separator", locale).join(
+            t("announce.out_item", locale, number=i, user=_mention(seats[s], locale))
+            for i, s in enumerate(order, 1)
         )
-        lines.append(t("announce.winners", locale, users=users))
+        lines.append(t("announce.out_order", locale, users=items))
     lines += _forfeit_lines(session, locale)
-    return "\n".join(lines)
+    return "\n".join(lines + _epilogue(session, result, locale, tally))
+
+
+def _epilogue(session: GameSession, result: Any, locale: str, tally: bool) -> list[str]:
+    """After the verdict: everyone's remaining cards, then the session's matchsticks."""
+    out: list[str] = []
+    hands = final_hands(session, locale)
+    if hands:
+        out += ["", t("announce.hands_title", locale), *hands]
+    if tally:
+        line = tally_text(session, locale, deal_losers(result, session.ended_by, session.forfeits))
+        if line:
+            out += ["", line]
+    return out
+
+
+def final_hands(session: GameSession, locale: str) -> list[str]:
+    """One line per seat still holding cards — only for a game that has ended with a result.
+
+    This is the one place public output reads hands from the whole game, so it refuses
+    unless the game is over: a running (or merely cancelled) game shows nothing. At the end
+    nothing is hidden any more, and the fool's hand is what the table wants to see."""
+    if session.status != "finished":
+        return []
+    game = session.game
+    return [
+        t(
+            "announce.hand_line",
+            locale,
+            name=seat_name(seat, locale),
+            cards=cards_text(game.hand(seat.seat), game.trump),
+        )
+        for seat in session.seats
+        if game.hand_size(seat.seat)
+    ]
+
+
+def tally_text(
+    session: GameSession | LobbyInfo,
+    locale: str,
+    losers: tuple[int, ...] | None = None,
+    *,
+    include_this_deal: bool = True,
+) -> str:
+    """Pagat's matchsticks: deals lost per player over the session ("" for a one-off game).
+
+    For a finished game the tally includes its own deal (``losers``, None for a draw)."""
+    series = session.series
+    if series is None:
+        return ""
+    finished = include_this_deal and isinstance(session, GameSession) and session.finished
+    if finished and isinstance(session, GameSession) and session.status != "finished":
+        finished = False  # a cancelled deal counts for nobody
+    if finished:
+        fools, draws = series.after(losers)
+        deals = series.deal
+    else:
+        fools, draws = series.fools, series.draws
+        deals = series.deal - 1
+    return _tally_line(session.seats, fools, draws, deals, locale)
+
+
+def _tally_line(
+    seats: Sequence[SeatInfo], fools: Sequence[int], draws: int, deals: int, locale: str
+) -> str:
+    items = t("common.list_separator", locale).join(
+        t(
+            "announce.tally_item",
+            locale,
+            name=seat_name(seat, locale),
+            sticks=tn("plural.matchsticks", fools[i] if i < len(fools) else 0, locale),
+        )
+        for i, seat in enumerate(seats)
+    )
+    line = t("announce.tally", locale, deals=tn("plural.deals", deals, locale), items=items)
+    if draws:
+        line += " " + t("announce.tally_draws", locale, count=draws)
+    return line
+
+
+def session_tally(session: GameSession, locale: str) -> str:
+    """The tally as the table shows it: including this deal once it has ended."""
+    if session.series is None:
+        return ""
+    result = session.game.public_observation().result
+    return tally_text(session, locale, deal_losers(result, session.ended_by, session.forfeits))
 
 
 def _user(seat: SeatInfo) -> str:
@@ -460,9 +570,12 @@ def hand_embed(session: GameSession, obs: Observation, locale: str) -> discord.E
         colour=COLOUR_TABLE,
     )
     lines = [_trump_line(obs, locale)]
-    lines.append(t("hand.role", locale, role=t(role_key(obs, obs.seat), locale)))
+    lines.append(t(hand_role_key(obs, obs.seat), locale))
     if not obs.legal_actions and obs.phase != "over":
         lines.append(t("hand.waiting", locale))
+    hint = pass_hint(obs, locale)
+    if hint:
+        lines.append(hint)
     embed.add_field(
         name=t(
             "table.title",
@@ -476,6 +589,19 @@ def hand_embed(session: GameSession, obs: Observation, locale: str) -> discord.E
     embed.add_field(name=t("table.field", locale), value=_pairs(obs, locale), inline=False)
     embed.set_footer(text=t("table.footer", locale, game_id=session.game_id))
     return embed
+
+
+def pass_hint(obs: Observation, locale: str) -> str | None:
+    """What the pass button means right now, for a seat that has one: the one decision a
+    seat still owes (throw in or not) is spelled out, so nobody wonders why the game waits."""
+    if not any(a.kind is ActionKind.PASS for a in obs.legal_actions):
+        return None
+    if obs.taking:
+        return t("hand.hint.pile", locale, button=t("hand.button.pass", locale))
+    button = t("hand.button.done", locale)
+    if any(defence is None for _, defence in obs.table):
+        return t("hand.hint.wave", locale, button=button)
+    return t("hand.hint.bito", locale, button=button)
 
 
 # --------------------------------------------------------------------------- commands
@@ -638,6 +764,12 @@ def forfeits_embed(items: Sequence[Forfeit], locale: str) -> discord.Embed:
     return embed
 
 
+def done_style(options: dict[str, Any]) -> str:
+    """The server's house rule for saying "done" (an unknown stored value reads as the
+    default, as :func:`bot.sessions.auto_done_for` treats it)."""
+    return "pagat" if options.get("done") == "pagat" else "online"
+
+
 def settings_embed(settings: GuildSettings, locale: str) -> discord.Embed:
     """The house rules as an admin sees them (in the admin's own language)."""
     embed = discord.Embed(title=t("settings.title", locale), colour=COLOUR_LOBBY)
@@ -679,6 +811,7 @@ def settings_embed(settings: GuildSettings, locale: str) -> discord.Embed:
         ("settings.default_preset", "\n".join(rules)),
         ("settings.turn_timer", timer),
         ("settings.use_threads", t("common.yes" if settings.use_threads else "common.no", locale)),
+        ("settings.done", t(f"settings.done.{done_style(options)}", locale)),
         ("settings.default_ai", t(f"difficulty.{settings.default_ai_difficulty}", locale)),
         ("settings.allowed_channels", channels),
     ):

@@ -49,6 +49,7 @@ from engine import Action, ActionKind, Card, Event, Game, IllegalAction, Invalid
 from engine.rules import PRESETS, RuleError
 
 from . import storage as st
+from .series import Series
 
 __all__ = [
     "AI_DIFFICULTIES",
@@ -208,9 +209,15 @@ class PublicEvent:
 
 
 def public_events(events: Iterable[Event]) -> list[PublicEvent]:
-    """Keep only public information, and fold each round of draws into one line."""
+    """Keep only public information, and fold each round of draws into one line.
+
+    A "done" is dropped: it changes nothing on the table (the bout's end says "Bito" or
+    "takes"), and in a four-player game a line per pass pushed every real move out of the
+    few events kept for the table's "last moves"."""
     out: list[PublicEvent] = []
     for ev in events:
+        if ev.kind == "pass":
+            continue
         if ev.kind == "draw":
             shown = ev.visible_cards(None)
             if out and out[-1].kind == "draw":
@@ -241,6 +248,8 @@ class LobbyInfo:
     status: str
     locale: str = "en"
     overrides: dict[str, Any] = field(default_factory=dict)
+    #: Set for a rematch lobby (see :mod:`bot.rematch`): the session it continues.
+    series: Series | None = None
 
     @property
     def humans(self) -> list[SeatInfo]:
@@ -294,6 +303,9 @@ class GameSession:
     takeover_difficulty: str = TAKEOVER_DIFFICULTY
     timer_task: asyncio.Task[None] | None = None
     timer_version: int = -1
+    #: The session of deals this game belongs to; None for a one-off (or a session's first)
+    #: game. Loaded from the game's stored options, so the tally survives restarts.
+    series: Series | None = None
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat a human plays, or None (also for a human who already left)."""
@@ -388,6 +400,22 @@ def _default_ai_factory(kind: str, seed: int | str) -> AiPlayer:
 
 #: Rule options a guild may override in its house rules (besides seats and deck size).
 RULE_OVERRIDES: tuple[str, ...] = ("throw_in", "trump_exchange")
+#: How seats with nothing to add are handled at a server's tables (house rule ``done``):
+#: ``online`` (the Discord default) passes them over by themselves, ``pagat`` keeps the table
+#: etiquette of the rule text, where every attacker still holding cards says "done".
+DONE_STYLES: tuple[str, ...] = ("online", "pagat")
+
+
+def auto_done_for(house_options: dict[str, Any]) -> bool:
+    """The engine's ``auto_done`` for a new Discord game of a guild.
+
+    On Discord, unlike at a real table, saying "done" costs every seat a click per bout (in a
+    4-player game most clicks were such "done"s by seats that could add nothing), so the bot
+    plays the online style unless the server asked for pagat's etiquette. It applies to every
+    mode: it is a table manner, not a variant, and it is fixed in the game's rules at creation
+    so that changing the house rule never alters a game already under way.
+    """
+    return house_options.get("done", "online") != "pagat"
 
 
 def _rules_for(preset: str, options: dict[str, Any], players: int) -> RuleSet:
@@ -534,6 +562,8 @@ class GameService:
             options = changes.get("default_options", current.default_options)
             if preset not in PRESETS:
                 raise ServiceError("error.unknown_preset", preset=preset)
+            if options.get("done", DONE_STYLES[0]) not in DONE_STYLES:
+                raise ServiceError("error.bad_setting", reason=f"done: {options['done']!r}")
             try:
                 _rules_for(preset, options, int(options.get("seats", 2)))
             except (RuleError, TypeError, ValueError) as exc:
@@ -607,6 +637,7 @@ class GameService:
             status=row.status,
             locale=await self.guild_locale(row.guild_id, options.get("locale")),
             overrides=rules_options,
+            series=Series.from_json(options.get("series")),
         )
 
     async def public_state(self, game_id: int) -> GameSession | LobbyInfo:
@@ -712,7 +743,7 @@ class GameService:
             raise ChannelBusy(busy)
         options: dict[str, Any] = {
             "seats": seats,
-            "rules": {**overrides, "deck_size": deck_size},
+            "rules": {**overrides, "deck_size": deck_size, "auto_done": auto_done_for(defaults)},
         }
         if discord_locale is not None:
             options["locale"] = discord_locale
@@ -840,9 +871,10 @@ class GameService:
     async def _leave_lobby(self, game_id: int, user_id: int) -> None:
         async with self._lobby_lock(game_id):
             info = await self._open_lobby(game_id)
-            if user_id == info.host_id:
+            if user_id == info.host_id or info.series is not None:
+                # A rematch keeps the same seats: one player leaving it calls it off.
                 await self.storage.cancel_game(game_id)
-                log.info("game %d: lobby cancelled, the host left", game_id)
+                log.info("game %d: lobby cancelled, %d left", game_id, user_id)
             else:
                 seat = next((s.seat for s in info.seats if s.user_id == user_id), None)
                 if seat is None:
@@ -995,8 +1027,18 @@ class GameService:
             if task is not None and task is not asyncio.current_task() and not task.done():
                 task.cancel()
 
-    async def start(self, game_id: int, user_id: int, *, can_manage: bool = False) -> GameSession:
-        """Deal and move the lobby to running; the seed comes from ``seed_factory``."""
+    async def start(
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        can_manage: bool = False,
+        deal: Callable[[LobbyInfo, int], Game] | None = None,
+    ) -> GameSession:
+        """Deal and move the lobby to running; the seed comes from ``seed_factory``.
+
+        ``deal`` makes the first position from the lobby and the seed instead of a fresh
+        first deal: a rematch (:mod:`bot.rematch`) deals as the engine's ``next_deal``."""
         async with self._lobby_lock(game_id):
             info = await self._open_lobby(game_id)
             self._check_host(info, user_id, can_manage)
@@ -1011,7 +1053,7 @@ class GameService:
                 raise ServiceError("error.not_enough_players", min=2)
             settings = await self.storage.get_guild_settings(info.guild_id)
             seed = self._seed_factory()
-            game = Game.new(rules, seed)
+            game = deal(info, seed) if deal is not None else Game.new(rules, seed)
             seats = [SeatInfo(i, s.name, s.user_id, s.difficulty) for i, s in enumerate(info.seats)]
             session = GameSession(
                 game_id=game_id,
@@ -1027,6 +1069,7 @@ class GameService:
                 locale=info.locale,
                 timer_seconds=settings.turn_timer_seconds,
                 takeover_difficulty=settings.default_ai_difficulty,
+                series=info.series,
             )
             session.deadline = self._deadline_policy(session, game)
             await self.storage.begin_game(
@@ -1404,6 +1447,7 @@ class GameService:
             reminded=row.turn_reminded,
             forfeits={int(k): str(v) for k, v in data.get("forfeits", {}).items()},
             takeover_difficulty=settings.default_ai_difficulty,
+            series=Series.from_json(row.options.get("series")),
         )
         session.events.extend(PublicEvent.from_json(e) for e in data.get("events", []))
         if len(session.seats) != game.n:

@@ -794,7 +794,7 @@ class LeaderboardButton(
 class UnknownDurakItem(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"durak:(?!(?:lobby|lobbyai|show|act|hand|tgt|lb):)(?P<rest>.*)",
+    template=r"durak:(?!(?:lobby|lobbyai|show|act|hand|tgt|lb|again):)(?P<rest>.*)",
 ):
     """Catches ids with our prefix but an unknown kind (old versions, tampering)."""
 

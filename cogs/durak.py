@@ -12,7 +12,15 @@ from discord.ext import commands
 
 from bot import render
 from bot.i18n import ls, normalize_locale, pick_locale, t
-from bot.sessions import AI_DIFFICULTIES, GameService, GameSession, PlayerRef, ServiceError
+from bot.sessions import (
+    AI_DIFFICULTIES,
+    DONE_STYLES,
+    GameService,
+    GameSession,
+    PlayerRef,
+    ServiceError,
+    auto_done_for,
+)
 from bot.views import error_text, leaderboard_message, lobby_view, send_hand
 from engine import PRESETS, RuleSet
 
@@ -266,13 +274,18 @@ class DurakCog(commands.Cog):
                     preset=render.preset_name(state.preset, locale),
                 )
         if rules is None:
-            if preset is None and interaction.guild_id is not None:
-                preset = (await service.settings(interaction.guild_id)).default_preset
+            house: dict[str, Any] = {}
+            if interaction.guild_id is not None:
+                settings = await service.settings(interaction.guild_id)
+                house = settings.default_options
+                if preset is None:
+                    preset = settings.default_preset
             name = preset or DEFAULT_PRESET
             if name not in PRESETS:
                 await _refuse(interaction, ServiceError("error.unknown_preset", preset=name))
                 return
-            rules = RuleSet.preset(name)
+            # As a game of this mode would be played here: the server's "done" house rule.
+            rules = RuleSet.preset(name, auto_done=auto_done_for(house))
             title = t("rules.preset_title", locale, preset=render.preset_name(name, locale))
         await interaction.response.send_message(
             embed=render.rules_embed(rules, title, locale), ephemeral=True
@@ -425,6 +438,7 @@ class DurakCog(commands.Cog):
         deck=ls("cmd.param.deck.name"),
         throw_in=ls("cmd.param.throw_in.name"),
         trump_exchange=ls("cmd.param.trump_exchange.name"),
+        done=ls("cmd.param.done.name"),
         channel=ls("cmd.param.channel.name"),
         all_channels=ls("cmd.param.all_channels.name"),
     )
@@ -438,6 +452,7 @@ class DurakCog(commands.Cog):
         deck=ls("cmd.param.default_deck.description"),
         throw_in=ls("cmd.param.throw_in.description"),
         trump_exchange=ls("cmd.param.trump_exchange.description"),
+        done=ls("cmd.param.done.description"),
         channel=ls("cmd.param.channel.description"),
         all_channels=ls("cmd.param.all_channels.description"),
     )
@@ -447,6 +462,7 @@ class DurakCog(commands.Cog):
         difficulty=_choices("cmd.choice.difficulty", AI_DIFFICULTIES),
         throw_in=_choices("cmd.choice.throw_in", THROW_IN_CHOICES),
         trump_exchange=_choices("cmd.choice.trump_exchange", TRUMP_EXCHANGE_CHOICES),
+        done=_choices("cmd.choice.done", DONE_STYLES),
     )
     @app_commands.choices(deck=[app_commands.Choice(name=str(n), value=n) for n in (24, 36, 52)])
     async def settings(
@@ -461,6 +477,7 @@ class DurakCog(commands.Cog):
         deck: int | None = None,
         throw_in: str | None = None,
         trump_exchange: str | None = None,
+        done: str | None = None,
         channel: discord.TextChannel | None = None,
         all_channels: bool | None = None,
     ) -> None:
@@ -495,6 +512,7 @@ class DurakCog(commands.Cog):
                 ("deck_size", deck),
                 ("throw_in", throw_in),
                 ("trump_exchange", trump_exchange),
+                ("done", done),
             ):
                 if value is not None:
                     options[key] = value

@@ -57,7 +57,12 @@ def message_text(msg: discord.Message) -> str:
 
 
 def secret_cards(session: GameSession) -> list[str]:
-    """Pretty text of every card in a hand that the table has not seen (test-side truth)."""
+    """Pretty text of every card in a hand that the table has not seen (test-side truth).
+
+    Once a game has ended with a result nothing is hidden any more: the result shows every
+    hand that still holds cards, so there is no secret left to leak."""
+    if session.status == "finished":
+        return []
     g = session.game
     out = []
     for seat in range(g.n):

@@ -9,7 +9,6 @@ import simcord
 
 from bot.storage import Storage
 from tests.bot.helpers import (
-    assert_no_leak,
     custom_ids,
     message,
     message_text,
@@ -72,10 +71,20 @@ async def test_two_player_game_by_clicks(simcord_env: simcord.Env, world: Any) -
     # The public table shows the end and no longer offers the hand button; the result is
     # announced in a separate message naming the fool (or the draw).
     table = message(channel, session.message_id or 0)
-    assert custom_ids(table) == [] and "Game over" in message_text(table)
-    last = channel.history()[-1]
-    assert ("is the fool" in last.content) or ("draw" in last.content)
-    assert_no_leak(channel, world["eve"], session)
+    assert custom_ids(table) == [] and "Result" in message_text(table)
+    last = next(
+        m
+        for m in reversed(channel.history())
+        if "is the fool" in (m.content or "") or "draw" in (m.content or "")
+    )
+    # The game is over, so the announcement shows the cards left in every hand, and says the
+    # verdict once (no "Game over" twice, no "First out:" list).
+    g = session.game
+    for seat in range(g.n):
+        for card in g.hand(seat):
+            assert card.pretty() in last.content
+    assert last.content.count("is the fool") + last.content.count("draw") == 1
+    assert "Game over" not in message_text(table) and "First out" not in last.content
     # Every button is a DynamicItem routed by its custom id, so no hand keeps a view alive:
     # discord.py would give each ephemeral hand a 15-minute timeout task otherwise.
     timers = [t for t in asyncio.all_tasks() if "timeout_task_impl" in t.get_coro().__qualname__]

@@ -57,7 +57,7 @@ def test_russian_uses_the_game_vocabulary() -> None:
     for word in ("козырь", "бито", "беру", "переводной", "подкидной", "дурак"):
         assert word in ru, word
     assert catalog("ru")["hand.button.take"] == "Беру"
-    assert catalog("ru")["hand.button.done"] == "Бито"
+    assert catalog("ru")["hand.button.done"] == "Бито / Пас"
 
 
 def test_plural_keys_have_all_forms() -> None:
@@ -85,7 +85,7 @@ def test_name_checker_rejects_bad_names() -> None:
 
 
 def test_t_formats_and_translates() -> None:
-    assert t("announce.fool", "ru", user="<@1>") == "🃏 <@1> — дурак!"
+    assert t("announce.fool", "ru", user="<@1>") == "🃏 <@1> остаётся в дураках!"
     assert t("announce.fool", "en-US", user="<@1>") == "🃏 <@1> is the fool!"
     assert t("table.trump", discord.Locale.russian, card="6♠") == "Козырь: 6♠"
     assert t("common.yes") == "Yes"
@@ -101,7 +101,7 @@ def test_missing_key_and_placeholder_raise_in_tests() -> None:
 def test_missing_key_degrades_in_production(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DURAK_I18N_STRICT", "0")
     assert t("no.such.key", "ru") == "no.such.key"
-    assert t("announce.fool", "ru") == "🃏 {user} — дурак!"
+    assert t("announce.fool", "ru") == "🃏 {user} остаётся в дураках!"
 
 
 @pytest.mark.parametrize(

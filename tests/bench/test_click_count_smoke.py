@@ -1,0 +1,25 @@
+"""Keeps bench/click_count.py runnable: a tiny run, checking the report's shape."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bench import click_count
+
+
+def test_tiny_run_reports_both_ways(capsys: pytest.CaptureFixture[str]) -> None:
+    click_count.main(["--games", "3"])
+    out = capsys.readouterr().out
+    rows = re.findall(
+        r"^(before|after) .*?([\d.]+) clicks/game: +([\d.]+) moves, +([\d.]+) passes"
+        r" \( *([\d.]+) forced\)",
+        out,
+        re.MULTILINE,
+    )
+    assert [r[0] for r in rows] == ["before", "after"], out
+    before, after = ([float(x) for x in r[1:]] for r in rows)
+    # The same deals: the same card moves, fewer passes, none of them forced.
+    assert before[1] == after[1] and after[2] < before[2] and after[3] == 0, out
+    assert "no forced pass in the online style: met" in out
