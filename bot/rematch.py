@@ -2,7 +2,7 @@
 
 When a game ends its result message offers **Play again**. The first click by one of its
 players creates the *rematch*: a new game row linked to the finished one (``previous_game_id``
-and ``series_id``, migration 0006), with the same seats. Computers stay; every human of the
+and ``series_id``, migration 0004), with the same seats. Computers stay; every human of the
 previous deal confirms by clicking (their click is their seat); a human who left the previous
 deal is not asked again and a computer plays their seat. When the last human has confirmed,
 the deal starts as the engine's rules say: the fool deals (``Game.next_deal``) and the lead

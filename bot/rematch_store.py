@@ -1,4 +1,4 @@
-"""Storage of rematches: the rows behind "Play again" (migration 0006).
+"""Storage of rematches: the rows behind "Play again" (migration 0004).
 
 Kept out of :mod:`bot.storage` (already the biggest file) but written the same way: every
 function is one transaction on the storage's connection, and the invariants live in the

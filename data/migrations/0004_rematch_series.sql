@@ -1,4 +1,4 @@
--- 0006: sessions of deals ("Play again"). A rematch is a new game row that points at the
+-- 0004: sessions of deals ("Play again"). A rematch is a new game row that points at the
 -- deal it follows; `series_id` is the first game of the session. The running tally of the
 -- session (matchsticks per seat) travels in the rematch's `options` JSON ("series"), so it
 -- survives restarts without reading older games.
