@@ -42,20 +42,21 @@ def _seats(players: int, computers: int) -> list[SeatInfo]:
     return seats
 
 
-def _moment(stage: str) -> Callable[[Game, ActionKind | None], bool]:
-    """When a game has reached ``stage`` (judged after each move; ``last`` = its kind)."""
+def _moment(stage: str, need: int) -> Callable[[Game, ActionKind | None], bool]:
+    """When a game has reached ``stage`` with at least ``need`` cards attacked (judged after
+    each move; ``last`` = the kind of that move)."""
 
     def attack(g: Game, last: ActionKind | None) -> bool:
-        return g.bout_no >= 3 and len(g.table) >= 2 and bool(g.unbeaten()) and not g.taking
+        return g.bout_no >= 3 and len(g.table) >= need and bool(g.unbeaten()) and not g.taking
 
     def defence(g: Game, last: ActionKind | None) -> bool:
-        return g.bout_no >= 3 and len(g.table) >= 3 and not g.unbeaten() and not g.taking
+        return g.bout_no >= 3 and len(g.table) >= need and not g.unbeaten() and not g.taking
 
     def transfer(g: Game, last: ActionKind | None) -> bool:
-        return last is ActionKind.TRANSFER and len(g.table) >= 2
+        return last is ActionKind.TRANSFER and len(g.table) >= min(need, 2)
 
     def pickup(g: Game, last: ActionKind | None) -> bool:
-        return g.taking and len(g.table) >= 3
+        return g.taking and len(g.table) >= need
 
     def end(g: Game, last: ActionKind | None) -> bool:
         return g.result is not None
@@ -84,7 +85,27 @@ def sample_session(
     rules = RuleSet.preset(preset, players=players) if preset in PRESETS else None
     if rules is None:
         raise ValueError(f"unknown preset {preset!r}")
-    reached = _moment(stage)
+    # A busy table first (three pairs); rules without throw-ins rarely get there, so then
+    # settle for any table at that moment.
+    for need in (3, 1):
+        session = _play_to(
+            rules, preset, players, _moment(stage, need), seed, computers, locale, tries
+        )
+        if session is not None:
+            return session
+    return None
+
+
+def _play_to(
+    rules: RuleSet,
+    preset: str,
+    players: int,
+    reached: Callable[[Game, ActionKind | None], bool],
+    seed: int,
+    computers: int,
+    locale: str,
+    tries: int,
+) -> GameSession | None:
     for attempt in range(tries):
         game = Game.new(rules, seed=f"{seed}:{attempt}")
         rng = random.Random(f"{seed}:{attempt}:policy")
