@@ -6,6 +6,10 @@ computer answering instantly, several throw-ins) produces at most one edit per
 ``interval`` seconds, and each edit renders the *latest* state rather than queueing stale
 ones. Discord rate-limits message edits per channel, so this keeps busy tables responsive.
 Pings and result announcements are separate short messages because edits do not notify.
+
+When the guild wants pictures (the default), each edit also replaces the message's one
+attachment with a fresh picture of the table (:mod:`bot.pictures`); the coalescing above
+therefore bounds uploads too. A picture that cannot be drawn leaves the text table alone.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import logging
 import discord
 
 from . import render
+from .pictures import TablePictures
 from .sessions import GameService, GameSession, PingKind
 from .views import lobby_view, table_view
 
@@ -35,6 +40,7 @@ class DiscordPublisher:
         self._last_edit: dict[int, float] = {}
         self._dirty: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        self.pictures = TablePictures()
 
     def _channel(self, channel_id: int, guild_id: int | None = None) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id, guild_id=guild_id)
@@ -64,16 +70,30 @@ class DiscordPublisher:
         state = await self.service.public_state(game_id)
         if state.message_id is None:
             return
+        pictures = await self.wants_pictures(state.guild_id)
+        # From here to the picture's scene nothing awaits: text and picture show one moment.
         if isinstance(state, GameSession):
             embed = render.table_embed(state)
             view = table_view(state)
         else:
             embed = render.lobby_embed(state)
             view = lobby_view(state)
+        files = await self.pictures.attach(state, embed) if pictures else []
         message = self._channel(state.channel_id, state.guild_id).get_partial_message(
             state.message_id
         )
-        await message.edit(content=None, embed=embed, view=view)
+        # ``attachments`` replaces the previous picture (an empty list removes it: pictures
+        # were switched off, or this one could not be drawn and the old one is stale).
+        await message.edit(content=None, embed=embed, view=view, attachments=files)
+
+    async def wants_pictures(self, guild_id: int) -> bool:
+        """The guild's choice (``/durak settings pictures``); text only if it cannot be read,
+        since the text table is complete on its own."""
+        try:
+            return (await self.service.settings(guild_id)).pictures
+        except Exception:
+            log.warning("guild %d: could not read the picture setting", guild_id)
+            return False
 
     async def ping(self, session: GameSession, seat: int, kind: PingKind) -> None:
         user_id = session.seats[seat].user_id
@@ -107,3 +127,4 @@ class DiscordPublisher:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        self.pictures.close()

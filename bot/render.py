@@ -679,6 +679,7 @@ def settings_embed(settings: GuildSettings, locale: str) -> discord.Embed:
         ("settings.default_preset", "\n".join(rules)),
         ("settings.turn_timer", timer),
         ("settings.use_threads", t("common.yes" if settings.use_threads else "common.no", locale)),
+        ("settings.pictures", t("common.on" if settings.pictures else "common.off", locale)),
         ("settings.default_ai", t(f"difficulty.{settings.default_ai_difficulty}", locale)),
         ("settings.allowed_channels", channels),
     ):
