@@ -127,7 +127,7 @@ def sideways_face(card: int) -> Image.Image:
     return _finish(img, CARD_H, CARD_W)
 
 
-def _back_pattern(draw: ImageDraw.ImageDraw, w: int, h: int) -> None:
+def _back_pattern(draw: ImageDraw.ImageDraw, w: int, h: int, emblem: bool = True) -> None:
     s = _SCALE
     _paper(draw, w, h, _BACK)
     inset = max(3, w // 10) * s
@@ -138,6 +138,8 @@ def _back_pattern(draw: ImageDraw.ImageDraw, w: int, h: int) -> None:
         outline=_BACK_LINE,
         width=max(1, w // 30) * s,
     )
+    if not emblem:
+        return
     cx, cy = w * s // 2, h * s // 2
     r = min(w, h) * s // 4
     draw.polygon(
@@ -158,7 +160,9 @@ def back() -> Image.Image:
 def mini_back() -> Image.Image:
     """A small back for a seat's hand (no shadow: they overlap tightly in a fan)."""
     img, draw = _canvas(MINI_W, MINI_H)
-    _back_pattern(draw, MINI_W, MINI_H)
+    # No emblem: in a tight fan only the left edge of each card shows, and half an emblem
+    # reads as an arrow.
+    _back_pattern(draw, MINI_W, MINI_H, emblem=False)
     return _finish(img, MINI_W, MINI_H, shadow=False)
 
 

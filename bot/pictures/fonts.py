@@ -17,9 +17,9 @@ import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
-__all__ = ["FONT_DIR", "fit", "font", "safe_text", "text_width"]
+__all__ = ["FONT_DIR", "draw_text", "fit", "font", "has_glyph", "safe_text", "text_width"]
 
 log = logging.getLogger(__name__)
 
@@ -42,16 +42,36 @@ def font(size: int, bold: bool = False) -> Font:
         return ImageFont.load_default(size)
 
 
-def safe_text(text: str) -> str:
-    """Drop what no font can draw sensibly: control and format characters (direction marks,
-    zero-width joiners) and lone surrogates, which would make the encoder raise."""
-    out = []
+def _render(ch: str, face: Font) -> bytes:
+    img = Image.new("L", (32, 32))
+    ImageDraw.Draw(img).text((4, 4), ch, font=face, fill=255)
+    return img.tobytes()
+
+
+@lru_cache(maxsize=8192)
+def has_glyph(ch: str, bold: bool = False) -> bool:
+    """Whether DejaVu draws ``ch`` (a character it lacks comes out as its empty box, the
+    same picture as a private-use code point that no font has)."""
+    face = font(20, bold)
+    try:
+        return _render(ch, face) != _render("\U0010fffd", face)
+    except Exception:
+        return False
+
+
+def safe_text(text: str, bold: bool = False) -> str:
+    """What of ``text`` the font can draw. Dropped: control and format characters (direction
+    marks, zero-width joiners), lone surrogates (the encoder would raise), and glyphs DejaVu
+    lacks (most emoji: "Carol 🎲" reads better as "Carol" than with a box), unless that
+    would leave nothing, in which case the boxes at least show that a name is there."""
+    drawable = []
     for ch in text:
-        category = unicodedata.category(ch)
-        if category in ("Cc", "Cf", "Cs", "Co", "Cn"):
+        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn"):
             continue
-        out.append(ch)
-    return "".join(out).strip()
+        drawable.append(ch)
+    kept = [ch for ch in drawable if ch.isspace() or has_glyph(ch, bold)]
+    result = " ".join("".join(kept).split())
+    return result or "".join(drawable).strip()
 
 
 def text_width(text: str, face: Font) -> float:
@@ -61,9 +81,9 @@ def text_width(text: str, face: Font) -> float:
         return 10.0 * len(text) * (getattr(face, "size", 12) / 10)
 
 
-def fit(text: str, face: Font, width: float) -> str:
-    """``text`` cut with an ellipsis so it is at most ``width`` pixels wide."""
-    text = safe_text(text)
+def fit(text: str, face: Font, width: float, bold: bool = False) -> str:
+    """``text`` (what of it the font can draw) cut with an ellipsis to ``width`` pixels."""
+    text = safe_text(text, bold)
     if text_width(text, face) <= width:
         return text
     lo, hi = 0, len(text)

@@ -43,7 +43,7 @@ WIDTH, HEIGHT = 1000, 620
 #: zlib level: 6 is Pillow's default trade-off; fixed so output does not depend on defaults.
 PNG_COMPRESS_LEVEL = 6
 
-PANEL_W, PANEL_H = 200, 100
+PANEL_W, PANEL_H = 200, 108
 _CENTRE_Y = 310
 
 _BG = (43, 45, 49)
@@ -153,15 +153,19 @@ def _seat(
     else:
         draw.rounded_rectangle(box, 14, fill=fill, outline=_PANEL_EDGE, width=2)
     name_colour = _DIM if seat.tone == "out" else (_GOLD if seat.turn else _WHITE)
-    name_font = font(19, bold=True)
+    name_font = font(21, bold=True)
     draw_text(
-        draw, (x0 + 12, y0 + 9), fit(seat.name, name_font, PANEL_W - 24), name_font, name_colour
+        draw,
+        (x0 + 12, y0 + 9),
+        fit(seat.name, name_font, PANEL_W - 24, bold=True),
+        name_font,
+        name_colour,
     )
     if seat.role:
-        role_font = font(15)
+        role_font = font(17)
         draw_text(
             draw,
-            (x0 + 12, y0 + 34),
+            (x0 + 12, y0 + 35),
             fit(seat.role, role_font, PANEL_W - 24),
             role_font,
             _TONE_COLOURS.get(seat.tone, _LABEL),
@@ -179,7 +183,7 @@ def _fan(img: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, count: int
     for i in range(shown):
         img.paste(sprite, (round(x + i * step), y), sprite)
     right = round(x + (shown - 1) * step) + MINI_W + 8
-    draw_text(draw, (right, y + MINI_H // 2), str(count), font(20, bold=True), _WHITE, anchor="lm")
+    draw_text(draw, (right, y + MINI_H // 2), str(count), font(22, bold=True), _WHITE, anchor="lm")
 
 
 def _free_seat(draw: ImageDraw.ImageDraw, centre: tuple[int, int], label: str) -> None:
@@ -203,7 +207,7 @@ def _free_seat(draw: ImageDraw.ImageDraw, centre: tuple[int, int], label: str) -
 
 
 def _label(draw: ImageDraw.ImageDraw, x: int, y: int, text: str, width: int = 130) -> None:
-    face_ = font(15)
+    face_ = font(17)
     draw_text(draw, (x, y), fit(text, face_, width), face_, _LABEL, anchor="mt")
 
 
@@ -279,7 +283,7 @@ def _pairs(img: Image.Image, scene: Scene) -> None:
 
 def _banner(draw: ImageDraw.ImageDraw, text: str) -> None:
     face_ = font(28, bold=True)
-    text = fit(text, face_, 380)
+    text = fit(text, face_, 380, bold=True)
     width = int(face_.getlength(text)) + 48
     box = (500 - width // 2, _CENTRE_Y - 28, 500 + width // 2, _CENTRE_Y + 28)
     draw.rounded_rectangle(box, 16, fill=(16, 24, 20), outline=_GOLD, width=3)
@@ -294,7 +298,7 @@ def _lobby_middle(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> 
     draw_text(
         draw,
         (500, 372),
-        fit(scene.title, title_font, 420),
+        fit(scene.title, title_font, 420, bold=True),
         title_font,
         _WHITE,
         anchor="mm",

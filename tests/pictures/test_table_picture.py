@@ -165,8 +165,8 @@ def test_names_in_any_script_never_break_the_drawing() -> None:
 
 
 def test_long_names_are_cut_to_fit() -> None:
-    face_ = font(19, bold=True)
-    cut = fit("Дмитрий Константинопольский-Длинный", face_, 176)
+    face_ = font(21, bold=True)
+    cut = fit("Дмитрий Константинопольский-Длинный", face_, 176, bold=True)
     assert cut.endswith("…") and face_.getlength(cut) <= 176
     assert fit("Eve", face_, 176) == "Eve"
     assert safe_text("a\u200db\u202ec") == "abc"
