@@ -29,6 +29,10 @@ __all__ = ["DiscordPublisher"]
 
 log = logging.getLogger(__name__)
 
+#: After Discord refuses a picture in a channel (the bot lacks *Attach Files* there), that
+#: channel gets text tables for this long before a picture is tried again.
+PICTURE_RETRY_SECONDS = 600.0
+
 
 class DiscordPublisher:
     """Renders and sends; never decides anything about the game."""
@@ -41,6 +45,8 @@ class DiscordPublisher:
         self._dirty: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self.pictures = TablePictures()
+        #: channel id -> loop time until which its tables are sent without a picture.
+        self._no_pictures_until: dict[int, float] = {}
 
     def _channel(self, channel_id: int, guild_id: int | None = None) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id, guild_id=guild_id)
@@ -70,7 +76,10 @@ class DiscordPublisher:
         state = await self.service.public_state(game_id)
         if state.message_id is None:
             return
-        pictures = await self.wants_pictures(state.guild_id)
+        loop = asyncio.get_running_loop()
+        pictures = await self.wants_pictures(state.guild_id) and (
+            self._no_pictures_until.get(state.channel_id, float("-inf")) <= loop.time()
+        )
         # From here to the picture's scene nothing awaits: text and picture show one moment.
         if isinstance(state, GameSession):
             embed = render.table_embed(state)
@@ -84,7 +93,21 @@ class DiscordPublisher:
         )
         # ``attachments`` replaces the previous picture (an empty list removes it: pictures
         # were switched off, or this one could not be drawn and the old one is stale).
-        await message.edit(content=None, embed=embed, view=view, attachments=files)
+        try:
+            await message.edit(content=None, embed=embed, view=view, attachments=files)
+        except discord.Forbidden:
+            if not files:
+                raise
+            # Most likely no *Attach Files* in this channel: the text table must still go out.
+            log.warning(
+                "game %d: Discord refused the table picture in channel %d; text only for %d s",
+                game_id,
+                state.channel_id,
+                PICTURE_RETRY_SECONDS,
+            )
+            self._no_pictures_until[state.channel_id] = loop.time() + PICTURE_RETRY_SECONDS
+            embed.set_image(url=None)
+            await message.edit(content=None, embed=embed, view=view, attachments=[])
 
     async def wants_pictures(self, guild_id: int) -> bool:
         """The guild's choice (``/durak settings pictures``); text only if it cannot be read,

@@ -4,6 +4,7 @@ break a move when drawing fails."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -89,3 +90,33 @@ async def test_a_failing_picture_leaves_the_text_table_and_the_move(
     assert _picture(table) is None
     assert table.embeds and "Trump" in message_text(table)
     assert simcord_env.bot.publisher.pictures.failures >= 1
+
+
+async def test_no_attach_files_permission_still_updates_the_text_table(
+    simcord_env: simcord.Env, world: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord refuses edits with files where the bot lacks *Attach Files*: the table is
+    then edited without the picture, and the channel is not asked again for a while."""
+    channel = world["channel"]
+    game_id = await start_game(world, ["alice", "bob"])
+    session = service(simcord_env).session(game_id)
+    assert session is not None and session.message_id is not None
+    refused: list[int] = []
+    real_edit = discord.PartialMessage.edit
+
+    async def edit(self: discord.PartialMessage, **fields: Any) -> Any:
+        if fields.get("attachments"):
+            refused.append(self.id)
+            response = SimpleNamespace(status=403, reason="Forbidden")
+            raise discord.Forbidden(response, {"code": 50013, "message": "Missing Permissions"})
+        return await real_edit(self, **fields)
+
+    monkeypatch.setattr(discord.PartialMessage, "edit", edit)
+    for _ in range(2):
+        version = session.version
+        actor = world["alice"] if session.game.legal_actions(0) else world["bob"]
+        await click_first_move(actor, channel, session.message_id)
+        assert session.version == version + 1
+        table = message(channel, session.message_id)
+        assert _picture(table) is None and "Trump" in message_text(table)
+    assert refused == [session.message_id]  # the second edit did not try again
