@@ -3,7 +3,7 @@
 Each sprite is drawn once at three times its size and scaled down (smooth corners and edges
 without per-frame cost), then kept in memory: a table picture is mostly pasting these, which
 keeps a render in the tens of milliseconds. Sprites are RGBA with the shadow baked in, so
-pasting one onto the felt is a single ``Image.alpha_composite``-free ``paste`` with a mask.
+putting a card on the felt is one masked ``paste``.
 
 These are the *table* card faces (large, index in the corner, a big suit in the middle); the
 emoji-sized faces on buttons are drawn elsewhere for a different size and purpose.

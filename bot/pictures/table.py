@@ -34,7 +34,7 @@ from .cards import (
     sideways_face,
     suit_colour,
 )
-from .fonts import draw_text, fit, font
+from .fonts import draw_text, fit, font, text_width
 from .scene import Scene, SeatScene
 
 __all__ = ["HEIGHT", "PNG_COMPRESS_LEVEL", "WIDTH", "render_image", "render_png"]
@@ -284,7 +284,7 @@ def _pairs(img: Image.Image, scene: Scene) -> None:
 def _banner(draw: ImageDraw.ImageDraw, text: str) -> None:
     face_ = font(28, bold=True)
     text = fit(text, face_, 380, bold=True)
-    width = int(face_.getlength(text)) + 48
+    width = int(text_width(text, face_)) + 48
     box = (500 - width // 2, _CENTRE_Y - 28, 500 + width // 2, _CENTRE_Y + 28)
     draw.rounded_rectangle(box, 16, fill=(16, 24, 20), outline=_GOLD, width=3)
     draw_text(draw, (500, _CENTRE_Y), text, face_, _GOLD, anchor="mm")
