@@ -6,10 +6,8 @@ computer answering instantly, several throw-ins) produces at most one edit per
 ``interval`` seconds, and each edit renders the *latest* state rather than queueing stale
 ones. Discord rate-limits message edits per channel, so this keeps busy tables responsive.
 Pings and result announcements are separate short messages because edits do not notify.
-
-When the guild wants pictures (the default), each edit also replaces the message's one
-attachment with a fresh picture of the table (:mod:`bot.pictures`); the coalescing above
-therefore bounds uploads too. A picture that cannot be drawn leaves the text table alone.
+Each edit also replaces the picture of the table (:mod:`bot.pictures`) when the guild wants
+one, so the coalescing bounds uploads too.
 """
 
 from __future__ import annotations
@@ -29,10 +27,6 @@ __all__ = ["DiscordPublisher"]
 
 log = logging.getLogger(__name__)
 
-#: After Discord refuses a picture in a channel (the bot lacks *Attach Files* there), that
-#: channel gets text tables for this long before a picture is tried again.
-PICTURE_RETRY_SECONDS = 600.0
-
 
 class DiscordPublisher:
     """Renders and sends; never decides anything about the game."""
@@ -44,9 +38,7 @@ class DiscordPublisher:
         self._last_edit: dict[int, float] = {}
         self._dirty: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
-        self.pictures = TablePictures()
-        #: channel id -> loop time until which its tables are sent without a picture.
-        self._no_pictures_until: dict[int, float] = {}
+        self.pictures = TablePictures(service.settings)
 
     def _channel(self, channel_id: int, guild_id: int | None = None) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id, guild_id=guild_id)
@@ -76,47 +68,16 @@ class DiscordPublisher:
         state = await self.service.public_state(game_id)
         if state.message_id is None:
             return
-        loop = asyncio.get_running_loop()
-        pictures = await self.wants_pictures(state.guild_id) and (
-            self._no_pictures_until.get(state.channel_id, float("-inf")) <= loop.time()
-        )
-        # From here to the picture's scene nothing awaits: text and picture show one moment.
         if isinstance(state, GameSession):
             embed = render.table_embed(state)
             view = table_view(state)
         else:
             embed = render.lobby_embed(state)
             view = lobby_view(state)
-        files = await self.pictures.attach(state, embed) if pictures else []
         message = self._channel(state.channel_id, state.guild_id).get_partial_message(
             state.message_id
         )
-        # ``attachments`` replaces the previous picture (an empty list removes it: pictures
-        # were switched off, or this one could not be drawn and the old one is stale).
-        try:
-            await message.edit(content=None, embed=embed, view=view, attachments=files)
-        except discord.Forbidden:
-            if not files:
-                raise
-            # Most likely no *Attach Files* in this channel: the text table must still go out.
-            log.warning(
-                "game %d: Discord refused the table picture in channel %d; text only for %d s",
-                game_id,
-                state.channel_id,
-                PICTURE_RETRY_SECONDS,
-            )
-            self._no_pictures_until[state.channel_id] = loop.time() + PICTURE_RETRY_SECONDS
-            embed.set_image(url=None)
-            await message.edit(content=None, embed=embed, view=view, attachments=[])
-
-    async def wants_pictures(self, guild_id: int) -> bool:
-        """The guild's choice (``/durak settings pictures``); text only if it cannot be read,
-        since the text table is complete on its own."""
-        try:
-            return (await self.service.settings(guild_id)).pictures
-        except Exception:
-            log.warning("guild %d: could not read the picture setting", guild_id)
-            return False
+        await self.pictures.edit_table(message, state, embed=embed, view=view)
 
     async def ping(self, session: GameSession, seat: int, kind: PingKind) -> None:
         user_id = session.seats[seat].user_id

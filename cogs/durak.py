@@ -52,12 +52,9 @@ async def _lobby_message(interaction: discord.Interaction, info: Any) -> dict[st
     embed = render.lobby_embed(info)
     files: list[discord.File] = []
     publisher = getattr(interaction.client, "publisher", None)
-    if (
-        isinstance(publisher, DiscordPublisher)
-        and interaction.app_permissions.attach_files
-        and await publisher.wants_pictures(info.guild_id)
-    ):
-        files = await publisher.pictures.attach(info, embed)
+    if isinstance(publisher, DiscordPublisher):
+        allowed = interaction.app_permissions.attach_files
+        files = await publisher.pictures.attach(info, embed, allowed=allowed)
     return {"embed": embed, "view": lobby_view(info), "files": files}
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -66,3 +67,25 @@ async def test_a_failure_is_none_and_not_remembered(
     files = await pictures.attach(lobby, embed)
     assert [f.filename for f in files] == [ATTACHMENT_NAME]
     assert files[0].description and embed.image.url == ATTACHMENT_URL
+
+
+async def test_the_guild_setting_decides_and_a_broken_lookup_means_text() -> None:
+    choices = {1: True, 2: False}
+
+    async def settings(guild_id: int) -> Any:
+        if guild_id not in choices:
+            raise LookupError("database gone")
+        return SimpleNamespace(pictures=choices[guild_id])
+
+    tp = TablePictures(settings)
+    try:
+        lobby = sample_lobby(2, 4)
+        for guild_id, files in ((1, 1), (2, 0), (3, 0)):
+            lobby.guild_id = guild_id
+            embed = discord.Embed(title="t")
+            assert len(await tp.attach(lobby, embed)) == files
+            assert (embed.image.url is not None) == bool(files)
+        lobby.guild_id = 1
+        assert await tp.attach(lobby, discord.Embed(), allowed=False) == []
+    finally:
+        tp.close()
