@@ -6,6 +6,8 @@ computer answering instantly, several throw-ins) produces at most one edit per
 ``interval`` seconds, and each edit renders the *latest* state rather than queueing stale
 ones. Discord rate-limits message edits per channel, so this keeps busy tables responsive.
 Pings and result announcements are separate short messages because edits do not notify.
+Each edit also replaces the picture of the table (:mod:`bot.pictures`) when the guild wants
+one, so the coalescing bounds uploads too.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import logging
 import discord
 
 from . import rematch, render
+from .pictures import TablePictures
 from .rematch_views import rematch_message, result_announcement
 from .sessions import GameService, GameSession, PingKind
 from .views import lobby_view, table_view
@@ -36,6 +39,7 @@ class DiscordPublisher:
         self._last_edit: dict[int, float] = {}
         self._dirty: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        self.pictures = TablePictures(service.settings)
 
     def _channel(self, channel_id: int, guild_id: int | None = None) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id, guild_id=guild_id)
@@ -76,7 +80,7 @@ class DiscordPublisher:
         message = self._channel(state.channel_id, state.guild_id).get_partial_message(
             state.message_id
         )
-        await message.edit(content=None, embed=embed, view=view)
+        await self.pictures.edit_table(message, state, embed=embed, view=view)
 
     async def ping(self, session: GameSession, seat: int, kind: PingKind) -> None:
         user_id = session.seats[seat].user_id
@@ -112,3 +116,4 @@ class DiscordPublisher:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        self.pictures.close()

@@ -261,6 +261,8 @@ class GuildSettings:
     #: False until the guild picks a language: public messages then follow the server's
     #: Discord language rather than ``locale``.
     locale_explicit: bool = False
+    #: The table message carries a picture of the table (False: text only).
+    pictures: bool = True
 
     def channel_allowed(self, channel_id: int) -> bool:
         """None means no restriction, which is the friendlier default for a new guild."""
@@ -456,6 +458,9 @@ def _settings_from_row(row: sqlite3.Row) -> GuildSettings:
         allowed_channel_ids=None if allowed is None else tuple(int(c) for c in json.loads(allowed)),
         locale_explicit=(
             bool(row["locale_explicit"]) if "locale_explicit" in row.keys() else False  # noqa: SIM118
+        ),
+        pictures=(
+            bool(row["table_pictures"]) if "table_pictures" in row.keys() else True  # noqa: SIM118
         ),
     )
 
@@ -1424,7 +1429,7 @@ class Storage:
             await conn.execute(
                 "INSERT INTO guild_settings (guild_id, locale, default_preset, default_options,"
                 " turn_timer_seconds, use_threads, default_ai_difficulty, allowed_channel_ids,"
-                " locale_explicit) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " locale_explicit, table_pictures) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET locale = excluded.locale,"
                 " default_preset = excluded.default_preset,"
                 " default_options = excluded.default_options,"
@@ -1432,7 +1437,8 @@ class Storage:
                 " use_threads = excluded.use_threads,"
                 " default_ai_difficulty = excluded.default_ai_difficulty,"
                 " allowed_channel_ids = excluded.allowed_channel_ids,"
-                " locale_explicit = excluded.locale_explicit",
+                " locale_explicit = excluded.locale_explicit,"
+                " table_pictures = excluded.table_pictures",
                 (
                     guild_id,
                     settings.locale,
@@ -1443,6 +1449,7 @@ class Storage:
                     settings.default_ai_difficulty,
                     None if allowed is None else _dumps(list(allowed)),
                     int(settings.locale_explicit),
+                    int(settings.pictures),
                 ),
             )
         return settings

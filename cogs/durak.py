@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot import render
 from bot.i18n import ls, normalize_locale, pick_locale, t
+from bot.publisher import DiscordPublisher
 from bot.sessions import (
     AI_DIFFICULTIES,
     DONE_STYLES,
@@ -52,6 +53,17 @@ def _locale(interaction: discord.Interaction) -> str:
 def _discord_guild_locale(interaction: discord.Interaction) -> str | None:
     """The server's Discord language, for public messages until the guild picks one."""
     return normalize_locale(interaction.guild_locale) if interaction.guild_locale else None
+
+
+async def _lobby_message(interaction: discord.Interaction, info: Any) -> dict[str, Any]:
+    """The lobby's embed and buttons, with its picture when the guild wants pictures."""
+    embed = render.lobby_embed(info)
+    files: list[discord.File] = []
+    publisher = getattr(interaction.client, "publisher", None)
+    if isinstance(publisher, DiscordPublisher):
+        allowed = interaction.app_permissions.attach_files
+        files = await publisher.pictures.attach(info, embed, allowed=allowed)
+    return {"embed": embed, "view": lobby_view(info), "files": files}
 
 
 async def _public_locale(interaction: discord.Interaction) -> str:
@@ -177,7 +189,7 @@ class DurakCog(commands.Cog):
             thread = await notice.create_thread(
                 name=t("lobby.thread_name", loc, game_id=info.game_id)
             )
-            table = await thread.send(embed=render.lobby_embed(info), view=lobby_view(info))
+            table = await thread.send(**await _lobby_message(interaction, info))
         except Exception:
             await service.cancel(info.game_id, interaction.user.id)
             raise
@@ -192,9 +204,7 @@ class DurakCog(commands.Cog):
         self, interaction: discord.Interaction, service: GameService, info: Any
     ) -> None:
         try:
-            await interaction.response.send_message(
-                embed=render.lobby_embed(info), view=lobby_view(info)
-            )
+            await interaction.response.send_message(**await _lobby_message(interaction, info))
             message = await interaction.original_response()
         except Exception:
             # Without its message nobody could join: do not leave an orphan lobby behind.
@@ -432,6 +442,7 @@ class DurakCog(commands.Cog):
         language=ls("cmd.param.language.name"),
         timer=ls("cmd.param.timer.name"),
         threads=ls("cmd.param.threads.name"),
+        pictures=ls("cmd.param.pictures.name"),
         difficulty=ls("cmd.param.difficulty.name"),
         preset=ls("cmd.param.default_preset.name"),
         seats=ls("cmd.param.seats.name"),
@@ -446,6 +457,7 @@ class DurakCog(commands.Cog):
         language=ls("cmd.param.language.description"),
         timer=ls("cmd.param.timer.description"),
         threads=ls("cmd.param.threads.description"),
+        pictures=ls("cmd.param.pictures.description"),
         difficulty=ls("cmd.param.difficulty.description"),
         preset=ls("cmd.param.default_preset.description"),
         seats=ls("cmd.param.default_seats.description"),
@@ -459,6 +471,7 @@ class DurakCog(commands.Cog):
     @app_commands.autocomplete(preset=preset_autocomplete)
     @app_commands.choices(
         language=_choices("cmd.choice.language", ("en", "ru", "auto")),
+        pictures=_choices("cmd.choice.pictures", ("on", "off")),
         difficulty=_choices("cmd.choice.difficulty", AI_DIFFICULTIES),
         throw_in=_choices("cmd.choice.throw_in", THROW_IN_CHOICES),
         trump_exchange=_choices("cmd.choice.trump_exchange", TRUMP_EXCHANGE_CHOICES),
@@ -471,6 +484,7 @@ class DurakCog(commands.Cog):
         language: str | None = None,
         timer: app_commands.Range[int, 0, TIMER_MAX_SECONDS] | None = None,
         threads: bool | None = None,
+        pictures: str | None = None,
         difficulty: str | None = None,
         preset: str | None = None,
         seats: app_commands.Range[int, 2, 6] | None = None,
@@ -502,6 +516,8 @@ class DurakCog(commands.Cog):
                 changes["turn_timer_seconds"] = timer
             if threads is not None:
                 changes["use_threads"] = threads
+            if pictures is not None:
+                changes["pictures"] = pictures == "on"
             if difficulty is not None:
                 changes["default_ai_difficulty"] = difficulty
             if preset is not None:

@@ -42,6 +42,17 @@ async def test_guild_settings_defaults_and_update(storage: Storage) -> None:
     assert await storage.get_guild_settings(GUILD + 1) == GuildSettings(guild_id=GUILD + 1)
 
 
+async def test_table_pictures_default_on_and_switch_off(storage: Storage) -> None:
+    assert (await storage.get_guild_settings(GUILD)).pictures
+    off = await storage.update_guild_settings(GUILD, pictures=False)
+    assert not off.pictures
+    # Changing another setting keeps the choice; switching back works.
+    assert not (await storage.update_guild_settings(GUILD, use_threads=True)).pictures
+    assert not (await storage.get_guild_settings(GUILD)).pictures
+    assert (await storage.update_guild_settings(GUILD, pictures=True)).pictures
+    assert (await storage.get_guild_settings(GUILD + 1)).pictures
+
+
 async def test_forfeits_defaults_add_remove(storage: Storage) -> None:
     defaults = await storage.list_forfeits(GUILD)
     assert [f.text for f in defaults] == list(DEFAULT_FORFEITS["en"])

@@ -173,3 +173,22 @@ async def test_upgrade_from_schema_2_keeps_data_and_adds_timer_columns(db_path: 
         await st.save_state(running, '{"s": 2}', 1, 2, 6090.0)
         game = await st.get_game(running)
         assert game is not None and not game.turn_reminded and game.turn_deadline == 6090.0
+
+
+async def test_upgrade_to_table_pictures_keeps_settings_and_turns_pictures_on(
+    db_path: Path,
+) -> None:
+    """Guilds that existed before migration 0007 get pictures (the new default)."""
+    async with await Storage.open(db_path, target_version=6, clock=lambda: 5000.0) as old:
+        conn = old._conn
+        await conn.execute("BEGIN")
+        await conn.execute(
+            "INSERT INTO guild_settings (guild_id, locale, use_threads) VALUES (10, 'ru', 1)"
+        )
+        await conn.commit()
+    async with await Storage.open(db_path, clock=lambda: 6000.0) as st:
+        settings = await st.get_guild_settings(10)
+        assert (settings.locale, settings.use_threads, settings.pictures) == ("ru", True, True)
+        off = await st.update_guild_settings(10, pictures=False)
+    async with await Storage.open(db_path, clock=lambda: 7000.0) as st:
+        assert await st.get_guild_settings(10) == off

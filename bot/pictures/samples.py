@@ -1,0 +1,174 @@
+"""Typical tables, reproducibly: for the render benchmark, the picture tests and the README
+screenshot (``python -m bot.pictures.samples docs/table.png``).
+
+A seeded game is played with a fixed, slightly cautious random policy until the wanted
+moment arrives (an open attack, everything beaten, a transfer, a pick-up, the end), so every
+preset and table size can be shown in each state without hand-written positions. Names mix
+Latin, Cyrillic, emoji and one overlong name on purpose: the pictures must cope with them.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from engine import PRESETS, ActionKind, Game, RuleSet
+
+from ..sessions import GameSession, LobbyInfo, SeatInfo
+
+__all__ = ["NAMES", "STAGES", "sample_lobby", "sample_session"]
+
+STAGES = ("attack", "defence", "transfer", "pickup", "end")
+NAMES = ("Alice", "Борис", "Carol 🎲", "Дмитрий Константинопольский-Длинный", "Eve", "Фёдор")
+
+_WEIGHTS = {
+    ActionKind.PASS: 0.6,
+    ActionKind.TAKE: 0.25,
+    ActionKind.PILE: 0.5,
+    ActionKind.TRANSFER: 3.0,
+}
+
+
+def _seats(players: int, computers: int) -> list[SeatInfo]:
+    """Humans first, the last ``computers`` seats played by the computer."""
+    seats = []
+    for i in range(players):
+        if i >= players - computers:
+            seats.append(SeatInfo(i, f"#{i + 1}", None, "normal"))
+        else:
+            seats.append(SeatInfo(i, NAMES[i], 1000 + i, None))
+    return seats
+
+
+def _moment(stage: str, need: int) -> Callable[[Game, ActionKind | None], bool]:
+    """When a game has reached ``stage`` with at least ``need`` cards attacked (judged after
+    each move; ``last`` = the kind of that move)."""
+
+    def attack(g: Game, last: ActionKind | None) -> bool:
+        return g.bout_no >= 3 and len(g.table) >= need and bool(g.unbeaten()) and not g.taking
+
+    def defence(g: Game, last: ActionKind | None) -> bool:
+        return g.bout_no >= 3 and len(g.table) >= need and not g.unbeaten() and not g.taking
+
+    def transfer(g: Game, last: ActionKind | None) -> bool:
+        return last is ActionKind.TRANSFER and len(g.table) >= min(need, 2)
+
+    def pickup(g: Game, last: ActionKind | None) -> bool:
+        return g.taking and len(g.table) >= need
+
+    def end(g: Game, last: ActionKind | None) -> bool:
+        return g.result is not None
+
+    return {
+        "attack": attack,
+        "defence": defence,
+        "transfer": transfer,
+        "pickup": pickup,
+        "end": end,
+    }[stage]
+
+
+def sample_session(
+    preset: str = "podkidnoy",
+    players: int = 4,
+    stage: str = "attack",
+    *,
+    seed: int = 1,
+    computers: int = 1,
+    locale: str = "en",
+    tries: int = 40,
+) -> GameSession | None:
+    """A session of ``preset`` at ``stage``; None if that moment never comes in the rules
+    (a transfer in podkidnoy) or in ``tries`` seeded games."""
+    rules = RuleSet.preset(preset, players=players) if preset in PRESETS else None
+    if rules is None:
+        raise ValueError(f"unknown preset {preset!r}")
+    # A busy table first (three pairs); rules without throw-ins rarely get there, so then
+    # settle for any table at that moment.
+    for need in (3, 1):
+        session = _play_to(
+            rules, preset, players, _moment(stage, need), seed, computers, locale, tries
+        )
+        if session is not None:
+            return session
+    return None
+
+
+def _play_to(
+    rules: RuleSet,
+    preset: str,
+    players: int,
+    reached: Callable[[Game, ActionKind | None], bool],
+    seed: int,
+    computers: int,
+    locale: str,
+    tries: int,
+) -> GameSession | None:
+    for attempt in range(tries):
+        game = Game.new(rules, seed=f"{seed}:{attempt}")
+        rng = random.Random(f"{seed}:{attempt}:policy")
+        last: ActionKind | None = None
+        for _ in range(2000):
+            if reached(game, last):
+                seats = _seats(players, min(computers, players - 1))
+                session = GameSession(
+                    game_id=42,
+                    guild_id=1,
+                    channel_id=2,
+                    message_id=3,
+                    host_id=1000,
+                    preset=preset,
+                    seats=seats,
+                    game=game,
+                    seed=seed,
+                    version=game.version,
+                    locale=locale,
+                )
+                if game.result is not None:
+                    session.status = "finished"
+                return session
+            if game.result is not None:
+                break
+            actions = game.all_legal_actions()
+            action = rng.choices(actions, [_WEIGHTS.get(a.kind, 1.0) for a in actions])[0]
+            game.apply(action)
+            last = action.kind
+    return None
+
+
+def sample_lobby(players: int = 2, max_seats: int = 4, locale: str = "en") -> LobbyInfo:
+    """A lobby with ``players`` seated (the last one a computer) and room for more."""
+    return LobbyInfo(
+        game_id=42,
+        guild_id=1,
+        channel_id=2,
+        message_id=3,
+        host_id=1000,
+        preset="podkidnoy",
+        max_seats=max_seats,
+        deck_size=36,
+        seats=_seats(players, 1 if players > 1 else 0),
+        status="lobby",
+        locale=locale,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the README screenshot: a four-player podkidnoy table during an attack."""
+    from .table import render_png
+
+    args = sys.argv[1:] if argv is None else argv
+    target = Path(args[0] if args else "docs/table.png")
+    from .scene import table_scene
+
+    session = sample_session("podkidnoy", 4, "attack", seed=3)
+    assert session is not None
+    target.write_bytes(render_png(table_scene(session)))
+    print(f"wrote {target} ({target.stat().st_size // 1024} KB)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

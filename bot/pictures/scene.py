@@ -1,0 +1,147 @@
+"""What a table picture shows, frozen: built on the event loop, drawn in a worker thread.
+
+The live :class:`~bot.sessions.GameSession` changes under the service lock while a picture is
+being drawn, so the drawing code never sees it. A :class:`Scene` is built from public
+information only (``game.public_observation()``, seat names, the seats the game waits for)
+and holds already translated labels; it is hashable, which makes it its own cache key, and it
+carries the game id and version so two versions never share a picture by accident.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.cards import SUIT_NAMES
+
+from ..i18n import t
+from ..render import preset_name, role_key, seat_name
+from ..sessions import GameSession, LobbyInfo, waiting_seats
+
+__all__ = ["Scene", "SeatScene", "lobby_scene", "table_scene"]
+
+#: Role keys to the colour family the seat's role is drawn in.
+_TONES = {
+    "role.attacking": "attack",
+    "role.defending": "defend",
+    "role.taking": "take",
+    "role.throwing_in": "throw",
+    "role.waiting": "wait",
+    "role.out": "out",
+    "role.fool": "fool",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatScene:
+    """One seat as the channel may see it."""
+
+    name: str
+    #: The translated role shown under the name ("" in the lobby for a human).
+    role: str
+    #: Colour family: attack, defend, take, throw, wait, out, fool, player, computer, free.
+    tone: str
+    #: Cards in hand (only a count: the picture never shows a hidden card).
+    cards: int = 0
+    #: The game waits for this seat: drawn highlighted.
+    turn: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    """Everything one picture shows. ``kind`` is ``lobby`` or ``table``."""
+
+    kind: str
+    game_id: int
+    version: int
+    seats: tuple[SeatScene, ...]
+    #: Seats still free in a lobby (drawn as empty places).
+    free_seats: int = 0
+    free_label: str = ""
+    #: Lobby: the mode's name and the deck; table: unused.
+    title: str = ""
+    subtitle: str = ""
+    #: Trump suit (0..3) and the turned-up card while it lies under the talon.
+    trump: int = 0
+    trump_card: int | None = None
+    trump_label: str = ""
+    talon: int = 0
+    talon_label: str = ""
+    discard: int = 0
+    discard_label: str = ""
+    #: (attack, defence or None) in the order they were played.
+    pairs: tuple[tuple[int, int | None], ...] = ()
+    #: Text across the middle when the game is over ("" otherwise).
+    banner: str = ""
+
+
+def lobby_scene(info: LobbyInfo) -> Scene:
+    """The lobby: who sat down (computers marked), how many places are left, which mode."""
+    loc = info.locale
+    seats = tuple(
+        SeatScene(
+            name=seat_name(seat, loc),
+            role=(
+                t(f"difficulty.{seat.difficulty}", loc)
+                if seat.user_id is None
+                else t("picture.host" if seat.user_id == info.host_id else "picture.player", loc)
+            ),
+            tone="computer" if seat.user_id is None else "player",
+        )
+        for seat in info.seats
+    )
+    banner = t("lobby.cancelled", loc) if info.status == "cancelled" else ""
+    return Scene(
+        kind="lobby",
+        game_id=info.game_id,
+        # A lobby has no game version; its content (seats, status) is the version.
+        version=0,
+        seats=seats,
+        free_seats=max(0, info.max_seats - len(info.seats)) if info.status == "lobby" else 0,
+        free_label=t("picture.free_seat", loc),
+        title=preset_name(info.preset, loc),
+        subtitle=t("option.deck_size", loc, count=info.deck_size),
+        banner=banner,
+    )
+
+
+def table_scene(session: GameSession) -> Scene:
+    """The table from the spectator's observation: exactly what the text table may show."""
+    loc = session.locale
+    obs = session.game.public_observation()
+    waiting = set(waiting_seats(session.game)) if not session.finished else set()
+    seats = []
+    for info in session.seats:
+        s = info.seat
+        key = role_key(obs, s)
+        seats.append(
+            SeatScene(
+                name=seat_name(info, loc),
+                role=t(key, loc),
+                tone=_TONES.get(key, "wait"),
+                cards=obs.hand_sizes[s],
+                turn=s in waiting,
+            )
+        )
+    # Shown under the trump badge once the turned-up card is gone; the badge has the symbol.
+    trump_label = t("picture.trumps", loc, suit=t(f"suit.{SUIT_NAMES[obs.trump]}", loc))
+    talon_label = (
+        t("table.talon", loc, count=obs.talon_count)
+        if obs.talon_count
+        else t("table.talon_empty", loc)
+    )
+    banner = t("table.finished", loc) if session.finished else ""
+    return Scene(
+        kind="table",
+        game_id=session.game_id,
+        version=session.version,
+        seats=tuple(seats),
+        trump=obs.trump,
+        trump_card=int(obs.trump_card) if obs.trump_card_in_talon else None,
+        trump_label=trump_label,
+        talon=obs.talon_count,
+        talon_label=talon_label,
+        discard=obs.discard_mask.bit_count(),
+        discard_label=t("table.discard", loc, count=obs.discard_mask.bit_count()),
+        pairs=tuple((int(a), None if d is None else int(d)) for a, d in obs.table),
+        banner=banner,
+    )

@@ -1,0 +1,185 @@
+"""Pictures for the publisher: off the event loop, cached, and never fatal.
+
+Drawing takes tens of milliseconds of CPU; on the event loop that would stall every other
+game's buttons, so it runs in a dedicated single worker thread (one picture at a time keeps
+a burst of games from taking both cores away from the database thread and the gateway).
+Pictures are cached by :class:`~.scene.Scene`, which contains the game id and version, so a
+refresh that changes nothing visible (or a second edit of the same version) costs nothing.
+A failure of any kind is logged once with its traceback and answered with ``None``: the
+caller then sends the text table, which is complete on its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import discord
+
+from ..i18n import t
+from ..sessions import GameSession, LobbyInfo
+from .scene import Scene, lobby_scene, table_scene
+from .table import render_png
+
+__all__ = ["ATTACHMENT_NAME", "ATTACHMENT_URL", "TablePictures"]
+
+log = logging.getLogger(__name__)
+
+ATTACHMENT_NAME = "table.png"
+#: How an embed refers to a file uploaded with the same message.
+ATTACHMENT_URL = f"attachment://{ATTACHMENT_NAME}"
+#: Pictures kept in memory (a 6-player table is ~60 KB): enough for every busy table of a
+#: large bot to hit on a repeated edit, small enough not to matter.
+CACHE_SIZE = 64
+#: After Discord refuses a picture in a channel (the bot lacks *Attach Files* there), that
+#: channel gets text tables for this long before a picture is tried again.
+PICTURE_RETRY_SECONDS = 600.0
+
+
+class TablePictures:
+    """Renders scenes in a worker thread, remembers the latest results, and puts them on the
+    table message when the guild wants pictures.
+
+    ``settings`` looks up a guild's settings (``GameService.settings``); its ``pictures`` flag
+    is the guild's choice. Without it (tests, benchmarks) pictures are always wanted.
+    """
+
+    def __init__(
+        self,
+        settings: Callable[[int], Awaitable[Any]] | None = None,
+        cache_size: int = CACHE_SIZE,
+    ) -> None:
+        self._settings = settings
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="durak-picture")
+        self._cache: OrderedDict[Scene, bytes] = OrderedDict()
+        self._cache_size = cache_size
+        #: channel id -> loop time until which its tables go out without a picture.
+        self._refused_until: dict[int, float] = {}
+        self.renders = 0
+        self.failures = 0
+
+    @staticmethod
+    def scene(state: GameSession | LobbyInfo) -> Scene:
+        """Freeze what the picture shows; must run on the event loop (reads the live game)."""
+        if isinstance(state, GameSession):
+            return table_scene(state)
+        return lobby_scene(state)
+
+    def _scene(self, state: GameSession | LobbyInfo) -> Scene | None:
+        try:
+            return self.scene(state)
+        except Exception:
+            self.failures += 1
+            log.warning(
+                "game %d: could not describe the table picture", state.game_id, exc_info=True
+            )
+            return None
+
+    async def wanted(self, guild_id: int, channel_id: int | None = None) -> bool:
+        """The guild's choice (``/durak settings pictures``), unless Discord recently refused
+        a picture in this channel. Text only if the setting cannot be read: the text table is
+        complete on its own."""
+        if channel_id is not None:
+            until = self._refused_until.get(channel_id)
+            if until is not None and asyncio.get_running_loop().time() < until:
+                return False
+        if self._settings is None:
+            return True
+        try:
+            return bool((await self._settings(guild_id)).pictures)
+        except Exception:
+            log.warning("guild %d: could not read the picture setting", guild_id)
+            return False
+
+    async def png(self, state: GameSession | LobbyInfo) -> bytes | None:
+        """The picture of ``state``, or None if it could not be drawn."""
+        scene = self._scene(state)
+        return None if scene is None else await self._render(scene, state.game_id)
+
+    async def _render(self, scene: Scene, game_id: int) -> bytes | None:
+        cached = self._cache.get(scene)
+        if cached is not None:
+            self._cache.move_to_end(scene)
+            return cached
+        try:
+            png = await asyncio.get_running_loop().run_in_executor(
+                self._executor, render_png, scene
+            )
+        except Exception:
+            self.failures += 1
+            log.warning(
+                "game %d: could not draw the table picture; sending text only",
+                game_id,
+                exc_info=True,
+            )
+            return None
+        self.renders += 1
+        self._cache[scene] = png
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+        return png
+
+    async def attach(
+        self, state: GameSession | LobbyInfo, embed: discord.Embed, *, allowed: bool = True
+    ) -> list[discord.File]:
+        """The picture to send with ``embed`` (which is pointed at it), or no file when the
+        guild wants text only, ``allowed`` is False (no *Attach Files*), or drawing failed:
+        the embed is then the whole (text) table.
+
+        Call it right after building ``embed``: the scene is taken before anything is awaited,
+        so text and picture always show the same moment of the game."""
+        scene = self._scene(state)
+        if scene is None or not allowed or not await self.wanted(state.guild_id, state.channel_id):
+            return []
+        png = await self._render(scene, state.game_id)
+        if png is None:
+            return []
+        embed.set_image(url=ATTACHMENT_URL)
+        # The description is the image's alt text: screen readers announce it.
+        return [
+            discord.File(
+                io.BytesIO(png),
+                filename=ATTACHMENT_NAME,
+                description=t("picture.alt", state.locale),
+            )
+        ]
+
+    async def edit_table(
+        self,
+        message: discord.PartialMessage,
+        state: GameSession | LobbyInfo,
+        *,
+        embed: discord.Embed,
+        view: discord.ui.View | None,
+    ) -> None:
+        """Edit the public table message to ``embed`` and ``view``, with the picture.
+
+        ``attachments`` replaces the previous picture; an empty list removes it (pictures were
+        switched off, or this one could not be drawn and the old one would be stale). If
+        Discord refuses the file (most likely no *Attach Files* in that channel), the text
+        table still goes out and the channel gets text only for a while."""
+        files = await self.attach(state, embed)
+        try:
+            await message.edit(content=None, embed=embed, view=view, attachments=files)
+        except discord.Forbidden:
+            if not files:
+                raise
+            log.warning(
+                "game %d: Discord refused the table picture in channel %d; text only for %d s",
+                state.game_id,
+                state.channel_id,
+                PICTURE_RETRY_SECONDS,
+            )
+            loop = asyncio.get_running_loop()
+            self._refused_until[state.channel_id] = loop.time() + PICTURE_RETRY_SECONDS
+            embed.set_image(url=None)
+            await message.edit(content=None, embed=embed, view=view, attachments=[])
+
+    def close(self) -> None:
+        """Stop the worker; a render still queued is dropped (its table is stale anyway)."""
+        self._executor.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,340 @@
+"""Drawing a :class:`~.scene.Scene`: the felt, the seats around it, the cards in the middle.
+
+Layout (1000×620): seats sit on the rim, seat 0 at the bottom and the others clockwise (the
+direction play passes), so the picture reads like the real table. In the middle: the talon
+with the turned-up trump lying across under it (left), the attack/defence pairs with each
+defence overlapping its attack (centre), the discard pile (right). The seats the game waits
+for get a gold frame; seats that are out are greyed; the fool is red.
+
+Everything here is a pure function of the scene: no clock, no randomness (the untidy discard
+pile uses fixed angles), the PNG is written without metadata at a fixed compression level, so
+the same state gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engine.cards import SUIT_SYMBOLS
+
+from .cards import (
+    CARD_H,
+    CARD_W,
+    MINI_H,
+    MINI_W,
+    SHADOW,
+    back,
+    face,
+    mini_back,
+    rotated_back,
+    sideways_face,
+    suit_colour,
+)
+from .fonts import draw_text, fit, font, text_width
+from .scene import Scene, SeatScene
+
+__all__ = ["HEIGHT", "PNG_COMPRESS_LEVEL", "WIDTH", "render_image", "render_png"]
+
+WIDTH, HEIGHT = 1000, 620
+#: zlib level: 6 is Pillow's default trade-off; fixed so output does not depend on defaults.
+PNG_COMPRESS_LEVEL = 6
+
+PANEL_W, PANEL_H = 200, 108
+_CENTRE_Y = 310
+
+_BG = (43, 45, 49)
+_RIM = (96, 62, 38)
+_RIM_LIGHT = (124, 84, 52)
+_FELT = (27, 94, 60)
+_FELT_DARK = (20, 72, 46)
+_PANEL = (16, 56, 37)
+_PANEL_EDGE = (44, 112, 76)
+_PANEL_OUT = (62, 66, 72)
+_PANEL_FOOL = (104, 32, 36)
+_GOLD = (245, 197, 66)
+_WHITE = (244, 244, 240)
+_DIM = (170, 176, 172)
+_LABEL = (214, 232, 220)
+_SHADOW_TEXT = (10, 30, 20)
+
+_TONE_COLOURS = {
+    "attack": (255, 176, 64),
+    "defend": (120, 190, 255),
+    "take": (255, 120, 110),
+    "throw": (250, 222, 120),
+    "wait": (190, 204, 196),
+    "out": (200, 200, 200),
+    "fool": (255, 160, 150),
+    "player": (190, 204, 196),
+    "computer": (190, 204, 196),
+    "free": (150, 180, 160),
+}
+
+# Panel centres on the rim; lists run clockwise from the bottom.
+_B, _T = (500, 548), (500, 72)
+_L, _R = (122, 310), (878, 310)
+_TL, _TR = (285, 72), (715, 72)
+_BL, _BR = (285, 548), (715, 548)
+_SLOTS: dict[int, tuple[tuple[int, int], ...]] = {
+    1: (_B,),
+    2: (_B, _T),
+    3: (_B, _TL, _TR),
+    4: (_B, _L, _T, _R),
+    5: (_B, _L, _TL, _TR, _R),
+    6: (_BL, _L, _TL, _TR, _R, _BR),
+}
+
+#: Fixed tilts of the cards shown on the discard pile (deterministic "untidiness").
+_DISCARD_ANGLES = (-14, 9, -4)
+
+
+def seat_slots(count: int) -> tuple[tuple[int, int], ...]:
+    """Where ``count`` panels go; more than six (never in a real game) wrap around an oval."""
+    if count in _SLOTS:
+        return _SLOTS[count]
+    return tuple(
+        (
+            round(500 - 385 * math.sin(2 * math.pi * i / count)),
+            round(310 + 242 * math.cos(2 * math.pi * i / count)),
+        )
+        for i in range(count)
+    )
+
+
+@lru_cache(maxsize=2)
+def _background() -> Image.Image:
+    """The empty table (drawn at double size once for smooth rounded edges)."""
+    s = 2
+    big = Image.new("RGB", (WIDTH * s, HEIGHT * s), _BG)
+    draw = ImageDraw.Draw(big)
+    draw.rounded_rectangle((2 * s, 2 * s, (WIDTH - 2) * s, (HEIGHT - 2) * s), 60 * s, fill=_RIM)
+    draw.rounded_rectangle(
+        (6 * s, 6 * s, (WIDTH - 6) * s, (HEIGHT - 6) * s),
+        56 * s,
+        outline=_RIM_LIGHT,
+        width=2 * s,
+    )
+    draw.rounded_rectangle(
+        (11 * s, 11 * s, (WIDTH - 11) * s, (HEIGHT - 11) * s), 52 * s, fill=_FELT_DARK
+    )
+    draw.rounded_rectangle(
+        (15 * s, 15 * s, (WIDTH - 15) * s, (HEIGHT - 15) * s), 48 * s, fill=_FELT
+    )
+    return big.resize((WIDTH, HEIGHT), Image.Resampling.LANCZOS)
+
+
+def _paste(img: Image.Image, sprite: Image.Image, x: int, y: int) -> None:
+    """Paste a card sprite whose visible card starts at (x, y) (the shadow margin around)."""
+    img.paste(sprite, (x - SHADOW, y - SHADOW), sprite)
+
+
+# --------------------------------------------------------------------------- seats
+
+
+def _seat(
+    img: Image.Image, draw: ImageDraw.ImageDraw, centre: tuple[int, int], seat: SeatScene
+) -> None:
+    cx, cy = centre
+    x0, y0 = cx - PANEL_W // 2, cy - PANEL_H // 2
+    box = (x0, y0, x0 + PANEL_W, y0 + PANEL_H)
+    fill = {"out": _PANEL_OUT, "fool": _PANEL_FOOL}.get(seat.tone, _PANEL)
+    if seat.turn:
+        draw.rounded_rectangle(
+            (x0 - 4, y0 - 4, x0 + PANEL_W + 4, y0 + PANEL_H + 4),
+            18,
+            outline=(120, 100, 40),
+            width=2,
+        )
+        draw.rounded_rectangle(box, 14, fill=fill, outline=_GOLD, width=4)
+    else:
+        draw.rounded_rectangle(box, 14, fill=fill, outline=_PANEL_EDGE, width=2)
+    name_colour = _DIM if seat.tone == "out" else (_GOLD if seat.turn else _WHITE)
+    name_font = font(21, bold=True)
+    draw_text(
+        draw,
+        (x0 + 12, y0 + 9),
+        fit(seat.name, name_font, PANEL_W - 24, bold=True),
+        name_font,
+        name_colour,
+    )
+    if seat.role:
+        role_font = font(17)
+        draw_text(
+            draw,
+            (x0 + 12, y0 + 35),
+            fit(seat.role, role_font, PANEL_W - 24),
+            role_font,
+            _TONE_COLOURS.get(seat.tone, _LABEL),
+        )
+    if seat.cards:
+        _fan(img, draw, x0 + 12, y0 + PANEL_H - MINI_H - 8, seat.cards)
+
+
+def _fan(img: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, count: int) -> None:
+    """``count`` card backs overlapping like a held hand, and the number next to them."""
+    shown = min(count, 18)
+    room = PANEL_W - 24 - MINI_W - 44
+    step = min(14, room / (shown - 1)) if shown > 1 else 0
+    sprite = mini_back()
+    for i in range(shown):
+        img.paste(sprite, (round(x + i * step), y), sprite)
+    right = round(x + (shown - 1) * step) + MINI_W + 8
+    draw_text(draw, (right, y + MINI_H // 2), str(count), font(22, bold=True), _WHITE, anchor="lm")
+
+
+def _free_seat(draw: ImageDraw.ImageDraw, centre: tuple[int, int], label: str) -> None:
+    """An empty place in a lobby: a dashed outline with the label in the middle."""
+    cx, cy = centre
+    x0, y0 = cx - PANEL_W // 2, cy - PANEL_H // 2
+    draw.rounded_rectangle((x0, y0, x0 + PANEL_W, y0 + PANEL_H), 14, fill=_FELT_DARK)
+    for x in range(x0 + 16, x0 + PANEL_W - 16, 16):
+        draw.line((x + 2, y0 + 1, x + 10, y0 + 1), fill=_PANEL_EDGE, width=2)
+        draw.line((x + 2, y0 + PANEL_H - 1, x + 10, y0 + PANEL_H - 1), fill=_PANEL_EDGE, width=2)
+    for y in range(y0 + 16, y0 + PANEL_H - 16, 16):
+        draw.line((x0 + 1, y + 2, x0 + 1, y + 10), fill=_PANEL_EDGE, width=2)
+        draw.line((x0 + PANEL_W - 1, y + 2, x0 + PANEL_W - 1, y + 10), fill=_PANEL_EDGE, width=2)
+    face_ = font(17)
+    draw_text(
+        draw, (cx, cy), fit(label, face_, PANEL_W - 24), face_, _TONE_COLOURS["free"], anchor="mm"
+    )
+
+
+# --------------------------------------------------------------------------- middle
+
+
+def _label(draw: ImageDraw.ImageDraw, x: int, y: int, text: str, width: int = 130) -> None:
+    face_ = font(17)
+    draw_text(draw, (x, y), fit(text, face_, width), face_, _LABEL, anchor="mt")
+
+
+def _talon(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
+    """The talon with the trump across under it; once the trump card is gone, a badge with
+    the trump suit stays where the talon was (players still need to know it)."""
+    tx, ty = 268, _CENTRE_Y - CARD_H // 2
+    if scene.trump_card is not None:
+        _paste(img, sideways_face(scene.trump_card), tx - 38, _CENTRE_Y - CARD_W // 2)
+    if scene.talon > 0:
+        # A thicker stack for a fuller talon (up to four edges showing).
+        layers = min(4, 1 + (scene.talon - 1) // 8)
+        for i in reversed(range(layers)):
+            _paste(img, back(), tx - 2 * i, ty - 2 * i)
+        # The count on a dark disc over the card's pattern, so it reads at a glance.
+        cx = tx + CARD_W // 2
+        draw.ellipse(
+            (cx - 22, _CENTRE_Y - 22, cx + 22, _CENTRE_Y + 22), fill=_PANEL, outline=_WHITE, width=2
+        )
+        draw_text(draw, (cx, _CENTRE_Y), str(scene.talon), font(22, bold=True), _WHITE, anchor="mm")
+    if scene.trump_card is None:
+        cx = tx + CARD_W // 2 - 17
+        colour = suit_colour(scene.trump)
+        draw.ellipse(
+            (cx - 34, _CENTRE_Y - 34, cx + 34, _CENTRE_Y + 34),
+            fill=(252, 251, 247),
+            outline=_GOLD,
+            width=3,
+        )
+        draw_text(
+            draw, (cx, _CENTRE_Y + 2), SUIT_SYMBOLS[scene.trump], font(44), colour, anchor="mm"
+        )
+        _label(draw, cx, _CENTRE_Y + CARD_H // 2 + 12, scene.trump_label, 150)
+        if scene.talon == 0:
+            return
+    _label(draw, tx + CARD_W // 2 - 17, _CENTRE_Y + CARD_H // 2 + 12, scene.talon_label)
+
+
+def _discard(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
+    cx = 722
+    if scene.discard > 0:
+        for angle in _DISCARD_ANGLES[: min(3, 1 + (scene.discard - 1) // 6)]:
+            sprite = rotated_back(angle)
+            img.paste(sprite, (cx - sprite.width // 2, _CENTRE_Y - sprite.height // 2), sprite)
+    _label(draw, cx, _CENTRE_Y + CARD_H // 2 + 12, scene.discard_label, 120)
+
+
+def _pairs(img: Image.Image, scene: Scene) -> None:
+    """Attack cards in rows of three; each defence lies over its attack, shifted down-right
+    so both ranks stay readable."""
+    pairs = scene.pairs
+    if not pairs:
+        return
+    dx, dy = 22, 28
+    cols = 3 if len(pairs) <= 6 else math.ceil(len(pairs) / 2)
+    rows = math.ceil(len(pairs) / cols)
+    pair_w, pair_h = CARD_W + dx, CARD_H + dy
+    gap = 12
+    area = 300
+    step_x = min(pair_w + gap, (area - pair_w) / (cols - 1)) if cols > 1 else 0
+    step_y = pair_h + 14
+    top = _CENTRE_Y - (rows * pair_h + (rows - 1) * 14) // 2
+    for row in range(rows):
+        chunk = pairs[row * cols : (row + 1) * cols]
+        width = pair_w + step_x * (len(chunk) - 1)
+        left = 500 - width / 2
+        for i, (attack, defence) in enumerate(chunk):
+            x, y = round(left + i * step_x), round(top + row * step_y)
+            _paste(img, face(attack, attack // 13 == scene.trump), x, y)
+            if defence is not None:
+                _paste(img, face(defence, defence // 13 == scene.trump), x + dx, y + dy)
+
+
+def _banner(draw: ImageDraw.ImageDraw, text: str) -> None:
+    face_ = font(28, bold=True)
+    text = fit(text, face_, 380, bold=True)
+    width = int(text_width(text, face_)) + 48
+    box = (500 - width // 2, _CENTRE_Y - 28, 500 + width // 2, _CENTRE_Y + 28)
+    draw.rounded_rectangle(box, 16, fill=(16, 24, 20), outline=_GOLD, width=3)
+    draw_text(draw, (500, _CENTRE_Y), text, face_, _GOLD, anchor="mm")
+
+
+def _lobby_middle(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
+    """The mode and deck, over a squared-up deck waiting to be dealt."""
+    for i in reversed(range(4)):
+        _paste(img, back(), 500 - CARD_W // 2 - 2 * i, 236 - 2 * i)
+    title_font = font(30, bold=True)
+    draw_text(
+        draw,
+        (500, 372),
+        fit(scene.title, title_font, 420, bold=True),
+        title_font,
+        _WHITE,
+        anchor="mm",
+        stroke=2,
+        stroke_fill=_SHADOW_TEXT,
+    )
+    sub_font = font(18)
+    draw_text(draw, (500, 406), fit(scene.subtitle, sub_font, 420), sub_font, _LABEL, anchor="mm")
+
+
+# --------------------------------------------------------------------------- entry points
+
+
+def render_image(scene: Scene) -> Image.Image:
+    """The picture as a Pillow image (tests compare these; Discord gets :func:`render_png`)."""
+    img = _background().copy()
+    draw = ImageDraw.Draw(img)
+    total = len(scene.seats) + scene.free_seats
+    slots = seat_slots(max(total, 1))
+    for seat, centre in zip(scene.seats, slots, strict=False):
+        _seat(img, draw, centre, seat)
+    for centre in slots[len(scene.seats) : total]:
+        _free_seat(draw, centre, scene.free_label)
+    if scene.kind == "lobby":
+        _lobby_middle(img, draw, scene)
+    else:
+        _talon(img, draw, scene)
+        _discard(img, draw, scene)
+        _pairs(img, scene)
+    if scene.banner:
+        _banner(draw, scene.banner)
+    return img
+
+
+def render_png(scene: Scene) -> bytes:
+    """PNG bytes of the scene: no metadata (no time, no software tag), fixed compression."""
+    buf = io.BytesIO()
+    render_image(scene).save(buf, "PNG", compress_level=PNG_COMPRESS_LEVEL)
+    return buf.getvalue()

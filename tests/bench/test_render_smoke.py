@@ -1,0 +1,19 @@
+"""Keeps bench/render.py runnable: a tiny run, checking the report's shape, never a time."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bench import render
+
+
+def test_tiny_run_prints_every_table_and_the_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    render.main(["--repeats", "2"])
+    out = capsys.readouterr().out
+    for preset, players in render.TABLES:
+        assert re.search(rf"^{preset}\s+{players}p attack\s+[\d.]+ ms", out, re.MULTILINE), out
+    assert re.search(r"^first render, empty sprite caches: [\d.]+ ms$", out, re.MULTILINE), out
+    last = out.strip().splitlines()[-1]
+    assert re.fullmatch(r"six-player table: [\d.]+ ms, \d+ KB", last), last

@@ -1,0 +1,91 @@
+"""TablePictures: drawing happens in its worker thread, each scene once, failures are None."""
+
+from __future__ import annotations
+
+import threading
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+
+import bot.pictures.service as service_module
+from bot.pictures import ATTACHMENT_NAME, ATTACHMENT_URL, TablePictures, render_png
+from bot.pictures.samples import sample_lobby, sample_session
+
+
+@pytest.fixture
+def pictures() -> Any:
+    tp = TablePictures(cache_size=2)
+    yield tp
+    tp.close()
+
+
+async def test_renders_off_the_loop_once_per_scene(
+    pictures: TablePictures, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    threads: list[threading.Thread] = []
+
+    def recording(scene: Any) -> bytes:
+        threads.append(threading.current_thread())
+        return render_png(scene)
+
+    monkeypatch.setattr(service_module, "render_png", recording)
+    session = sample_session("podkidnoy", 2, "attack", seed=1)
+    assert session is not None
+    first = await pictures.png(session)
+    again = await pictures.png(session)
+    assert first is not None and again is first
+    assert len(threads) == 1 and threads[0] is not threading.main_thread()
+    assert threads[0].name.startswith("durak-picture")
+    # A new version of the game is a new picture.
+    action = session.game.all_legal_actions()[0]
+    session.game.apply(action)
+    session.version += 1
+    moved = await pictures.png(session)
+    assert moved is not None and moved != first and len(threads) == 2
+
+
+async def test_cache_is_bounded(pictures: TablePictures) -> None:
+    for players in (1, 2, 3):
+        assert await pictures.png(sample_lobby(players, 4)) is not None
+    assert len(pictures._cache) == 2 and pictures.renders == 3
+
+
+async def test_a_failure_is_none_and_not_remembered(
+    pictures: TablePictures, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(scene: Any) -> bytes:
+        raise MemoryError("out of pixels")
+
+    lobby = sample_lobby(2, 4)
+    monkeypatch.setattr(service_module, "render_png", broken)
+    embed = discord.Embed(title="t")
+    assert await pictures.attach(lobby, embed) == []
+    assert embed.image.url is None and pictures.failures == 1
+    monkeypatch.setattr(service_module, "render_png", render_png)
+    files = await pictures.attach(lobby, embed)
+    assert [f.filename for f in files] == [ATTACHMENT_NAME]
+    assert files[0].description and embed.image.url == ATTACHMENT_URL
+
+
+async def test_the_guild_setting_decides_and_a_broken_lookup_means_text() -> None:
+    choices = {1: True, 2: False}
+
+    async def settings(guild_id: int) -> Any:
+        if guild_id not in choices:
+            raise LookupError("database gone")
+        return SimpleNamespace(pictures=choices[guild_id])
+
+    tp = TablePictures(settings)
+    try:
+        lobby = sample_lobby(2, 4)
+        for guild_id, files in ((1, 1), (2, 0), (3, 0)):
+            lobby.guild_id = guild_id
+            embed = discord.Embed(title="t")
+            assert len(await tp.attach(lobby, embed)) == files
+            assert (embed.image.url is not None) == bool(files)
+        lobby.guild_id = 1
+        assert await tp.attach(lobby, discord.Embed(), allowed=False) == []
+    finally:
+        tp.close()
