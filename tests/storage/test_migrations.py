@@ -178,7 +178,7 @@ async def test_upgrade_from_schema_2_keeps_data_and_adds_timer_columns(db_path: 
 async def test_upgrade_to_table_pictures_keeps_settings_and_turns_pictures_on(
     db_path: Path,
 ) -> None:
-    """Guilds that existed before migration 0007 get pictures (the new default)."""
+    """Guilds that existed before migration 0005 get pictures (the new default)."""
     async with await Storage.open(db_path, target_version=6, clock=lambda: 5000.0) as old:
         conn = old._conn
         await conn.execute("BEGIN")
