@@ -129,7 +129,7 @@ def table_scene(session: GameSession) -> Scene:
         if obs.talon_count
         else t("table.talon_empty", loc)
     )
-    banner = t("table.finished", loc) if session.finished else ""
+    banner = t("picture.game_over", loc) if session.finished else ""
     return Scene(
         kind="table",
         game_id=session.game_id,

@@ -179,7 +179,7 @@ async def test_upgrade_to_table_pictures_keeps_settings_and_turns_pictures_on(
     db_path: Path,
 ) -> None:
     """Guilds that existed before migration 0005 get pictures (the new default)."""
-    async with await Storage.open(db_path, target_version=6, clock=lambda: 5000.0) as old:
+    async with await Storage.open(db_path, target_version=4, clock=lambda: 5000.0) as old:
         conn = old._conn
         await conn.execute("BEGIN")
         await conn.execute(
