@@ -5,7 +5,7 @@ Design notes (the *why*):
 * One aiosqlite connection guarded by an :class:`asyncio.Lock`. Every public method is exactly
   one transaction (``BEGIN IMMEDIATE`` … ``COMMIT``), so a crash between two awaits can never
   leave half an operation behind, and no coroutine can observe another one's uncommitted rows.
-* Schema changes are numbered SQL files in ``data/migrations``; each is applied in its own
+* Schema changes are numbered SQL files in ``bot/migrations``; each is applied in its own
   transaction together with ``PRAGMA user_version`` so an interrupted upgrade rolls back
   cleanly and is retried on the next start.
 * ``games.version`` gives optimistic concurrency: a writer states which version it read and the
@@ -61,7 +61,7 @@ __all__ = [
     "load_migrations",
 ]
 
-MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "data" / "migrations"
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 
 GameStatus = Literal["lobby", "running", "finished", "cancelled"]
 Outcome = Literal["fool", "win", "draw", "forfeit", "lost_team"]
@@ -330,7 +330,7 @@ class UserStats:
 
 @dataclass(frozen=True, slots=True)
 class Migration:
-    """A numbered SQL script from ``data/migrations``."""
+    """A numbered SQL script from ``bot/migrations``."""
 
     version: int
     name: str
