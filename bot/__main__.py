@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import signal
 import sys
 from collections.abc import Callable
 
@@ -146,7 +147,15 @@ def main(argv: list[str] | None = None) -> int:
             )
         return status
     bot = DurakBot(config, sync=args.sync)
-    return _run(lambda: bot.run(token, log_handler=None))
+    # `docker stop` sends SIGTERM, and in a container the bot is PID 1, for which the kernel
+    # drops signals that have no handler: Docker would wait 10 s and kill it. Handled like
+    # Ctrl+C instead, which discord.py's run() turns into a clean close (computer players
+    # stopped, queued announcements sent, database closed) and exit status 0.
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        return _run(lambda: bot.run(token, log_handler=None))
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

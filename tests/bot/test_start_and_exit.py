@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
+import socket
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -118,3 +122,38 @@ def test_no_voice_warnings(
     with caplog.at_level(logging.WARNING, logger="discord"):
         DurakBot(make_config(tmp_path / "durak.db"))
     assert not [r for r in caplog.records if "voice" in r.getMessage()]
+
+
+def test_sigterm_stops_the_bot_cleanly(tmp_path: Path) -> None:
+    """`docker stop` sends SIGTERM to the bot as PID 1: it must close and exit 0 instead of
+    being ignored until Docker kills it."""
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        server.settimeout(60)
+        port = server.getsockname()[1]
+        script = (
+            "import sys, discord.http, bot.__main__ as entry\n"
+            f"discord.http.Route.BASE = 'http://127.0.0.1:{port}/api/v10'\n"
+            "sys.exit(entry.main(['--sync', 'none']))\n"
+        )
+        env = {
+            **{k: v for k, v in os.environ.items() if k not in ENV_KEYS},
+            "DISCORD_TOKEN": "not.a.token",
+            "DATABASE_PATH": str(tmp_path / "durak.db"),
+            "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+        }
+        proc = subprocess.Popen(
+            [sys.executable, "-c", script], cwd=tmp_path, env=env, stderr=subprocess.PIPE
+        )
+        try:
+            conn, _ = server.accept()  # the bot is logging in, and gets no answer
+            with conn:
+                proc.send_signal(signal.SIGTERM)
+                _, err = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert proc.returncode == 0, err.decode()
+    assert b"Traceback" not in err
