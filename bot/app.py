@@ -31,7 +31,7 @@ from .sharding import ShardScope
 from .storage import Storage
 from .views import DYNAMIC_ITEMS
 
-__all__ = ["SYNC_MODES", "DurakBot", "SyncMode", "sync_commands_only"]
+__all__ = ["INVITE_PERMISSIONS", "SYNC_MODES", "DurakBot", "SyncMode", "sync_commands_only"]
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +41,20 @@ log = logging.getLogger(__name__)
 #: waited up to 5 ms per hand-over (bench/bot_load.py). 1 ms keeps those waits short and
 #: costs nothing measurable while only one thread has work.
 GIL_SWITCH_INTERVAL = 0.001
+
+#: Every permission the bot uses, and no other (the README's invite steps ask for the same):
+#: View Channels and Send Messages for lobbies, tables and announcements; Embed Links for the
+#: table embeds; Attach Files for the table picture; Create Public Threads and Send Messages in
+#: Threads for games in threads (/durak settings). It only edits its own messages and never
+#: reads old ones, which needs nothing more (no Read Message History, no Manage Messages).
+INVITE_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    embed_links=True,
+    attach_files=True,
+    create_public_threads=True,
+    send_messages_in_threads=True,
+)
 
 SyncMode = Literal["auto", "guild", "global", "none"]
 SYNC_MODES: tuple[SyncMode, ...] = ("auto", "guild", "global", "none")
@@ -169,6 +183,22 @@ class DurakBot(commands.AutoShardedBot):
                 self.config.heartbeat_file, self.health_problem, ready=self.wait_until_ready
             )
             self._heartbeat.start()
+
+    async def on_ready(self) -> None:
+        """Says who and where the bot is, with the link that invites it to one more server."""
+        user = self.user
+        if user is None:
+            return
+        invite = discord.utils.oauth_url(
+            user.id, permissions=INVITE_PERMISSIONS, scopes=("bot", "applications.commands")
+        )
+        log.info(
+            "ready as %s in %d server(s), %s; invite link: %s",
+            user,
+            len(self.guilds),
+            self.shard_scope.describe(),
+            invite,
+        )
 
     async def health_problem(self) -> str | None:
         """What keeps this process from serving its servers right now, or None."""

@@ -20,7 +20,7 @@ import simcord
 import bot.__main__ as entry
 import bot.app
 from bot.app import DurakBot
-from tests.bot.conftest import make_config
+from tests.bot.conftest import make_bot, make_config
 
 ENV_KEYS = ("DISCORD_TOKEN", "LOG_LEVEL", "DEV_GUILD_ID", "DATABASE_PATH", "HEARTBEAT_FILE")
 
@@ -157,3 +157,19 @@ def test_sigterm_stops_the_bot_cleanly(tmp_path: Path) -> None:
                 proc.wait()
     assert proc.returncode == 0, err.decode()
     assert b"Traceback" not in err
+
+
+async def test_ready_logs_the_invite_link_with_the_permissions_used(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from bot.app import INVITE_PERMISSIONS
+
+    bot = make_bot(tmp_path / "durak.db")
+    with caplog.at_level(logging.INFO, logger="bot.app"):
+        async with simcord.run(bot) as env:
+            await env.settle()
+            await bot.close()
+    ready = [r.getMessage() for r in caplog.records if r.getMessage().startswith("ready as")]
+    assert len(ready) == 1 and "all shards" in ready[0]
+    assert f"permissions={INVITE_PERMISSIONS.value}" in ready[0]
+    assert "scope=bot+applications.commands" in ready[0]
