@@ -10,12 +10,14 @@ from pathlib import Path
 
 import discord
 import pytest
+import simcord
 
 from bot.app import DurakBot
 from bot.sessions import GameService, PlayerRef
 from bot.sharding import ShardScope, shard_of
 from bot.storage import Storage
-from tests.bot.conftest import make_config
+from tests.bot.conftest import make_bot, make_config
+from tests.bot.helpers import custom_ids, message, service
 
 
 def guild_on(shard: int, shard_count: int, n: int = 0) -> int:
@@ -95,3 +97,31 @@ async def test_bot_passes_its_shard_range_to_discord_py(tmp_path: Path) -> None:
     unsharded = DurakBot(make_config(tmp_path / "y.db", shard_count=None))
     assert (unsharded.shard_ids, unsharded.shard_count) == (None, None)
     assert unsharded.shard_scope.is_everything
+
+
+async def test_a_restarted_process_resumes_only_the_games_of_its_shards(tmp_path: Path) -> None:
+    """Through simcord: one process deals a game in a server of each of two shards; restarted
+    as the process of shard 1, it resumes that server's game and leaves the other alone."""
+    db = tmp_path / "durak.db"
+    async with simcord.run(make_bot(db, shard_count=2, ai_delay_seconds=3600.0)) as env:
+        games: dict[int, int] = {}
+        for shard in (0, 1):
+            guild = env.create_guild(f"Shard {shard} club", shard_id=shard)
+            assert shard_of(guild.id, 2) == shard
+            channel = guild.create_text_channel("games")
+            host = guild.add_member(env.create_user(f"host{shard}"))
+            created = await host.slash(channel, "durak new", seats=2)
+            lobby_id = created.response.id
+            await host.select(message(channel, lobby_id), ["easy"])
+            await host.click(message(channel, lobby_id), label="Start")
+            show = custom_ids(message(channel, lobby_id), "durak:show:")[0]
+            games[shard] = int(show.split(":")[2])
+        assert {s.game_id for s in service(env).running_sessions()} == set(games.values())
+
+        await env.bot.close()
+        await env.restart_bot(make_bot(db, shard_count=2, shard_ids=(1,), ai_delay_seconds=0.01))
+        svc = service(env)
+        assert [s.game_id for s in svc.running_sessions()] == [games[1]]
+        row = await svc.storage.get_game(games[0])
+        assert row is not None and row.status == "running"
+        await env.bot.close()
