@@ -1,11 +1,15 @@
 # Targets work on a fresh clone with only python3 and access to PyPI:
 # the virtualenv is created on first use and refreshed whenever
-# pyproject.toml changes (tracked by $(STAMP)).
+# pyproject.toml or constraints-dev.txt changes (tracked by $(STAMP)).
+# The development tools are installed at the exact versions of
+# constraints-dev.txt, so a new release of ruff/mypy/pytest cannot break
+# `make test` on a fresh clone.
 
 PY    ?= python3
 VENV  ?= .venv
 BIN   := $(VENV)/bin
 STAMP := $(VENV)/.stamp
+CONSTRAINTS := constraints-dev.txt
 # Only lint directories that exist (bench/ may be absent in a fresh clone).
 LINT_DIRS := $(wildcard engine bot cogs tests bench)
 
@@ -13,10 +17,10 @@ LINT_DIRS := $(wildcard engine bot cogs tests bench)
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(CONSTRAINTS)
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install --upgrade pip
-	$(BIN)/python -m pip install -e '.[dev]'
+	$(BIN)/python -m pip install -c $(CONSTRAINTS) pip
+	$(BIN)/python -m pip install -c $(CONSTRAINTS) -e '.[dev]'
 	@touch $(STAMP)
 
 test: lint typecheck pytest

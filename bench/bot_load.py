@@ -445,6 +445,7 @@ def make_config(db_path: Path, edit_interval: float, turn_timer: int) -> Config:
         ai_delay_seconds=0.0,
         table_edit_interval=edit_interval,
         default_turn_timer_seconds=turn_timer,
+        shard_count=1,  # simcord needs the count Discord would recommend for the sharded bot
     )
 
 

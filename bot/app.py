@@ -14,7 +14,7 @@ import logging
 import random
 import sys
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -22,14 +22,16 @@ from discord.ext import commands
 
 from .config import Config
 from .emojis import registry as card_emojis
+from .health import Heartbeat
 from .i18n import DurakTranslator, pick_locale, t
 from .publisher import DiscordPublisher
 from .rematch_views import REMATCH_ITEMS
 from .sessions import AiFactory, GameService, GameSession
+from .sharding import ShardScope
 from .storage import Storage
 from .views import DYNAMIC_ITEMS
 
-__all__ = ["SYNC_MODES", "DurakBot", "SyncMode"]
+__all__ = ["INVITE_PERMISSIONS", "SYNC_MODES", "DurakBot", "SyncMode", "sync_commands_only"]
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +41,20 @@ log = logging.getLogger(__name__)
 #: waited up to 5 ms per hand-over (bench/bot_load.py). 1 ms keeps those waits short and
 #: costs nothing measurable while only one thread has work.
 GIL_SWITCH_INTERVAL = 0.001
+
+#: Every permission the bot uses, and no other (the README's invite steps ask for the same):
+#: View Channels and Send Messages for lobbies, tables and announcements; Embed Links for the
+#: table embeds; Attach Files for the table picture; Create Public Threads and Send Messages in
+#: Threads for games in threads (/durak settings). It only edits its own messages and never
+#: reads old ones, which needs nothing more (no Read Message History, no Manage Messages).
+INVITE_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    embed_links=True,
+    attach_files=True,
+    create_public_threads=True,
+    send_messages_in_threads=True,
+)
 
 SyncMode = Literal["auto", "guild", "global", "none"]
 SYNC_MODES: tuple[SyncMode, ...] = ("auto", "guild", "global", "none")
@@ -71,8 +87,15 @@ def discord_clock() -> float:
     return discord.utils.utcnow().timestamp()
 
 
-class DurakBot(commands.Bot):
-    """Slash-command-only bot: default intents, no privileged ones."""
+class DurakBot(commands.AutoShardedBot):
+    """Slash-command-only bot: default intents, no privileged ones.
+
+    Always the sharded client: with neither ``SHARD_IDS`` nor ``SHARD_COUNT`` set it runs
+    every shard Discord recommends (one below 1,000 servers, more as the bot grows, without a
+    code change); with ``SHARD_IDS`` it runs only those, so several processes split the
+    servers, and :attr:`shard_scope` keeps this process's own initiatives (restore, timers,
+    computer turns) to the games of its shards.
+    """
 
     def __init__(
         self,
@@ -83,17 +106,34 @@ class DurakBot(commands.Bot):
         seed_factory: Callable[[], int] | None = None,
         ai_factory: AiFactory | None = None,
         forfeit_rng: random.Random | None = None,
+        commands_only: bool = False,
     ) -> None:
+        # A card game never joins a voice channel: without this, every start warns that
+        # PyNaCl and davey (voice encryption) are not installed.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
+        # Unset means "ask Discord": discord.py fetches the recommended shard count.
+        shards: dict[str, Any] = {}
+        if config.shard_count is not None:
+            shards["shard_count"] = config.shard_count
+        if config.shard_ids is not None:
+            shards["shard_ids"] = list(config.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             help_command=None,
             tree_cls=DurakTree,
+            **shards,
         )
         if sync not in SYNC_MODES:
             raise ValueError(f"sync must be one of {SYNC_MODES}")
         self.config = config
+        self.shard_scope = ShardScope.of(config.shard_ids, config.shard_count)
         self.sync_mode: SyncMode = sync
+        #: Only register the slash commands (``--sync global``): no database, no games.
+        self.commands_only = commands_only
+        self.synced: list[app_commands.AppCommand] | None = None
+        self._heartbeat: Heartbeat | None = None
         self.clock = clock
         self._seed_factory = seed_factory
         self._ai_factory = ai_factory
@@ -105,6 +145,11 @@ class DurakBot(commands.Bot):
         self._emoji_task: asyncio.Task[object] | None = None
 
     async def setup_hook(self) -> None:
+        if self.commands_only:
+            await self.tree.set_translator(DurakTranslator())
+            await self.load_extension("cogs.durak")
+            await self._sync_commands()
+            return
         sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_INTERVAL))
         self.storage = await Storage.open(self.config.database_path, clock=self.clock)
         self.storage.default_turn_timer_seconds = self.config.default_turn_timer_seconds
@@ -115,6 +160,7 @@ class DurakBot(commands.Bot):
             seed_factory=self._seed_factory,
             ai_factory=self._ai_factory,
             forfeit_rng=self._forfeit_rng,
+            shards=self.shard_scope,
         )
         self.publisher = DiscordPublisher(self, self.service, self.config.table_edit_interval)
         self.service.publisher = self.publisher
@@ -132,6 +178,44 @@ class DurakBot(commands.Bot):
             self._resume(restored), name="durak-resume"
         )
         await self._sync_commands()
+        if self.config.heartbeat_file is not None:
+            self._heartbeat = Heartbeat(
+                self.config.heartbeat_file, self.health_problem, ready=self.wait_until_ready
+            )
+            self._heartbeat.start()
+
+    async def on_ready(self) -> None:
+        """Says who and where the bot is, with the link that invites it to one more server."""
+        user = self.user
+        if user is None:
+            return
+        invite = discord.utils.oauth_url(
+            user.id, permissions=INVITE_PERMISSIONS, scopes=("bot", "applications.commands")
+        )
+        log.info(
+            "ready as %s in %d server(s), %s; invite link: %s",
+            user,
+            len(self.guilds),
+            self.shard_scope.describe(),
+            invite,
+        )
+
+    async def health_problem(self) -> str | None:
+        """What keeps this process from serving its servers right now, or None."""
+        if self.is_closed():
+            return "the bot is shutting down"
+        if not self.is_ready():
+            return "not connected to Discord yet"
+        down = sorted(shard_id for shard_id, shard in self.shards.items() if shard.is_closed())
+        if down:
+            return f"gateway shard(s) {', '.join(map(str, down))} disconnected"
+        if self.storage is None:
+            return "the database is not open"
+        try:
+            await self.storage.user_active_game(0)  # a real round trip through the database
+        except Exception as exc:
+            return f"the database did not answer: {exc!r}"
+        return None
 
     async def _resume(self, sessions: list[GameSession]) -> None:
         """Refresh each table (its buttons carry the new process's view) and let computer
@@ -155,15 +239,18 @@ class DurakBot(commands.Bot):
                 return
             guild = discord.Object(guild_id)
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d command(s) to guild %d", len(synced), guild_id)
+            self.synced = await self.tree.sync(guild=guild)
+            log.info("synced %d command(s) to guild %d", len(self.synced), guild_id)
         elif mode == "global":
-            synced = await self.tree.sync()
-            log.info("synced %d command(s) globally", len(synced))
+            self.synced = await self.tree.sync()
+            log.info("synced %d command(s) globally", len(self.synced))
         else:
             log.info("commands not synced (--sync none)")
 
     async def close(self) -> None:
+        if self._heartbeat is not None:
+            await self._heartbeat.stop()
+            self._heartbeat = None
         if self._resume_task is not None:
             self._resume_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -181,3 +268,16 @@ class DurakBot(commands.Bot):
             await self.storage.close()
             self.storage = None
         await super().close()
+
+
+async def sync_commands_only(config: Config, token: str) -> int:
+    """Register the slash commands globally and return how many, without starting the bot.
+
+    ``--sync global`` used to sync and then keep running, which made it easy to leave a
+    second bot on the same token and database next to the real one. Here the client only
+    logs in over HTTP (no gateway session, no database, no games restored) and closes.
+    """
+    bot = DurakBot(config, sync="global", commands_only=True)
+    async with bot:
+        await bot.login(token)
+    return len(bot.synced or [])

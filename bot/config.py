@@ -35,6 +35,13 @@ class Config:
     ai_delay_seconds: float
     table_edit_interval: float
     default_turn_timer_seconds: int
+    #: Shards this process runs (``SHARD_IDS``); None = all of them. Defaults keep every
+    #: existing ``Config(...)`` call valid.
+    shard_ids: tuple[int, ...] | None = None
+    #: Total shards across all processes (``SHARD_COUNT``); None = Discord's recommendation.
+    shard_count: int | None = None
+    #: File the running bot touches while healthy; ``python -m bot --health`` reads it.
+    heartbeat_file: Path | None = None
 
     @property
     def log_level_number(self) -> int:
@@ -77,6 +84,45 @@ def _parse_float(env: Mapping[str, str], key: str, default: float) -> float:
     return value
 
 
+def _parse_shards(env: Mapping[str, str]) -> tuple[tuple[int, ...] | None, int | None]:
+    """``SHARD_IDS`` is a comma list of shard numbers or ``a-b`` ranges ("0,1", "4-7"); it only
+    makes sense together with ``SHARD_COUNT``, the total over *all* processes, because the
+    shard of a guild depends on that total."""
+    count = _parse_int(env, "SHARD_COUNT", minimum=1)
+    raw = _clean(env, "SHARD_IDS")
+    if raw is None:
+        return None, count
+    if count is None:
+        raise ConfigError(
+            "SHARD_IDS needs SHARD_COUNT, the total number of shards over all processes"
+            " (e.g. SHARD_IDS=0,1 and SHARD_COUNT=4 for the first of two processes)."
+        )
+    ids: list[int] = []
+    for part in raw.split(","):
+        item = part.strip()
+        low, sep, high = item.partition("-")
+        try:
+            first = int(low)
+            last = int(high) if sep else first
+        except ValueError:
+            raise ConfigError(
+                f"SHARD_IDS must be shard numbers or ranges separated by commas (like 0,1 or"
+                f" 0-3), got {raw!r}."
+            ) from None
+        if first > last:
+            raise ConfigError(f"SHARD_IDS range {item!r} runs backwards.")
+        ids.extend(range(first, last + 1))
+    outside = sorted({i for i in ids if not 0 <= i < count})
+    if outside:
+        raise ConfigError(
+            f"SHARD_IDS must lie between 0 and SHARD_COUNT-1 ({count - 1}), got"
+            f" {', '.join(map(str, outside))}."
+        )
+    if len(set(ids)) != len(ids):
+        raise ConfigError(f"SHARD_IDS names a shard twice: {raw!r}.")
+    return tuple(sorted(ids)), count
+
+
 def config_from_mapping(env: Mapping[str, str]) -> Config:
     """Build a Config from any mapping; split out so tests need not touch ``os.environ``."""
     dev_guild_id = _parse_int(env, "DEV_GUILD_ID", minimum=1)
@@ -90,6 +136,8 @@ def config_from_mapping(env: Mapping[str, str]) -> Config:
         )
 
     turn_timer = _parse_int(env, "DEFAULT_TURN_TIMER_SECONDS", minimum=0)
+    shard_ids, shard_count = _parse_shards(env)
+    heartbeat = _clean(env, "HEARTBEAT_FILE")
 
     return Config(
         discord_token=_clean(env, "DISCORD_TOKEN"),
@@ -99,6 +147,9 @@ def config_from_mapping(env: Mapping[str, str]) -> Config:
         ai_delay_seconds=_parse_float(env, "AI_DELAY_SECONDS", 1.0),
         table_edit_interval=_parse_float(env, "TABLE_EDIT_INTERVAL", 1.0),
         default_turn_timer_seconds=90 if turn_timer is None else turn_timer,
+        shard_ids=shard_ids,
+        shard_count=shard_count,
+        heartbeat_file=Path(heartbeat) if heartbeat else None,
     )
 
 

@@ -50,6 +50,7 @@ from engine.rules import PRESETS, RuleError
 
 from . import storage as st
 from .series import Series
+from .sharding import ShardScope
 
 __all__ = [
     "AI_DIFFICULTIES",
@@ -514,6 +515,7 @@ class GameService:
         deadline_policy: DeadlinePolicy | None = None,
         locale_of: Callable[[int], Awaitable[str]] | None = None,
         forfeit_rng: random.Random | None = None,
+        shards: ShardScope | None = None,
     ) -> None:
         self.storage = storage
         self.publisher: Publisher = publisher or NullPublisher()
@@ -524,6 +526,8 @@ class GameService:
         self._deadline_policy = deadline_policy or self._timer_deadline
         self._locale_of = locale_of
         self._forfeit_rng = forfeit_rng or random.Random()
+        #: The guilds this process acts for on its own initiative (see bot/sharding.py).
+        self.shards = shards or ShardScope()
         self._sessions: dict[int, GameSession] = {}
         self._ended: dict[int, GameSession] = {}
         self._lobby_locks: dict[int, asyncio.Lock] = {}
@@ -1388,10 +1392,18 @@ class GameService:
     # ----------------------------------------------------------------- lifecycle
 
     async def restore(self) -> list[GameSession]:
-        """Load every running game after a restart; broken or human-less ones are cancelled
-        rather than left running forever."""
+        """Load every running game of this process's shards after a restart; broken or
+        human-less ones are cancelled rather than left running forever.
+
+        Games of other shards are left alone (not parsed, not cancelled): the process of their shard
+        restores them, and two processes resuming one game would both play its computer
+        seats and both expire its turns."""
         restored: list[GameSession] = []
+        others = 0
         for row in await self.storage.load_running_games():
+            if not self.shards.owns(row.guild_id):
+                others += 1
+                continue
             try:
                 session = await self._session_from_row(row)
             except (InvalidPosition, RuleError, KeyError, ValueError, TypeError):
@@ -1404,7 +1416,12 @@ class GameService:
                 continue
             self._sessions[row.id] = session
             restored.append(session)
-        log.info("restored %d running game(s)", len(restored))
+        log.info(
+            "restored %d running game(s) of %s (%d belong to other processes)",
+            len(restored),
+            self.shards.describe(),
+            others,
+        )
         return restored
 
     def resume(self, session: GameSession) -> None:

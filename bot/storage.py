@@ -5,7 +5,7 @@ Design notes (the *why*):
 * One aiosqlite connection guarded by an :class:`asyncio.Lock`. Every public method is exactly
   one transaction (``BEGIN IMMEDIATE`` … ``COMMIT``), so a crash between two awaits can never
   leave half an operation behind, and no coroutine can observe another one's uncommitted rows.
-* Schema changes are numbered SQL files in ``data/migrations``; each is applied in its own
+* Schema changes are numbered SQL files in ``bot/migrations``; each is applied in its own
   transaction together with ``PRAGMA user_version`` so an interrupted upgrade rolls back
   cleanly and is retried on the next start.
 * ``games.version`` gives optimistic concurrency: a writer states which version it read and the
@@ -31,6 +31,8 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, fields, replace
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal, Self
@@ -61,7 +63,11 @@ __all__ = [
     "load_migrations",
 ]
 
-MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "data" / "migrations"
+#: The schema ships inside the package and is read through importlib.resources, so it is found
+#: wherever the package is installed (site-packages, a zip, a Docker image) and never depends on
+#: the working directory or on a data/ folder next to the code (which, as a Docker volume,
+#: would keep serving the migrations of the first image forever).
+MIGRATIONS_DIR: Traversable = files("bot").joinpath("migrations")
 
 GameStatus = Literal["lobby", "running", "finished", "cancelled"]
 Outcome = Literal["fool", "win", "draw", "forfeit", "lost_team"]
@@ -330,7 +336,7 @@ class UserStats:
 
 @dataclass(frozen=True, slots=True)
 class Migration:
-    """A numbered SQL script from ``data/migrations``."""
+    """A numbered SQL script from ``bot/migrations``."""
 
     version: int
     name: str
@@ -340,15 +346,28 @@ class Migration:
 # --------------------------------------------------------------------------- migrations
 
 
-def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
-    """Read ``NNNN_name.sql`` files; numbering must be gap-free so a missing file is loud."""
+def load_migrations(directory: Traversable = MIGRATIONS_DIR) -> list[Migration]:
+    """Read ``NNNN_name.sql`` files; numbering must be gap-free so a missing file is loud.
+
+    Only the ``Traversable`` API is used (no ``Path`` methods), so the same code reads the
+    files from a source checkout, an installed wheel or a zip archive.
+    """
     migrations: list[Migration] = []
-    for path in sorted(directory.iterdir()):
-        match = _MIGRATION_NAME.match(path.name)
+    for entry in sorted(directory.iterdir(), key=lambda e: e.name):
+        match = _MIGRATION_NAME.match(entry.name)
         if match is None:
             continue
         migrations.append(
-            Migration(int(match.group(1)), path.stem, path.read_text(encoding="utf-8"))
+            Migration(
+                int(match.group(1)),
+                entry.name.removesuffix(".sql"),
+                entry.read_text(encoding="utf-8"),
+            )
+        )
+    if not migrations:
+        raise StorageError(
+            f"no migrations found in {directory}; the package was installed without its"
+            " bot/migrations/*.sql files"
         )
     for expected, migration in enumerate(migrations, start=1):
         if migration.version != expected:
@@ -673,7 +692,7 @@ class Storage:
         path: str | os.PathLike[str],
         *,
         clock: Callable[[], float] = time.time,
-        migrations_dir: Path = MIGRATIONS_DIR,
+        migrations_dir: Traversable = MIGRATIONS_DIR,
         target_version: int | None = None,
     ) -> Self:
         """Open (creating if needed) and migrate the database.

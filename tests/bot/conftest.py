@@ -24,6 +24,8 @@ def make_config(db_path: Path, **changes: Any) -> Config:
         "ai_delay_seconds": 0.01,
         "table_edit_interval": 0.0,
         "default_turn_timer_seconds": 0,
+        # The bot is an AutoShardedBot; simcord needs the count that Discord would recommend.
+        "shard_count": 1,
     }
     values.update(changes)
     return Config(**values)

@@ -53,6 +53,50 @@ def test_invalid_values_explain_themselves(env: dict[str, str], fragment: str) -
         config_from_mapping(env)
 
 
+def test_shards_default_to_every_shard_and_discords_count() -> None:
+    cfg = config_from_mapping({})
+    assert (cfg.shard_ids, cfg.shard_count, cfg.heartbeat_file) == (None, None, None)
+    assert config_from_mapping({"SHARD_COUNT": "4"}).shard_count == 4
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("0,1", (0, 1)),
+        (" 3 , 1 ", (1, 3)),
+        ("4-7", (4, 5, 6, 7)),
+        ("0,2-3", (0, 2, 3)),
+        ("5", (5,)),
+    ],
+)
+def test_shard_ids_lists_and_ranges(raw: str, expected: tuple[int, ...]) -> None:
+    cfg = config_from_mapping({"SHARD_IDS": raw, "SHARD_COUNT": "8"})
+    assert (cfg.shard_ids, cfg.shard_count) == (expected, 8)
+
+
+@pytest.mark.parametrize(
+    ("env", "fragment"),
+    [
+        ({"SHARD_IDS": "0,1"}, "SHARD_IDS needs SHARD_COUNT"),
+        ({"SHARD_IDS": "0,1", "SHARD_COUNT": "0"}, "SHARD_COUNT must be at least 1"),
+        ({"SHARD_IDS": "2", "SHARD_COUNT": "2"}, r"between 0 and SHARD_COUNT-1 \(1\), got 2"),
+        ({"SHARD_IDS": "-1", "SHARD_COUNT": "2"}, "shard numbers or ranges"),
+        ({"SHARD_IDS": "a,b", "SHARD_COUNT": "2"}, "shard numbers or ranges"),
+        ({"SHARD_IDS": "0,,1", "SHARD_COUNT": "2"}, "shard numbers or ranges"),
+        ({"SHARD_IDS": "3-1", "SHARD_COUNT": "4"}, "runs backwards"),
+        ({"SHARD_IDS": "0-2,1", "SHARD_COUNT": "4"}, "names a shard twice"),
+    ],
+)
+def test_bad_shard_settings_explain_themselves(env: dict[str, str], fragment: str) -> None:
+    with pytest.raises(ConfigError, match=fragment):
+        config_from_mapping(env)
+
+
+def test_heartbeat_file_is_a_path() -> None:
+    cfg = config_from_mapping({"HEARTBEAT_FILE": "/tmp/durak-heartbeat"})
+    assert cfg.heartbeat_file == Path("/tmp/durak-heartbeat")
+
+
 def test_env_file_fills_gaps_but_environment_wins(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -86,4 +130,7 @@ def test_env_example_is_valid_and_documents_every_key() -> None:
         "AI_DELAY_SECONDS",
         "TABLE_EDIT_INTERVAL",
         "DEFAULT_TURN_TIMER_SECONDS",
+        "SHARD_IDS",
+        "SHARD_COUNT",
+        "HEARTBEAT_FILE",
     }

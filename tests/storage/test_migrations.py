@@ -2,18 +2,68 @@
 
 from __future__ import annotations
 
+import fnmatch
 import sqlite3
+import sys
+import tomllib
+import zipfile
+from importlib import resources
 from pathlib import Path
 
 import pytest
 
-from bot.storage import Storage, StorageError, load_migrations
+from bot.storage import MIGRATIONS_DIR, Storage, StorageError, load_migrations
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_migrations_are_numbered_without_gaps() -> None:
     migrations = load_migrations()
     assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
     assert len(migrations) >= 2
+
+
+def test_migrations_are_read_as_package_resources() -> None:
+    """The default location is the installed package, not a path next to the source tree:
+    ``pip install .`` once shipped a bot that looked for ``site-packages/data/migrations``."""
+    assert resources.files("bot").joinpath("migrations") == MIGRATIONS_DIR
+    from_resources = load_migrations(resources.files("bot") / "migrations")
+    assert from_resources == load_migrations()
+
+
+def test_every_migration_is_declared_package_data() -> None:
+    """A migration the wheel leaves out would only fail on a user's machine: check each file
+    against the package-data globs that setuptools uses to build it."""
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    globs = pyproject["tool"]["setuptools"]["package-data"]["bot"]
+    names = [m.name + ".sql" for m in load_migrations()]
+    assert names
+    for name in names:
+        assert any(fnmatch.fnmatch(f"migrations/{name}", g) for g in globs), name
+
+
+def test_loader_reads_migrations_from_a_zipped_package(tmp_path: Path) -> None:
+    """Only the Traversable API is used, so a package imported from a zip (where the files
+    have no filesystem path at all) yields the same migrations."""
+    archive = tmp_path / "shipped.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("durak_shipped/__init__.py", "")
+        for migration in load_migrations():
+            zf.writestr(f"durak_shipped/migrations/{migration.name}.sql", migration.sql)
+        zf.writestr("durak_shipped/migrations/README.txt", "not a migration")
+    sys.path.insert(0, str(archive))
+    try:
+        directory = resources.files("durak_shipped") / "migrations"
+        assert not isinstance(directory, Path)  # really read through the zip importer
+        assert load_migrations(directory) == load_migrations()
+    finally:
+        sys.path.remove(str(archive))
+        sys.modules.pop("durak_shipped", None)
+
+
+def test_empty_migration_directory_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(StorageError, match="no migrations"):
+        load_migrations(tmp_path)
 
 
 async def test_fresh_database_reaches_latest_version(db_path: Path) -> None:
