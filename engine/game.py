@@ -25,73 +25,31 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from itertools import chain, combinations
 from typing import Any
 
+from . import position
 from .actions import EX, PA, PI, SH, TK, TR, A, Action, ActionKind, D, Event, T
 from .cards import (
     BEATERS,
     CARDS,
     LOWEST_RANK,
     RANK_MASK,
-    SUIT_CHARS,
     SUIT_MASK,
     Card,
-    CardError,
     bits,
     deck_mask,
     mask_of,
-    parse_suit,
     sorted_hand,
 )
+from .errors import IllegalAction, InvalidPosition
+from .explain import explain_illegal
 from .observation import Observation
-from .rules import RuleError, RuleSet
+from .position import SCHEMA, SCHEMA_VERSION
+from .result import Result
+from .rules import RuleSet
 
-SCHEMA = "durak-state"
-SCHEMA_VERSION = 1
-
-
-class IllegalAction(ValueError):
-    """An action that is not legal now. ``code`` is stable (for translations), ``str`` explains."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-class InvalidPosition(ValueError):
-    """Malformed or inconsistent game data (duplicate card, wrong pack, bad seat ...)."""
-
-
-@dataclass(frozen=True)
-class Result:
-    """How a deal ended. ``kind`` is ``fool``, ``team`` or ``draw``."""
-
-    kind: str
-    fool: int | None
-    losers: tuple[int, ...]
-    losing_team: int | None
-    finish_order: tuple[int, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "fool": self.fool,
-            "losers": list(self.losers),
-            "losing_team": self.losing_team,
-            "finish_order": list(self.finish_order),
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Result:
-        return cls(
-            str(d["kind"]),
-            d.get("fool"),
-            tuple(d.get("losers", ())),
-            d.get("losing_team"),
-            tuple(d.get("finish_order", ())),
-        )
+__all__ = ["SCHEMA", "SCHEMA_VERSION", "Game", "IllegalAction", "InvalidPosition", "Result"]
 
 
 def _popcount(m: int) -> int:
@@ -1199,80 +1157,7 @@ class Game:
 
     def explain_illegal(self, action: Action) -> tuple[str, str]:
         """Why ``action`` is not legal: a stable code and a sentence (only on the error path)."""
-        seat, kind = action.seat, action.kind
-        if self.result is not None:
-            return "game_over", "the game is over"
-        if not 0 <= seat < self.n:
-            return "bad_seat", f"there is no seat {seat}"
-        if not self.is_active(seat):
-            return "out", "you are out of the game and have nothing to play"
-        # Actions built directly (not via Action.parse) may have the wrong number of cards;
-        # the checks below unpack them, so refuse those first instead of crashing.
-        want = 2 if kind is D else 0 if kind in (TK, PA) else -1 if kind in (A, TR) else 1
-        if (want >= 0 and len(action.cards) != want) or (want < 0 and not action.cards):
-            return "malformed", f"{kind} does not take {len(action.cards)} card(s)"
-        hand = self.hands[seat]
-        for c in action.cards[1:] if kind is D else action.cards:
-            if not 0 <= c < 52 or not hand >> c & 1:
-                return "not_in_hand", f"you do not hold {CARDS[c] if 0 <= c < 52 else c}"
-        if kind is EX:
-            return "no_exchange", "you cannot exchange a trump now"
-        if kind is A:
-            if self.table:
-                return "bout_running", "a bout is already under way; throw in instead"
-            if seat != self.attacker:
-                return "not_attacker", "it is not your turn to lead"
-            if len({c % 13 for c in action.cards}) > 1:
-                return "mixed_ranks", "a lead must be cards of one rank"
-            return "too_many", "that is more cards than the defender can be attacked with"
-        if not self.table:
-            if seat == self.attacker:
-                return "must_lead", "you lead this bout: play one or more cards of one rank"
-            return "wait", "wait for the attacker to lead"
-        if kind in (D, TR, SH, TK):
-            if seat != self.defender:
-                return "not_defender", "only the defender can do that"
-            if self.taking:
-                return "taking", "you have already decided to take"
-            if kind is D:
-                a, d = action.cards
-                if not any(p[0] == a and p[1] < 0 for p in self.table):
-                    return "not_unbeaten", f"{CARDS[a]} is not an unbeaten card on the table"
-                return "does_not_beat", f"{CARDS[d]} does not beat {CARDS[a]}"
-            if kind is TK:
-                return "nothing_to_take", "every card is beaten: there is nothing to take"
-            if self.rules.transfer == "off":
-                return "no_transfer", "transfers are not played in this game"
-            if kind is SH and not self.rules.pass_card:
-                return "no_pass_card", "showing a trump is not played in this game"
-            return "cannot_transfer", (
-                "this attack cannot be transferred now (a card is beaten, the ranks differ,"
-                " the bout is full, or the next player has too few cards)"
-            )
-        if seat == self.defender:
-            return "defender", "the defender cannot add attack cards"
-        order = self._eligible(self.attacker, self.defender)
-        if seat not in order:
-            if not self.is_opponent(seat, self.defender):
-                return "partner", "you cannot attack your partner"
-            return "not_attacking", "you may not throw in to this bout"
-        if kind is PA:
-            if self.passed >> seat & 1:
-                return "already_done", "you have already said done"
-            return "beat_first", "wait until the defender has answered every card"
-        if kind is PI and not self.taking:
-            return "not_taking", "the defender is not taking; throw in instead"
-        if kind is T and self.taking:
-            return "taking_now", "the defender is taking; pile on instead"
-        if kind is PI and not self.rules.pile_on:
-            return "no_pile_on", "piling on is not played in this game"
-        if self._room() <= 0:
-            return "full", "the bout already holds as many cards as allowed"
-        if self.passed >> seat & 1:
-            return "already_done", "you said done; wait for the table to change"
-        if self._priority and self._waits_for_earlier(seat):
-            return "priority", "wait: a player before you may still throw in"
-        return "rank_not_on_table", "you may only add a rank that is already on the table"
+        return explain_illegal(self, action)
 
     # ------------------------------------------------------------------ observation
 
@@ -1288,199 +1173,13 @@ class Game:
 
     def to_dict(self) -> dict[str, Any]:
         """The full true state (contains every hand: never send it to a seat)."""
-
-        def cl(m: int) -> list[str]:
-            return [str(c) for c in bits(m)]
-
-        return {
-            "schema": SCHEMA,
-            "schema_version": SCHEMA_VERSION,
-            "rules": self.rules.to_dict(),
-            "deal_no": self.deal_no,
-            "dealer": self.dealer,
-            "version": self.version,
-            "hands": [cl(h) for h in self.hands],
-            "talon": [str(CARDS[c]) for c in self.talon],
-            "trump": SUIT_CHARS[self.trump],
-            "trump_card": str(CARDS[self.trump_card]),
-            "trump_index": self.trump_index,
-            "trump_holder": self.trump_holder,
-            "discard": cl(self.discard),
-            "table": [[str(CARDS[a]), str(CARDS[d]) if d >= 0 else None] for a, d in self.table],
-            "attacker": self.attacker,
-            "defender": self.defender,
-            "first_attacker": self.first_attacker,
-            "bout_no": self.bout_no,
-            "taking": self.taking,
-            "passed": [s for s in range(self.n) if self.passed >> s & 1],
-            "def_start": self.def_start,
-            "beaten_before": self.beaten_before,
-            "shown": cl(self.shown),
-            "out": list(self.out),
-            "lowest_origin": self.lowest_origin,
-            "exchange_grace": self.exchange_grace,
-            "known": [cl(k) for k in self.known],
-            "result": self.result.to_dict() if self.result else None,
-        }
+        return position.to_dict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
-        """Rebuild a state from :meth:`to_dict` output, or from a hand-written position.
-
-        Only ``rules`` (or ``preset``), ``hands`` and ``trump_card`` (or ``trump``) are required;
-        every other field has the default of a bout about to begin. Cards that appear nowhere go
-        to the discard. Anything inconsistent raises :class:`InvalidPosition`.
-        """
-        if not isinstance(data, dict):
-            raise InvalidPosition("a position must be a JSON object")
-        if data.get("schema", SCHEMA) != SCHEMA:
-            raise InvalidPosition(f"not a {SCHEMA} document")
-        if int(data.get("schema_version", SCHEMA_VERSION)) > SCHEMA_VERSION:
-            raise InvalidPosition("this state was written by a newer engine")
-        try:
-            return cls._from_dict(data)
-        except (KeyError, TypeError, CardError, RuleError, IndexError) as exc:
-            raise InvalidPosition(f"{type(exc).__name__}: {exc}") from None
-        except ValueError as exc:
-            if isinstance(exc, InvalidPosition):
-                raise
-            raise InvalidPosition(str(exc)) from None
-
-    @classmethod
-    def _from_dict(cls, data: dict[str, Any]) -> Game:
-        rules_data = data.get("rules")
-        if rules_data is None:
-            preset = data.get("preset", "podkidnoy")
-            overrides = dict(data.get("options", {}))
-            if "hands" in data:
-                overrides.setdefault("players", len(data["hands"]))
-            rules = RuleSet.preset(preset, **overrides)
-        else:
-            rules = RuleSet.from_dict(dict(rules_data))
-        g = cls._blank(rules)
-        n = g.n
-        deck = g._deck
-        seen = 0
-
-        def card(text: Any) -> int:
-            nonlocal seen
-            c = int(Card.parse(str(text)))
-            if not deck >> c & 1:
-                raise InvalidPosition(f"{text} is not in a {rules.deck_size}-card pack")
-            if seen >> c & 1:
-                raise InvalidPosition(f"{text} appears twice")
-            seen |= 1 << c
-            return c
-
-        hands = data["hands"]
-        if len(hands) != n:
-            raise InvalidPosition(f"{len(hands)} hands for {n} players")
-        g.hands = [mask_of(card(c) for c in h) for h in hands]
-        g.talon = [card(c) for c in data.get("talon", [])]
-        table = []
-        for pair in data.get("table", []):
-            if not isinstance(pair, (list, tuple)) or not 1 <= len(pair) <= 2:
-                raise InvalidPosition("each table entry is [attack] or [attack, defence|null]")
-            a = card(pair[0])
-            d = card(pair[1]) if len(pair) > 1 and pair[1] is not None else -1
-            table.append([a, d])
-        g.table = table
-        if "discard" in data:
-            g.discard = mask_of(card(c) for c in data["discard"])
-        if "trump_card" in data:
-            tc = int(Card.parse(str(data["trump_card"])))
-            if not deck >> tc & 1:
-                raise InvalidPosition(f"trump card {data['trump_card']} is not in the pack")
-        else:
-            tc = -1
-        if "trump" in data:
-            trump = parse_suit(str(data["trump"]))
-        elif tc >= 0:
-            trump = tc // 13
-        else:
-            raise InvalidPosition("give trump_card or trump")
-        g._set_trump(trump)
-        if "discard" not in data:
-            g.discard = deck & ~seen
-            seen = deck
-        if seen != deck:
-            missing = " ".join(str(c) for c in bits(deck & ~seen))
-            raise InvalidPosition(f"cards missing from the position: {missing}")
-        if "trump_index" in data:
-            g.trump_index = int(data["trump_index"])
-        else:
-            g.trump_index = 0 if g.talon and g.talon[0] == tc else -1
-        if g.trump_index >= len(g.talon) or g.trump_index < -1:
-            raise InvalidPosition("trump_index is outside the talon")
-        if g.trump_index >= 0 and tc >= 0 and g.talon[g.trump_index] != tc:
-            raise InvalidPosition("trump_card is not at trump_index in the talon")
-        g.trump_card = tc if tc >= 0 else g._lowest_trump_card()
-        if rules.severnyi and g.trump_index < 0 and g.talon and "trump_index" not in data:
-            raise InvalidPosition("a Severnyi talon needs trump_index")
-        g.trump_holder = int(data.get("trump_holder", -1))
-        g.deal_no = int(data.get("deal_no", 1))
-        g.dealer = int(data.get("dealer", 0))
-        g.version = int(data.get("version", 0))
-        g.out = [int(s) for s in data.get("out", [])]
-        for s in g.out:
-            if not 0 <= s < n or g.hands[s]:
-                raise InvalidPosition(f"seat {s} is listed as out but is not an empty seat")
-            g._active &= ~(1 << s)
-        if len(set(g.out)) != len(g.out):
-            raise InvalidPosition("a seat is out twice")
-        if not g.talon and "out" not in data and not table:
-            for s in range(n):
-                if not g.hands[s] and s not in g.out and data.get("result") is None:
-                    g._active &= ~(1 << s)
-                    g.out.append(s)
-        g.attacker = int(data.get("attacker", 0))
-        g.defender = int(data.get("defender", g._next_active(g.attacker)))
-        for name, s in (("attacker", g.attacker), ("defender", g.defender)):
-            if not 0 <= s < n:
-                raise InvalidPosition(f"{name} must be a seat from 0 to {n - 1}")
-        g.first_attacker = int(data.get("first_attacker", g.attacker))
-        g.bout_no = int(data.get("bout_no", 2))
-        g.taking = bool(data.get("taking", False))
-        g.passed = mask_of(int(s) for s in data.get("passed", []))
-        g.beaten_before = int(data.get("beaten_before", 0))
-        on_table = len(table)
-        g.def_start = int(
-            data.get(
-                "def_start", _popcount(g.hands[g.defender]) + sum(1 for p in table if p[1] >= 0)
-            )
-        )
-        g.shown = mask_of(int(Card.parse(c)) for c in data.get("shown", []))
-        g.lowest_origin = int(data.get("lowest_origin", -1))
-        if "lowest_origin" not in data:
-            low = g._lowest_trump_card()
-            for s in range(n):
-                if g.hands[s] >> low & 1:
-                    g.lowest_origin = s
-        g.exchange_grace = bool(data.get("exchange_grace", False))
-        if "known" in data:
-            g.known = [mask_of(int(Card.parse(c)) for c in k) for k in data["known"]]
-            for s in range(n):
-                if g.known[s] & ~g.hands[s]:
-                    raise InvalidPosition(f"seat {s} is known to hold cards it does not hold")
-        for a, d in table:
-            g.table_ranks |= RANK_MASK[a % 13 + 2]
-            if d >= 0:
-                g.table_ranks |= RANK_MASK[d % 13 + 2]
-                if not g._beaters[a] >> d & 1:
-                    raise InvalidPosition(f"{CARDS[d]} does not beat {CARDS[a]}")
-        g._refresh_bout()
-        if data.get("result"):
-            g.result = Result.from_dict(data["result"])
-        else:
-            if g.attacker == g.defender:
-                raise InvalidPosition("attacker and defender must differ")
-            if not g.is_opponent(g.attacker, g.defender):
-                raise InvalidPosition("the attacker may not attack a partner")
-            if on_table == 0 and not g.hands[g.attacker]:
-                raise InvalidPosition("the attacker has no cards to lead")
-            if bin(g._active).count("1") < 2:
-                raise InvalidPosition("fewer than two players hold cards: the game is over")
-        return g
+        """Rebuild a state from :meth:`to_dict` output, or from a hand-written position
+        (``engine/position.py``; raises :class:`InvalidPosition`)."""
+        return position.from_dict(cls, data)
 
     @classmethod
     def from_position(
