@@ -31,7 +31,6 @@ from typing import Any
 from . import position
 from .actions import EX, PA, PI, SH, TK, TR, A, Action, ActionKind, D, Event, T
 from .cards import (
-    BEATERS,
     CARDS,
     LOWEST_RANK,
     RANK_MASK,
@@ -41,6 +40,7 @@ from .cards import (
     deck_mask,
     mask_of,
     sorted_hand,
+    suit_char,
 )
 from .errors import IllegalAction, InvalidPosition
 from .explain import explain_illegal
@@ -48,6 +48,7 @@ from .observation import Observation
 from .position import SCHEMA, SCHEMA_VERSION
 from .result import Result
 from .rules import RuleSet
+from .variants import VARIANTS, Variant
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "Game", "IllegalAction", "InvalidPosition", "Result"]
 
@@ -196,7 +197,7 @@ class Game:
         "_active",
         "_actors",
         "_auto_done",
-        "_beaters",
+        "_beat_tab",
         "_blimit",
         "_deck",
         "_draw_tab",
@@ -214,7 +215,13 @@ class Game:
         "_pile_on",
         "_priority",
         "_transfer",
+        "_trump_hidden",
         "_unb",
+        "_v_bout_end",
+        "_v_draws",
+        "_v_leads",
+        "_v_settles",
+        "_variant",
         "attacker",
         "beaten_before",
         "bout_no",
@@ -244,6 +251,7 @@ class Game:
         "trump_holder",
         "trump_index",
         "version",
+        "vstate",
     )
 
     rules: RuleSet
@@ -276,7 +284,7 @@ class Game:
     deal_no: int
     dealer: int
     _deck: int
-    _beaters: tuple[int, ...]
+    _beat_tab: tuple[tuple[int, ...], ...]  # [seat][card]: the cards that beat it (Variant)
     _active: int
     _exchange_on: bool  # cheap pre-check: exchanges are in the rules and still possible
     _elig: list[int]  # eligible attackers of the bout in priority order (shared: never mutate)
@@ -301,6 +309,14 @@ class Game:
     _first_max: int  # the limit of a deal's first bout (first_bout_max applied)
     _next_tab: tuple[tuple[int, ...], ...]  # _next_tab[active][seat] == _next_active(seat)
     _draw_tab: tuple[tuple[tuple[int, ...], ...], ...]  # [first attacker][defender]: refill order
+    # The catalogue variant and which of its optional hooks to call (engine/variants/base.py)
+    _variant: Variant
+    _v_leads: bool
+    _v_draws: bool
+    _v_bout_end: bool
+    _v_settles: bool
+    _trump_hidden: bool
+    vstate: dict[str, Any]  # the variant's own state: JSON values, replaced, never mutated
 
     # ------------------------------------------------------------------ construction
 
@@ -320,34 +336,25 @@ class Game:
         rng = random.Random(seed)
         deck = list(_DECK_CARDS[rules.deck_size])  # plain ints: the same shuffle as of Cards
         rng.shuffle(deck)
-        hands = [0] * n
-        i = rules.hand_size * n
-        for j in range(n):
-            # one card at a time clockwise from the dealer's left: the j-th player to receive
-            # gets deck[j], deck[j + n], ...
-            hands[(dealer + 1 + j) % n] = sum(map(_BIT.__getitem__, deck[j:i:n]))
-        rest = deck[i:]
         g = cls._blank(rules)
-        g.hands = hands
         g.deal_no = deal_no
         g.dealer = dealer
-        if rest:
-            g.talon = rest  # talon[0] is the bottom card, talon[-1] the top
-            g.trump_index = 1 if rules.severnyi else 0
-            g.trump_card = rest[g.trump_index]
-        else:
-            # Six players and 36 cards: the dealer's last card is turned up and fixes trumps.
-            g.talon = []
-            g.trump_index = -1
-            g.trump_card = deck[i - 1]
-            g.known[dealer] |= 1 << g.trump_card
-            g.trump_holder = dealer
-        g._set_trump(g.trump_card // 13)
+        deal = g._variant.deal(rules, deck, dealer)
+        g.hands = hands = deal.hands
+        g.talon = deal.talon  # talon[0] is the bottom card, talon[-1] the top
+        g.trump_index = deal.trump_index
+        g.trump_card = up = deal.trump_card
+        if deal.trump_holder >= 0:
+            # no talon: the dealer's last card was turned up for all to see and fixes trumps
+            g.trump_holder = deal.trump_holder
+            if up >= 0 and not g._trump_hidden:
+                g.known[deal.trump_holder] |= 1 << up
+        g._set_trump(g._variant.trump_suit(up))
         lowest = g._low
         for s in range(n):
             if hands[s] >> lowest & 1:
                 g.lowest_origin = s
-        if lowest == g.trump_card:
+        if lowest == up:
             g._exchange_on = False  # the lowest trump is the turned-up card: nothing to exchange
         attacker = g._opening_attacker(previous)
         g._start_roles(attacker, (attacker + 1) % n)
@@ -408,11 +415,19 @@ class Game:
         g._max_attack = 99 if rules.max_attack is None else rules.max_attack
         first = rules.first_bout_max
         g._first_max = g._max_attack if first is None else min(g._max_attack, first)
+        g._variant = v = VARIANTS[rules.variant]
+        g._v_leads = v.leads
+        g._v_draws = v.draws
+        g._v_bout_end = v.bout_end
+        g._v_settles = v.settles
+        g._trump_hidden = v.trump_card_hidden
+        g.vstate = {}
+        g._beat_tab = ()
         return g
 
     def _set_trump(self, suit: int) -> None:
         self.trump = suit
-        self._beaters = BEATERS[suit]
+        self._beat_tab = self._variant.beat_tables(self, suit)
         self._low = self._lowest_trump_card()
 
     def _lowest_trump_card(self) -> int:
@@ -420,6 +435,9 @@ class Game:
 
     def _opening_attacker(self, previous: Result | None) -> int:
         n, dealer = self.n, self.dealer
+        chosen = self._variant.opening_attacker(self, previous)
+        if chosen is not None:
+            return chosen
         rule = self.rules.first_lead if previous is None else self.rules.next_deal_lead
         if rule == "lowest_trump":
             for card in bits(self._deck & (0x1FFF << (13 * self.trump))):
@@ -442,6 +460,7 @@ class Game:
         g.out = self.out[:]
         g.team_ptr = self.team_ptr[:]
         g.known = self.known[:]
+        g.vstate = dict(self.vstate)  # its values are never mutated in place
         # immutable values
         g.rules = self.rules
         g.n = self.n
@@ -467,7 +486,7 @@ class Game:
         g.deal_no = self.deal_no
         g.dealer = self.dealer
         g._deck = self._deck
-        g._beaters = self._beaters
+        g._beat_tab = self._beat_tab
         g._active = self._active
         g._exchange_on = self._exchange_on
         g._low = self._low
@@ -490,6 +509,12 @@ class Game:
         g._ex_orig_only = self._ex_orig_only
         g._max_attack = self._max_attack
         g._first_max = self._first_max
+        g._variant = self._variant
+        g._v_leads = self._v_leads
+        g._v_draws = self._v_draws
+        g._v_bout_end = self._v_bout_end
+        g._v_settles = self._v_settles
+        g._trump_hidden = self._trump_hidden
         return g
 
     def next_deal(self, seed: int | str) -> Game:
@@ -506,6 +531,20 @@ class Game:
         return Game.new(self.rules, seed, dealer=dealer, deal_no=self.deal_no + 1, previous=r)
 
     # ------------------------------------------------------------------ small queries
+
+    @property
+    def beat_tables(self) -> tuple[tuple[int, ...], ...]:
+        """``[seat][card]``: the mask of cards that beat ``card`` when ``seat`` defends."""
+        return self._beat_tab
+
+    def seat_trump(self, seat: int) -> int:
+        """``seat``'s own trump suit (differs from ``trump`` only in double-trump fool)."""
+        return self._variant.seat_trumps(self)[seat]
+
+    @property
+    def trump_card_public(self) -> bool:
+        """Whether the turned-up trump card is shown (not in invisible fool)."""
+        return not self._trump_hidden and self.trump_card >= 0
 
     def team_of(self, seat: int) -> int:
         return seat % 2 if self.rules.teams != "none" else seat
@@ -682,6 +721,9 @@ class Game:
 
     def _add_leads(self, seat: int, out: list[Action]) -> None:
         """The attacker's leads: every non-empty set of one rank, no more than the bout allows."""
+        if self._v_leads:
+            self._variant.add_leads(self, seat, out)
+            return
         limit = self.hands[self.defender].bit_count()
         if self._limit < limit:
             limit = self._limit
@@ -727,7 +769,7 @@ class Game:
                 if taking or not unb:
                     continue
                 hand = hands[seat]
-                beaters = self._beaters
+                beaters = self._beat_tab[seat]
                 rows = _BEATS[seat]
                 ranks = n_unb = 0
                 for a, b in table:
@@ -981,12 +1023,17 @@ class Game:
             if m >> self._low & 1:
                 self._exchange_on = False  # the lowest trump is discarded: no exchange any more
             ev.append(_event(Event, ("beaten", d, (), -1, m.bit_count(), ())))
+        if self._v_bout_end:
+            last = -1 if taken else self.table[-1][1]
+            self._variant.on_bout_end(self, taken, m, last, ev)
         self.table = []
         self.table_ranks = 0
         self._unb = 0
         self.taking = False
         self.passed = 0
         self.shown = 0
+        if self.result is not None:
+            return  # a variant's on_bout_end ended the game at once (e.g. big fool)
         if self.talon:
             self._draw(ev)
         if not self.talon:
@@ -1014,7 +1061,7 @@ class Game:
         for s in order:
             if not act >> s & 1:
                 continue
-            need = hs - hands[s].bit_count()
+            need = self._variant.draw_need(self, s) if self._v_draws else hs - hands[s].bit_count()
             if need <= 0:
                 continue
             start = len(talon) - need
@@ -1033,8 +1080,9 @@ class Game:
                 up = self.trump_card
                 self.trump_index = -1
                 self.trump_holder = s
-                self.known[s] |= 1 << up
-                public = (CARDS[up],)
+                if not self._trump_hidden:
+                    self.known[s] |= 1 << up
+                    public = (CARDS[up],)
             if severnyi and start == 0:
                 # Durak Severnyi: the hidden last card is shown and its suit becomes trumps
                 last = got[-1]
@@ -1099,6 +1147,8 @@ class Game:
                 holding = [s for s in losers if act >> s & 1]
                 fool = holding[0] if len(holding) == 1 else None
                 self.result = Result("team", fool, losers, lt, order)
+        if self._v_settles:
+            self.result = self._variant.settle(self) or self.result
         ev.append(Event("game_over", self.result.fool if self.result.fool is not None else -1))
         return True
 
@@ -1250,6 +1300,8 @@ class Game:
         hands = " | ".join(" ".join(str(c) for c in self.hand(s)) for s in range(self.n))
         table = " ".join(f"{CARDS[a]}/{CARDS[d] if d >= 0 else '-'}" for a, d in self.table)
         return (
-            f"<Game {self.phase} trump={CARDS[self.trump_card]} talon={len(self.talon)} "
+            f"<Game {self.phase} trump={suit_char(self.trump)}"
+            f"{'/' + str(CARDS[self.trump_card]) if self.trump_card >= 0 else ''}"
+            f" talon={len(self.talon)} "
             f"A={self.attacker} D={self.defender} table=[{table}] hands=[{hands}]>"
         )

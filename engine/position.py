@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .cards import CARDS, RANK_MASK, SUIT_CHARS, Card, CardError, bits, mask_of, parse_suit
+from .cards import CARDS, RANK_MASK, Card, CardError, bits, mask_of, parse_suit, suit_char
 from .errors import InvalidPosition
 from .result import Result
 from .rules import RuleError, RuleSet
@@ -26,7 +26,7 @@ def to_dict(g: Game) -> dict[str, Any]:
     def cl(m: int) -> list[str]:
         return [str(c) for c in bits(m)]
 
-    return {
+    out: dict[str, Any] = {
         "schema": SCHEMA,
         "schema_version": SCHEMA_VERSION,
         "rules": g.rules.to_dict(),
@@ -35,8 +35,8 @@ def to_dict(g: Game) -> dict[str, Any]:
         "version": g.version,
         "hands": [cl(h) for h in g.hands],
         "talon": [str(CARDS[c]) for c in g.talon],
-        "trump": SUIT_CHARS[g.trump],
-        "trump_card": str(CARDS[g.trump_card]),
+        "trump": suit_char(g.trump),
+        "trump_card": str(CARDS[g.trump_card]) if g.trump_card >= 0 else None,
         "trump_index": g.trump_index,
         "trump_holder": g.trump_holder,
         "discard": cl(g.discard),
@@ -56,6 +56,9 @@ def to_dict(g: Game) -> dict[str, Any]:
         "known": [cl(k) for k in g.known],
         "result": g.result.to_dict() if g.result else None,
     }
+    if g.vstate:  # only variants keep state: pagat positions stay as they always were
+        out["variant_state"] = dict(g.vstate)
+    return out
 
 
 def from_dict(cls: type[Game], data: dict[str, Any]) -> Game:
@@ -121,7 +124,10 @@ def _from_dict(cls: type[Game], data: dict[str, Any]) -> Game:
     g.table = table
     if "discard" in data:
         g.discard = mask_of(card(c) for c in data["discard"])
-    if "trump_card" in data:
+    g.dealer = int(data.get("dealer", 0))
+    if not 0 <= g.dealer < n:
+        raise InvalidPosition(f"dealer must be a seat from 0 to {n - 1}")
+    if data.get("trump_card") is not None:
         tc = int(Card.parse(str(data["trump_card"])))
         if not deck >> tc & 1:
             raise InvalidPosition(f"trump card {data['trump_card']} is not in the pack")
@@ -148,12 +154,13 @@ def _from_dict(cls: type[Game], data: dict[str, Any]) -> Game:
         raise InvalidPosition("trump_index is outside the talon")
     if g.trump_index >= 0 and tc >= 0 and g.talon[g.trump_index] != tc:
         raise InvalidPosition("trump_card is not at trump_index in the talon")
-    g.trump_card = tc if tc >= 0 else g._lowest_trump_card()
+    if tc < 0 and rules.variant == "none":
+        tc = g._lowest_trump_card()  # a hand-written pagat position need not name the card
+    g.trump_card = tc
     if rules.severnyi and g.trump_index < 0 and g.talon and "trump_index" not in data:
         raise InvalidPosition("a Severnyi talon needs trump_index")
     g.trump_holder = int(data.get("trump_holder", -1))
     g.deal_no = int(data.get("deal_no", 1))
-    g.dealer = int(data.get("dealer", 0))
     g.version = int(data.get("version", 0))
     g.out = [int(s) for s in data.get("out", [])]
     for s in g.out:
@@ -198,8 +205,12 @@ def _from_dict(cls: type[Game], data: dict[str, Any]) -> Game:
         g.table_ranks |= RANK_MASK[a % 13 + 2]
         if d >= 0:
             g.table_ranks |= RANK_MASK[d % 13 + 2]
-            if not g._beaters[a] >> d & 1:
+            if not any(t[a] >> d & 1 for t in g._beat_tab):
                 raise InvalidPosition(f"{CARDS[d]} does not beat {CARDS[a]}")
+    vstate = data.get("variant_state", {})
+    if not isinstance(vstate, dict):
+        raise InvalidPosition("variant_state must be an object")
+    g.vstate = dict(vstate)
     g._refresh_bout()
     if data.get("result"):
         g.result = Result.from_dict(data["result"])

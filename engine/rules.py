@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .cards import DECK_SIZES
+from .variants import VARIANTS
 
 
 class RuleError(ValueError):
@@ -145,8 +146,7 @@ class RuleSet:
         "How long the exchange stays open: while the turned-up trump is in the talon; or also"
         " after it was drawn, until the next bout begins (then the player who drew it gives"
         " it up).",
-        "pagat: 'provided that the bout after the one which exhausted the talon has not yet"
-        " begun'",
+        "pagat: 'provided that the bout after the one which exhausted the talon has not yet begun'",
         EXCHANGE_TIMING_CHOICES,
     )
     first_lead: str = _opt(
@@ -185,6 +185,14 @@ class RuleSet:
         "Durak Severnyi: a face-down card lies under the turned-up trump; whoever draws it last"
         " shows it and its suit becomes trumps for the rest of the deal.",
         "pagat: Durak Severnyi (Rozaliev)",
+    )
+    variant: str = _opt(
+        "none",
+        "A catalogue variant: the one rule by which the game differs from the Simple, Thrown-in"
+        " or Transfer fool (the other options choose which of those is the base game).",
+        "catalogue: 'differs from the Simple, Thrown on or Transfer Fool only by ...';"
+        " docs/variants.md",
+        tuple(VARIANTS),
     )
 
     def __post_init__(self) -> None:
@@ -227,6 +235,7 @@ class RuleSet:
             out.append("piling on needs throw-ins; Prostoy has neither")
         if self.severnyi and self.deck_size - self.players * self.hand_size < 2:
             out.append("Severnyi needs at least two talon cards (the trump and the hidden card)")
+        out += VARIANTS[self.variant].problems(self)
         return out
 
     # -- conveniences -------------------------------------------------------------------
@@ -262,14 +271,20 @@ class RuleSet:
             raise RuleError(f"unknown rule option(s): {', '.join(unknown)}")
         return dataclasses.replace(self, **changes)
 
+    def with_variant(self, name: str, **changes: Any) -> RuleSet:
+        """These rules with a catalogue variant, and the option values it cannot do without
+        (e.g. no trump exchange in trumpless fool): how a base game and a twist combine."""
+        if name not in VARIANTS:
+            raise RuleError(f"unknown variant {name!r}; variants are {', '.join(VARIANTS)}")
+        needed = {k: v for k, (v, _) in VARIANTS[name].requires.items()}
+        return self.replace(variant=name, **{**needed, **changes})
+
     @classmethod
     def preset(cls, name: str, **changes: Any) -> RuleSet:
         try:
             base = PRESETS[name]
         except KeyError:
-            raise RuleError(
-                f"unknown preset {name!r}; presets are {', '.join(PRESETS)}"
-            ) from None
+            raise RuleError(f"unknown preset {name!r}; presets are {', '.join(PRESETS)}") from None
         return base.replace(**changes) if changes else base
 
     @staticmethod
@@ -296,7 +311,7 @@ PRESETS: Final[dict[str, RuleSet]] = {
     "teams-2v2": RuleSet(players=4, teams="2v2"),
     "teams-3v3": RuleSet(players=6, teams="3v3"),
     # What the big online apps play: neighbours throw in freely, a 5-card first bout, no exchange,
-# and a seat with nothing to add is passed over at once.
+    # and a seat with nothing to add is passed over at once.
     "durak-online": RuleSet(
         throw_in="neighbours",
         attacker_priority=False,
@@ -304,6 +319,9 @@ PRESETS: Final[dict[str, RuleSet]] = {
         trump_exchange="off",
         auto_done=True,
     ),
+    # Catalogue variants (docs/variants.md), on the Thrown-in base game; ``with_variant``
+    # puts the same twist on any other base (e.g. perevodnoy with variant=trumpless).
+    "trumpless": RuleSet().with_variant("trumpless"),
 }
 
 PRESET_DESCRIPTIONS: Final = {
@@ -316,4 +334,5 @@ PRESET_DESCRIPTIONS: Final = {
     "teams-2v2": "Four players, partners sitting opposite.",
     "teams-3v3": "Six players in two teams of three, sitting alternately.",
     "durak-online": "Online style: neighbours throw in, five in the first bout, fast passes.",
+    "trumpless": "Trumpless fool: no trumps; a card is beaten only by a higher one of its suit.",
 }

@@ -361,6 +361,27 @@ def test_severnyi_switch() -> None:
         assert g.trump == (Card.parse("9s").suit if flag else Card.parse("8h").suit)
 
 
+@covers("variant")
+def test_variant_combines_with_every_base_game() -> None:
+    """The catalogue: variants differ "from the Simple, Thrown on or Transfer Fool only by"
+    one rule, so each base game takes the twist, and an option the twist cannot live with is
+    refused with a reason (its own tests are in test_variants.py)."""
+    hands = [["7c", "7d"], ["8c", "9h"]]
+    for base in ("prostoy", "podkidnoy", "perevodnoy"):
+        rules = RuleSet.preset(base).with_variant("trumpless")
+        assert rules.variant == "trumpless" and rules.transfer == RuleSet.preset(base).transfer
+        g = Game.from_position(rules, hands, trump="-", talon=["As", "Ks"])
+        play(g, "0 attack 7c")
+        assert legal(g, 1) >= {"defend 7c/8c", "take"} and "defend 7c/9h" not in legal(g, 1)
+    plain = Game.from_position(POD, hands, trump="h", talon=["As", "Ks"])
+    play(plain, "0 attack 7c")
+    assert "defend 7c/9h" in legal(plain, 1)  # hearts are trumps in the plain game
+    with pytest.raises(RuleError, match="no trump to exchange"):
+        RuleSet(variant="trumpless")
+    with pytest.raises(RuleError, match="unknown variant"):
+        POD.with_variant("czech")
+
+
 def test_every_option_is_covered() -> None:
     names = {f.name for f in dataclasses.fields(RuleSet)}
     assert names == COVERED
