@@ -88,6 +88,10 @@ def explain_illegal(g: Game, action: Action) -> tuple[str, str]:
         return "full", "the bout already holds as many cards as allowed"
     if g.passed >> seat & 1:
         return "already_done", "you said done; wait for the table to change"
+    if g._join_late and not g.taking and seat != order[0] and all(p[1] < 0 for p in g.table):
+        return "first_not_beaten", (
+            "other players join the attack once the defender has beaten a card"
+        )
     if g._priority and g._waits_for_earlier(seat):
         return "priority", "wait: a player before you may still throw in"
     return "rank_not_on_table", "you may only add a rank that is already on the table"

@@ -155,7 +155,12 @@ _event: Callable[
 
 def _draw_order(n: int, first: int, defender: int) -> tuple[int, ...]:
     """Refill order: clockwise from ``first`` with the defender last (pagat), or, when
-    ``first`` is -1, clockwise starting with the defender (overview)."""
+    ``first`` is -1, clockwise starting with the defender (overview).
+
+    Pagat's exception: when transfers brought the attack back round to the player who led it,
+    that player is the defender and still draws first ("finally the defender (unless the
+    defender started out as an attacker ...)").
+    """
     key = (n, first, defender)
     got = _DRAW_ORDERS.get(key)
     if got is None:
@@ -163,8 +168,9 @@ def _draw_order(n: int, first: int, defender: int) -> tuple[int, ...]:
             order = [(defender + i) % n for i in range(n)]
         else:
             order = [(first + i) % n for i in range(n)]
-            order.remove(defender)
-            order.append(defender)
+            if defender != first:
+                order.remove(defender)
+                order.append(defender)
         got = _DRAW_ORDERS[key] = tuple(order)
     return got
 
@@ -204,8 +210,10 @@ class Game:
         "_elig",
         "_elig_tab",
         "_ex_orig_only",
+        "_ex_regained",
         "_exchange_on",
         "_first_max",
+        "_join_late",
         "_limit",
         "_low",
         "_max_attack",
@@ -305,6 +313,8 @@ class Game:
     _transfer: int  # 0 off, 1 before_beat, 2 kiev
     _pass_card: bool
     _ex_orig_only: bool  # exchange_original_holder_only
+    _ex_regained: bool  # exchange_regained
+    _join_late: bool  # co_attack == "after_first_beat"
     _max_attack: int  # max_attack, or 99 for no limit
     _first_max: int  # the limit of a deal's first bout (first_bout_max applied)
     _next_tab: tuple[tuple[int, ...], ...]  # _next_tab[active][seat] == _next_active(seat)
@@ -412,6 +422,8 @@ class Game:
         g._transfer = ("off", "before_beat", "kiev").index(rules.transfer)
         g._pass_card = rules.pass_card
         g._ex_orig_only = rules.exchange_original_holder_only
+        g._ex_regained = rules.exchange_regained
+        g._join_late = rules.co_attack == "after_first_beat"
         g._max_attack = 99 if rules.max_attack is None else rules.max_attack
         first = rules.first_bout_max
         g._first_max = g._max_attack if first is None else min(g._max_attack, first)
@@ -507,6 +519,8 @@ class Game:
         g._transfer = self._transfer
         g._pass_card = self._pass_card
         g._ex_orig_only = self._ex_orig_only
+        g._ex_regained = self._ex_regained
+        g._join_late = self._join_late
         g._max_attack = self._max_attack
         g._first_max = self._first_max
         g._variant = self._variant
@@ -792,6 +806,14 @@ class Game:
             throwable = hand & self.table_ranks
             if (
                 throwable
+                and self._join_late
+                and unb == len(table)
+                and not taking
+                and seat != self._elig[0]
+            ):
+                throwable = 0  # co-attackers join once a card is beaten (pagat)
+            if (
+                throwable
                 and self._priority
                 and self._elig[0] != seat
                 and self._waits_for_earlier(seat)
@@ -966,19 +988,30 @@ class Game:
             self._do_exchange(seat, cards[0], ev)
         else:
             ev = []
-        table = self.table
-        if table and (self.taking or not self._unb):
-            # Only now can the bout be over: when nobody may add a card (closed: the bout is
-            # full, or the defender takes and piling on is off), or every eligible attacker is
-            # done (said so, or holds nothing; with auto_done, holds nothing of those ranks).
-            taking = self.taking
-            elig = self._elig
-            if elig and self._limit > len(table) and (self._pile_on or not taking):
-                passed, hands = self.passed, self.hands
-                ranks = self.table_ranks if self._auto_done else -1
-                for s in elig:
-                    if hands[s] & ranks and not passed >> s & 1:
-                        return ev
+        if self.table and (self.taking or not self._unb) and self._bout_over():
+            self._end_bout(ev)
+        return ev
+
+    def _bout_over(self) -> bool:
+        """Whether the bout on the table is complete, once every card is beaten or the
+        defender takes: nobody may add a card (the bout is full, or the defender takes and
+        piling on is off), or every eligible attacker is done (said so, or holds nothing;
+        with auto_done, holds nothing of those ranks)."""
+        elig = self._elig
+        if elig and self._limit > len(self.table) and (self._pile_on or not self.taking):
+            passed, hands = self.passed, self.hands
+            ranks = self.table_ranks if self._auto_done else -1
+            for s in elig:
+                if hands[s] & ranks and not passed >> s & 1:
+                    return False
+        return True
+
+    def settle_complete_bout(self) -> list[Event]:
+        """End a bout that is already complete (a loaded position can hold one: every card
+        answered and nobody left to add any); the engine itself ends bouts as they complete."""
+        ev: list[Event] = []
+        complete = self.table and (self.taking or not self._unb) and self._bout_over()
+        if self.result is None and complete:
             self._end_bout(ev)
         return ev
 
@@ -1015,6 +1048,8 @@ class Game:
             m = sum(map(_BIT.__getitem__, cards))
             self.hands[d] |= m
             self.known[d] |= m
+            if m >> self._low & 1 and not self._ex_regained:
+                self.lowest_origin = -1  # picked up: nobody may exchange it any more (pagat)
             picked = tuple(map(CARDS.__getitem__, cards))  # ascending, like bits(m)
             ev.append(_event(Event, ("picked_up", d, picked, -1, len(cards), ())))
         else:
@@ -1226,10 +1261,12 @@ class Game:
         return position.to_dict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Game:
+    def from_dict(cls, data: dict[str, Any], *, settle: bool = True) -> Game:
         """Rebuild a state from :meth:`to_dict` output, or from a hand-written position
-        (``engine/position.py``; raises :class:`InvalidPosition`)."""
-        return position.from_dict(cls, data)
+        (``engine/position.py``; raises :class:`InvalidPosition`). A bout that is already
+        complete is settled; ``settle=False`` keeps it on the table (the hard player's
+        sampled worlds must agree with the table the seat sees)."""
+        return position.from_dict(cls, data, settle=settle)
 
     @classmethod
     def from_position(

@@ -61,7 +61,7 @@ def to_dict(g: Game) -> dict[str, Any]:
     return out
 
 
-def from_dict(cls: type[Game], data: dict[str, Any]) -> Game:
+def from_dict(cls: type[Game], data: dict[str, Any], *, settle: bool = True) -> Game:
     """Rebuild a state from :meth:`to_dict` output, or from a hand-written position.
 
     Only ``rules`` (or ``preset``), ``hands`` and ``trump_card`` (or ``trump``) are required;
@@ -75,7 +75,7 @@ def from_dict(cls: type[Game], data: dict[str, Any]) -> Game:
     if int(data.get("schema_version", SCHEMA_VERSION)) > SCHEMA_VERSION:
         raise InvalidPosition("this state was written by a newer engine")
     try:
-        return _from_dict(cls, data)
+        return _from_dict(cls, data, settle)
     except (KeyError, TypeError, CardError, RuleError, IndexError) as exc:
         raise InvalidPosition(f"{type(exc).__name__}: {exc}") from None
     except ValueError as exc:
@@ -84,7 +84,7 @@ def from_dict(cls: type[Game], data: dict[str, Any]) -> Game:
         raise InvalidPosition(str(exc)) from None
 
 
-def _from_dict(cls: type[Game], data: dict[str, Any]) -> Game:
+def _from_dict(cls: type[Game], data: dict[str, Any], settle: bool) -> Game:
     rules_data = data.get("rules")
     if rules_data is None:
         preset = data.get("preset", "podkidnoy")
@@ -223,4 +223,11 @@ def _from_dict(cls: type[Game], data: dict[str, Any]) -> Game:
             raise InvalidPosition("the attacker has no cards to lead")
         if bin(g._active).count("1") < 2:
             raise InvalidPosition("fewer than two players hold cards: the game is over")
+        # A bout that is already complete settles now, as it would have in play (cards to
+        # the discard or the taker, refill, next roles), so no position loads with nobody
+        # able to act.
+        if settle:
+            g.settle_complete_bout()
+        if settle and g.result is None and not g.all_legal_actions():
+            raise InvalidPosition("nobody can act in this position")
     return g

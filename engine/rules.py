@@ -32,6 +32,7 @@ THROW_IN_CHOICES: Final = ("all", "neighbours", "attacker", "none")
 ALL_OUT_CHOICES: Final = ("draw", "last_defender_loses")
 DRAW_ORDER_CHOICES: Final = ("attackers_first", "from_defender")
 AFTER_PICKUP_CHOICES: Final = ("next_after_defender", "same_attacker")
+CO_ATTACK_CHOICES: Final = ("after_first_beat", "any_time")
 TRANSFER_CHOICES: Final = ("off", "before_beat", "kiev")
 EXCHANGE_CHOICES: Final = ("off", "lowest", "lowest_for_ace")
 EXCHANGE_TIMING_CHOICES: Final = ("until_talon_empty", "until_next_bout")
@@ -68,6 +69,16 @@ class RuleSet:
         "The principal attacker throws in first; co-attackers (clockwise from the defender's"
         " left) only after everyone before them has said 'done'.",
         "pagat: 'The principal attacker always has priority'; online play lets anyone throw in",
+    )
+    co_attack: str = _opt(
+        "after_first_beat",
+        "When the defender's other opponents may throw in while the defence is under way: only"
+        " after the defender has beaten a card of the bout; or at any time. (They may always"
+        " pile on once the defender takes, as in pagat's example 2.)",
+        "pagat: 'after the defender has beaten the attacker's first card other opponents of the"
+        " defender can join in the attack'; overview: 'At any point during a defense, the"
+        " attacker or any third party can pitch in extra attacking cards'",
+        CO_ATTACK_CHOICES,
     )
     auto_done: bool = _opt(
         False,
@@ -140,6 +151,15 @@ class RuleSet:
         "Only the player who was dealt or drew the lowest trump may exchange it, not one who"
         " picked it up from the table.",
         "pagat: 'can only be exchanged by its original holder'",
+    )
+    exchange_regained: bool = _opt(
+        False,
+        "Whether the original holder of the lowest trump may still exchange it after it went"
+        " round the table and came back to them in a pick-up. Off: a lowest trump that was"
+        " picked up is never exchanged, by anyone.",
+        "pagat: 'can only be exchanged by its original holder; if you acquire it from another"
+        " player (as one of the cards you pick up when attacked) you cannot exchange it' --"
+        " silent on an original holder who picks it back up; the parenthesis is read literally",
     )
     exchange_timing: str = _opt(
         "until_next_bout",
@@ -318,6 +338,7 @@ PRESETS: Final[dict[str, RuleSet]] = {
         first_bout_max=5,
         trump_exchange="off",
         auto_done=True,
+        co_attack="any_time",
     ),
     # Catalogue variants (docs/variants.md), on the Thrown-in base game; ``with_variant``
     # puts the same twist on any other base (e.g. perevodnoy with variant=trumpless).

@@ -214,7 +214,8 @@ def build_world(
     data["hands"] = [[str(c) for c in bits(h)] for h in hands]
     data["talon"] = [str(CARDS[c]) for c in talon]
     data["trump_index"] = trump_index
-    return Game.from_dict(data)
+    # a sampled world may hold a bout that would be complete there; it stays as the seat sees it
+    return Game.from_dict(data, settle=False)
 
 
 def exact_world(obs: Observation) -> Game | None:

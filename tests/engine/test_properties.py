@@ -159,6 +159,13 @@ def check_rules(g: Game) -> None:
     def throwable(s: int) -> int:
         if room <= 0 or (g.taking and not g.rules.pile_on):
             return 0
+        if (
+            g.rules.co_attack == "after_first_beat"
+            and s != a
+            and not g.taking
+            and not any(y >= 0 for _, y in g.table)
+        ):
+            return 0  # pagat: others join "after the defender has beaten the attacker's first card"
         return g.hands[s] & table_ranks
 
     closed = room <= 0 or (g.taking and not g.rules.pile_on)
@@ -265,7 +272,10 @@ def check_draws(g: Game, leader: int, d: int, events: list[Event]) -> None:
     clockwise from the defender (overview). Everyone fills up to the hand size while cards
     last."""
     drawn = [e for e in events if e.kind == "draw"]
-    if g.rules.draw_order == "attackers_first":
+    if g.rules.draw_order == "attackers_first" and d == leader:
+        # pagat: the defender draws last "unless the defender started out as an attacker"
+        order = [(leader + i) % g.n for i in range(g.n)]
+    elif g.rules.draw_order == "attackers_first":
         order = [(leader + i) % g.n for i in range(g.n) if (leader + i) % g.n != d] + [d]
     else:
         order = [(d + i) % g.n for i in range(g.n)]
@@ -517,7 +527,9 @@ def test_observation_does_not_depend_on_hidden_cards(name: str, n: int, seed: in
                     data["hands"][u] = [x if c == y else c for c in data["hands"][u]]
                 else:
                     data["talon"] = [x if c == y else c for c in data["talon"]]
-                other = Game.from_dict(data)
+                # settle=False: with auto_done the swapped card may complete the bout (nobody
+                # holds a rank to add any more); compare the same table
+                other = Game.from_dict(data, settle=False)
                 mine, theirs = g.observation(seat), other.observation(seat)
                 if g.rules.auto_done:
                     # auto_done admits that a seat with nothing to add is done at once: a
