@@ -21,6 +21,7 @@ from .ai.arena import Stalled, play_game
 from .cards import CARDS, SUIT_NAMES
 from .game import Game, InvalidPosition
 from .rules import PRESET_DESCRIPTIONS, PRESETS, RuleError, RuleSet
+from .variants import VARIANTS
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -57,7 +58,29 @@ def rules_markdown() -> str:
     for name, rules in PRESETS.items():
         diff = ", ".join(f"`{k}={v}`" for k, v in rules.diff().items()) or "—"
         lines.append(f"| `{name}` | {PRESET_DESCRIPTIONS[name]} | {diff} |")
-    lines += ["", "## Options", ""]
+    lines += [
+        "",
+        "## Catalogue variants",
+        "",
+        "The `variant` option: the one rule by which a fool of fool-variants-catalogue.txt",
+        "differs from the base game (docs/variants.md lists every catalogue entry).",
+        "",
+    ]
+    for name, variant in VARIANTS.items():
+        if name == "none":
+            continue
+        needs = ", ".join(f"`{k}={v}`" for k, (v, _) in variant.requires.items())
+        lines += [
+            f"### {variant.title} (`{name}`)",
+            "",
+            f"> {variant.rule_text}",
+            "",
+            variant.reading,
+            "",
+        ]
+        if needs:
+            lines += [f"- needs: {needs} (`RuleSet.with_variant` sets them)", ""]
+    lines += ["## Options", ""]
     types = {f.name: str(f.type) for f in dataclasses.fields(RuleSet)}
     for name, default, doc, source, choices in RuleSet.describe_options():
         values = ", ".join(f"`{c}`" for c in choices) if choices else type_name(types[name])

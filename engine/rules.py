@@ -343,6 +343,12 @@ PRESETS: Final[dict[str, RuleSet]] = {
     # Catalogue variants (docs/variants.md), on the Thrown-in base game; ``with_variant``
     # puts the same twist on any other base (e.g. perevodnoy with variant=trumpless).
     "trumpless": RuleSet().with_variant("trumpless"),
+    "japanese": RuleSet().with_variant("japanese"),
+    "royal": RuleSet().with_variant("royal"),
+    "double-trump": RuleSet().with_variant("double-trump"),
+    "road": RuleSet().with_variant("road"),
+    "trump-fool": RuleSet().with_variant("trump-fool"),
+    "invisible": RuleSet().with_variant("invisible"),
 }
 
 PRESET_DESCRIPTIONS: Final = {
@@ -356,4 +362,10 @@ PRESET_DESCRIPTIONS: Final = {
     "teams-3v3": "Six players in two teams of three, sitting alternately.",
     "durak-online": "Online style: neighbours throw in, five in the first bout, fast passes.",
     "trumpless": "Trumpless fool: no trumps; a card is beaten only by a higher one of its suit.",
+    "japanese": "Japanese fool: diamonds are always trumps; only a higher spade beats a spade.",
+    "royal": "Royal fool: the lowest cards are beaten only by an ace of their suit or of trumps.",
+    "double-trump": "Double-trump fool: every player has a trump suit of their own (2-4 players).",
+    "road": "Road fool: the whole pack is dealt; the dealer keeps the card that shows trumps.",
+    "trump-fool": "Trump fool: the last beaten-off card takes the trump's place, a new trump.",
+    "invisible": "Invisible fool: the trump suit is announced, the trump card is never shown.",
 }

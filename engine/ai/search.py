@@ -89,7 +89,9 @@ def hidden_slots(obs: Observation) -> tuple[dict[int, int], int]:
     need = {
         s: obs.hand_sizes[s] - obs.known_masks[s].bit_count() for s in range(obs.n) if s != obs.seat
     }
-    talon = obs.talon_count - (1 if obs.trump_card_in_talon else 0)
+    # the turned-up card is seen, unless it is hidden (invisible fool): then it is one more
+    # face-down talon card
+    talon = obs.talon_count - (1 if obs.trump_card_in_talon and obs.trump_card is not None else 0)
     return need, talon
 
 

@@ -88,9 +88,8 @@ def whole_deck_deal(rules: RuleSet, deck: list[int], dealer: int) -> Deal:
     hands = [0] * n
     for j in range(n):
         hands[(dealer + 1 + j) % n] = sum(map(_BIT.__getitem__, deck[j::n]))
-    last = deck[-1]  # the last card dealt: to (dealer + len(deck)) % n
-    holder = (dealer + len(deck)) % n
-    return Deal(hands, [], -1, last, holder)
+    # the dealer receives every n-th card, the last of a round: their last card is shown
+    return Deal(hands, [], -1, deck[n - 1 :: n][-1], dealer)
 
 
 class Variant:

@@ -19,7 +19,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import PRESETS, Action, ActionKind, Event, Game, IllegalAction, RuleError, RuleSet
-from engine.cards import CARDS, LOWEST_RANK, NO_TRUMP, RANK_MASK, bits, deck_mask
+from engine.cards import (
+    ACE,
+    CARDS,
+    DIAMONDS,
+    LOWEST_RANK,
+    NO_TRUMP,
+    RANK_MASK,
+    SPADES,
+    bits,
+    deck_mask,
+)
 
 MAX_STEPS = 5000
 
@@ -54,7 +64,7 @@ class Knowledge:
 
     def __init__(self, g: Game) -> None:
         self.known = [0] * g.n
-        if g.trump_index < 0 and g.trump_holder >= 0:
+        if g.trump_index < 0 and g.trump_holder >= 0 and g.rules.variant != "invisible":
             # no talon: the dealer's last card was turned up for all to see
             self.known[g.trump_holder] |= 1 << g.trump_card
 
@@ -86,8 +96,20 @@ def beats(g: Game, seat: int, attack: int, card: int) -> bool:
     a_suit, a_rank = divmod(attack, 13)
     c_suit, c_rank = divmod(card, 13)
     trump = g.trump
-    if g.rules.variant == "trumpless":
+    variant = g.rules.variant
+    if variant == "trumpless":
         trump = NO_TRUMP  # "played with no trumps"
+    elif variant == "japanese":
+        trump = DIAMONDS  # "the trumps are always diamonds"
+        if a_suit == SPADES:  # "the spades can be only beaten by the spades"
+            return c_suit == SPADES and c_rank > a_rank
+    elif variant == "double-trump":
+        # "each player has got his own trump": the turned-up suit is the dealer's left's, the
+        # next players clockwise take the next suits (the engine's documented reading)
+        trump = (g.trump + (seat - g.dealer - 1) % g.n) % 4
+    elif variant == "royal" and a_rank == LOWEST_RANK[g.rules.deck_size] - 2:
+        # "the weakest cards maybe only beaten by an ace. The trump ace beats any of them"
+        return c_rank == ACE - 2 and c_suit in (a_suit, trump)
     if a_suit == c_suit:
         return c_rank > a_rank
     return c_suit == trump and a_suit != trump
@@ -361,7 +383,9 @@ def random_game(name: str, n: int, seed: int, *, heavy: bool = True) -> Game:
                         assert seen == e.cards
                     else:
                         # only the turned-up trump (or Severnyi's shown last card) is public
-                        assert all(c == up_before or g.rules.severnyi for c in seen)
+                        # (trump fool: the card that just took the trump's place)
+                        up_now = (up_before, g.trump_card)
+                        assert all(c in up_now or g.rules.severnyi for c in seen)
                         assert set(seen) <= set(e.cards)
         for s in [-1, *range(n)]:
             obs = g.observation(s)

@@ -7,13 +7,14 @@ test_properties.py run over every variant preset too, with the beating rules re-
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
-from engine import Game, RuleSet
+from engine import Game, RuleError, RuleSet
 from engine.__main__ import main as cli
-from engine.cards import NO_TRUMP, Card
+from engine.cards import CLUBS, DIAMONDS, NO_TRUMP, Card
 from engine.variants import VARIANTS
 
 from .helpers import finish_bout, legal, play
@@ -77,3 +78,150 @@ def test_trumpless_json_round_trip() -> None:
 def test_rules_reference_names_each_variant(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli(["rules"]) == 0
     assert f"`{name}`" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------ Japanese
+
+
+def test_japanese_diamonds_are_trumps_and_only_spades_beat_spades() -> None:
+    """ "the trumps are always diamonds, and the spades can be only beaten by the spades." """
+    rules = RuleSet.preset("japanese")
+    for seed in range(5):
+        g = Game.new(rules, seed=seed)
+        assert g.trump == DIAMONDS and g.trump_card == -1
+        assert g.observation(0).trump_card is None
+    hands = [["7s", "7c"], ["6d", "8s", "Kd", "5c"]]
+    g = Game.from_position(rules.replace(deck_size=52), hands, trump="d", talon=["2h", "3h"])
+    play(g, "0 attack 7s")
+    assert legal(g, 1) == {"defend 7s/8s", "take"}  # no diamond beats a spade
+    g = Game.from_position(rules.replace(deck_size=52), hands, trump="d", talon=["2h", "3h"])
+    play(g, "0 attack 7c")
+    assert legal(g, 1) == {"defend 7c/6d", "defend 7c/Kd", "take"}  # diamonds beat clubs
+
+
+# ------------------------------------------------------------------ royal
+
+
+def test_royal_lowest_cards_fall_only_to_aces() -> None:
+    """ "the weakest cards maybe only beaten by an ace. The trump ace beats any of the weaker
+    cards. ... If the deck of 36 cards is used, the card of the weakest value is a 6. It can
+    only be beaten by an ace" """
+    rules = RuleSet.preset("royal")
+    hands = [["6c", "6h", "7c"], ["Ac", "Kc", "7h", "Ah", "8c"]]
+    g = Game.from_position(rules, hands, trump="h", talon=["9s", "Ts"])
+    play(g, "0 attack 6c")
+    assert legal(g, 1) == {"defend 6c/Ac", "defend 6c/Ah", "take"}  # not the king, not 7h
+    g = Game.from_position(rules, hands, trump="h", talon=["9s", "Ts"])
+    play(g, "0 attack 6h")
+    assert legal(g, 1) == {"defend 6h/Ah", "take"}  # the trump six: only the trump ace
+    g = Game.from_position(rules, hands, trump="h", talon=["9s", "Ts"])
+    play(g, "0 attack 7c")
+    assert legal(g, 1) >= {"defend 7c/8c", "defend 7c/Kc", "defend 7c/7h"}  # others as usual
+    # in a 24-card pack the nines are the weakest cards
+    g = Game.from_position(
+        rules.replace(deck_size=24), [["9c"], ["Tc", "Ac"]], trump="h", talon=["Js", "Qs"]
+    )
+    play(g, "0 attack 9c")
+    assert legal(g, 1) == {"defend 9c/Ac", "take"}
+
+
+# ------------------------------------------------------------------ double-trump
+
+
+def test_double_trump_each_player_beats_with_their_own_suit() -> None:
+    """ "each player has got his own trump. The opponents trump is no trump for the player and
+    he cat beat it with his own trump or another card of a stronger value." """
+    rules = RuleSet.preset("double-trump")
+    # dealer 0: the turned-up club is the trump of seat 1 (dealer's left); seat 0 has diamonds
+    hands = [["7c", "7h", "6d"], ["8c", "6c", "8h", "9d"]]
+    g = Game.from_position(rules, hands, trump_card="Ac", talon=["Ac", "Ks"], dealer=0)
+    assert [g.seat_trump(s) for s in (0, 1)] == [DIAMONDS, CLUBS]
+    assert g.observation(0).trumps == (DIAMONDS, CLUBS) and g.observation(0).trump == DIAMONDS
+    play(g, "0 attack 7h")
+    assert legal(g, 1) == {"defend 7h/8h", "defend 7h/6c", "defend 7h/8c", "take"}
+    # seat 0's diamonds are no trump for seat 1: the 9d does not beat the 7h ...
+    g = Game.from_position(rules, hands, trump_card="Ac", talon=["Ac", "Ks"], attacker=1)
+    play(g, "1 attack 8c")
+    # ... and seat 1's club is no trump for seat 0, whose diamond beats it
+    assert legal(g, 0) == {"defend 8c/6d", "take"}
+
+
+def test_double_trump_lowest_own_trump_leads_and_five_players_are_refused() -> None:
+    rules = RuleSet.preset("double-trump", players=3)
+    for seed in range(10):
+        g = Game.new(rules, seed=seed, dealer=seed % 3)
+        own = [
+            (min((c % 13 for c in g.hand(s) if c.suit == g.seat_trump(s)), default=99), s)
+            for s in range(3)
+        ]
+        assert g.attacker == min(own)[1]
+    with pytest.raises(RuleError, match="at most four players"):
+        RuleSet.preset("double-trump", players=5)
+
+
+# ------------------------------------------------------------------ road
+
+
+def test_road_whole_pack_dealt_dealer_keeps_the_trump() -> None:
+    """ "The whole deck is divided between all of the players. The dealer opens the last card
+    and shows it. It is the trump which he keeps to himself. The one whose trump has a weaker
+    value or the winner of the previous game leads." """
+    for n in (2, 3, 4, 5, 6):
+        g = Game.new(RuleSet.preset("road", players=n), seed=n, dealer=1)
+        assert not g.talon and sum(g.hand_size(s) for s in range(n)) == 36
+        assert max(g.hand_size(s) for s in range(n)) - min(g.hand_size(s) for s in range(n)) <= 1
+        assert g.trump == g.trump_card // 13 and g.hands[1] >> g.trump_card & 1
+        assert g.observation(0).known_masks[1] >> g.trump_card & 1  # shown to everybody
+    rng = random.Random(1)
+    g = Game.new(RuleSet.preset("road", players=3), seed=7)
+    while g.result is None:
+        g.apply(rng.choice(g.all_legal_actions()))
+    nxt = g.next_deal(seed=8)
+    assert g.result.finish_order and nxt.attacker == g.result.finish_order[0]
+
+
+# ------------------------------------------------------------------ trump fool
+
+
+def test_trump_fool_last_beaten_card_becomes_the_trump() -> None:
+    """ "the last burned card changes places with the trump and the game continues with a new
+    trump." """
+    rules = RuleSet.preset("trump-fool", hand_size=2)
+    hands = [["7c", "8c"], ["9c", "Kd"]]
+    g = Game.from_position(rules, hands, trump_card="Ah", talon=["Ah", "9s", "Ts", "Js", "Qs"])
+    events = play(g, "0 attack 7c", "1 defend 7c/9c", "0 pass")
+    assert [e.cards for e in events if e.kind == "trump_change"] == [(Card.parse("9c"),)]
+    assert g.trump == CLUBS and g.trump_card == Card.parse("9c") and g.talon[0] == g.trump_card
+    assert g.discard >> Card.parse("Ah") & 1 and not g.discard >> Card.parse("9c") & 1
+    assert g.observation(0).trump_card == Card.parse("9c")
+    # a pick-up burns nothing: trumps stay
+    play(g, "1 attack Kd", "0 take")
+    finish_bout(g)
+    assert g.trump == CLUBS
+
+
+# ------------------------------------------------------------------ invisible
+
+
+def test_invisible_trump_card_is_never_shown() -> None:
+    """ "each player knows the suit of the trump card but can’t actually see the card
+    itself." """
+    rules = RuleSet.preset("invisible")
+    rng = random.Random(2)
+    g = Game.new(rules, seed=4)
+    up = g.trump_card
+    assert up // 13 == g.trump
+    drawn_by = -1
+    while g.result is None:
+        for seat in (-1, *range(g.n)):
+            obs = g.observation(seat)
+            assert obs.trump_card is None and obs.trump == g.trump
+            if seat != drawn_by:
+                assert not any(k >> up & 1 for s, k in enumerate(obs.known_masks) if s != seat)
+        for e in g.apply(rng.choice(g.all_legal_actions())):
+            if e.kind == "draw" and up in e.cards:
+                drawn_by = e.seat
+                assert e.visible_cards(None) == () and e.visible_cards(1 - e.seat) == ()
+    assert drawn_by >= 0
+    with pytest.raises(RuleError, match="would show it"):
+        RuleSet(variant="invisible")
