@@ -40,6 +40,8 @@ def explain_illegal(g: Game, action: Action) -> tuple[str, str]:
             return "bout_running", "a bout is already under way; throw in instead"
         if seat != g.attacker:
             return "not_attacker", "it is not your turn to lead"
+        if g._v_leads:
+            return g._variant.lead_error
         if len({c % 13 for c in action.cards}) > 1:
             return "mixed_ranks", "a lead must be cards of one rank"
         return "too_many", "that is more cards than the defender can be attacked with"

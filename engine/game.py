@@ -733,9 +733,15 @@ class Game:
                     out.insert(i, _SINGLE[EX][s][ex])
                 return
 
-    def _add_leads(self, seat: int, out: list[Action]) -> None:
-        """The attacker's leads: every non-empty set of one rank, no more than the bout allows."""
-        if self._v_leads:
+    def lead_limit(self) -> int:
+        """How many cards the next lead may hold: the bout's limit and the defender's hand."""
+        limit = self.hands[self.defender].bit_count()
+        return self._limit if self._limit < limit else limit
+
+    def _add_leads(self, seat: int, out: list[Action], plain: bool = False) -> None:
+        """The attacker's leads: every non-empty set of one rank, no more than the bout allows.
+        A variant's ``add_leads`` replaces this; it may ask for these with ``plain=True``."""
+        if self._v_leads and not plain:
             self._variant.add_leads(self, seat, out)
             return
         limit = self.hands[self.defender].bit_count()
@@ -932,9 +938,10 @@ class Game:
                 m = _BIT[cards[0]]
                 self.table.append([cards[0], -1])
             else:
-                m = 0
+                m = ranks = 0
                 for c in cards:
                     m |= 1 << c
+                    ranks |= _RANK_OF[c]  # one rank, except in three fool's mixed leads
                     self.table.append([c, -1])
             self.hands[seat] &= ~m
             self.known[seat] &= ~m
@@ -947,7 +954,7 @@ class Game:
             self._unb = len(cards)
             limit = self._blimit  # _limit as in _refresh_bout, beaten_before being 0
             self._limit = limit if limit < def_start else def_start
-            self.table_ranks = _RANK_OF[cards[0]]
+            self.table_ranks = _RANK_OF[cards[0]] if len(cards) == 1 else ranks
             ev = [_event(Event, ("attack", seat, cards, self.defender, 0, ()))]
         elif kind is TK:
             self.taking = True

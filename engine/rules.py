@@ -320,6 +320,7 @@ PRESETS: Final[dict[str, RuleSet]] = {
     # Pagat's Podkidnoy, played as individuals: every default above.
     "podkidnoy": RuleSet(),
     "perevodnoy": RuleSet(transfer="before_beat"),
+    # The catalogue's "Transfer fool 2" is the same rule as pagat's Kiev variation.
     "perevodnoy-kiev": RuleSet(transfer="kiev"),
     "perevodnoy-pass-card": RuleSet(transfer="before_beat", pass_card=True),
     # Simple fool: the lead (one rank) is the whole attack; the same attacker leads again after a
@@ -349,12 +350,15 @@ PRESETS: Final[dict[str, RuleSet]] = {
     "road": RuleSet().with_variant("road"),
     "trump-fool": RuleSet().with_variant("trump-fool"),
     "invisible": RuleSet().with_variant("invisible"),
+    "boring": RuleSet().with_variant("boring"),
+    "three": RuleSet().with_variant("three"),
 }
 
 PRESET_DESCRIPTIONS: Final = {
     "podkidnoy": "Throw-in Durak as on pagat: opponents throw in, six cards a bout at most.",
     "perevodnoy": "Transfer Durak: before beating, pass the attack on with a card of its rank.",
-    "perevodnoy-kiev": "Transfer Durak, Kiev variation: fresh cards can be transferred later.",
+    "perevodnoy-kiev": "Transfer fool 2 (catalogue), pagat's Kiev variation: fresh cards can be"
+    " transferred after beats too.",
     "perevodnoy-pass-card": "Transfer Durak where showing the trump of the rank transfers.",
     "prostoy": "Simple Durak: no throw-ins, the lead is the whole attack.",
     "severnyi": "Northern Durak: the last talon card changes trumps.",
@@ -368,4 +372,6 @@ PRESET_DESCRIPTIONS: Final = {
     "road": "Road fool: the whole pack is dealt; the dealer keeps the card that shows trumps.",
     "trump-fool": "Trump fool: the last beaten-off card takes the trump's place, a new trump.",
     "invisible": "Invisible fool: the trump suit is announced, the trump card is never shown.",
+    "boring": "Boring fool: you may only lead your highest rank.",
+    "three": "Three fool: lead three cards at a time while the talon lasts.",
 }

@@ -119,6 +119,8 @@ class Variant:
     settles: ClassVar[bool] = False
     #: The face-up trump card is not shown to anyone (only its suit is known).
     trump_card_hidden: ClassVar[bool] = False
+    #: With ``leads``: the (code, sentence) of a refused lead (``explain_illegal``).
+    lead_error: ClassVar[tuple[str, str]] = ("bad_lead", "that lead is not allowed here")
 
     # ---------------------------------------------------------------- rules
 

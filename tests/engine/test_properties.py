@@ -138,7 +138,17 @@ def check_rules(g: Game) -> None:
         # the lead: any non-empty set of one rank, no more than the defender holds or the limit
         want = set()
         limit = min(bout_limit(g), g.hand_size(d))
-        for r in range(2, 15):
+        ranks = range(2, 15)
+        if g.rules.variant == "boring" and g.hands[a]:
+            # "the player can only lead the card of the strongest value"
+            ranks = range(max(c % 13 + 2 for c in bits(g.hands[a])), 15)
+        if g.rules.variant == "three" and g.talon:
+            # "lead 3 cards at a time until the whole deck is out"
+            ranks = range(0)
+            if limit > 0:
+                k = min(3, limit, g.hand_size(a))
+                want.update(combinations(list(bits(g.hands[a])), k))
+        for r in ranks:
             same = list(bits(g.hands[a] & RANK_MASK[r]))
             for k in range(1, min(limit, len(same)) + 1):
                 want.update(tuple(c) for c in combinations(same, k))

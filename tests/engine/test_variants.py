@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from engine import Game, RuleError, RuleSet
+from engine import PRESET_DESCRIPTIONS, Action, Game, IllegalAction, RuleError, RuleSet
 from engine.__main__ import main as cli
 from engine.cards import CLUBS, DIAMONDS, NO_TRUMP, Card
 from engine.variants import VARIANTS
 
-from .helpers import finish_bout, legal, play
+from .helpers import finish_bout, legal, play, roles
 
 #: The rule text, wherever the shared/seeds folder sits above this checkout.
 CATALOGUE = next(
@@ -225,3 +225,80 @@ def test_invisible_trump_card_is_never_shown() -> None:
     assert drawn_by >= 0
     with pytest.raises(RuleError, match="would show it"):
         RuleSet(variant="invisible")
+
+
+# ------------------------------------------------------------------ leading
+
+
+def test_boring_only_the_highest_rank_leads() -> None:
+    """ "the player can only lead the card of the strongest value. Thus, if the strongest card
+    is an ace, it should open the game, if the strongest card is the king, it should be lead
+    first, etc." """
+    rules = RuleSet.preset("boring")
+    hands = [["6h", "Kc", "Ks", "9d"], ["7c", "8c", "9c", "Tc"]]
+    g = Game.from_position(rules, hands, trump="h", talon=["As", "Qs"])
+    assert legal(g, 0) == {"attack Kc", "attack Ks", "attack Kc Ks"}  # not the trump six
+    with pytest.raises(IllegalAction) as info:
+        g.apply(Action.parse("0 attack 9d"))
+    assert info.value.code == "lead_strongest"
+    play(g, "0 attack Ks", "1 take")
+    assert "pile Kc" in legal(g, 0)  # throw-ins are the base game's
+
+
+def test_three_leads_three_cards_while_the_talon_lasts() -> None:
+    """ "the player should lead 3 cards at a time until the whole deck is out." """
+    rules = RuleSet.preset("three")
+    hands = [["6c", "7d", "8s", "9h"], ["Ac", "Ad", "As", "Ah", "Kc"]]
+    g = Game.from_position(rules, hands, trump="h", talon=["6s", "7s"])
+    leads = legal(g, 0)
+    assert len(leads) == 4 and all(len(x.split()) == 4 for x in leads)  # C(4, 3) leads of 3
+    assert "attack 6c" not in leads
+    with pytest.raises(IllegalAction) as info:
+        g.apply(Action.parse("0 attack 6c"))
+    assert info.value.code == "lead_three"
+    play(g, "0 attack 6c 7d 8s", "1 defend 6c/Ac")
+    # every rank on the table may be thrown in, not only the first card's
+    assert g.table_ranks >> Card.parse("8c") & 1 and g.table_ranks >> Card.parse("7c") & 1
+    # once the talon is out, leads are the base game's again
+    g = Game.from_position(rules, hands, trump="h")
+    assert legal(g, 0) == {"attack 6c", "attack 7d", "attack 8s", "attack 9h"}
+
+
+def test_transfer_fool_2_is_the_kiev_variation() -> None:
+    """Catalogue, Transfer fool 2: "the computer lays the 6 of diamonds; the player beat it with
+    the 8 of diamonds. The co9mputer tossed up the 8 of spades and the player transfers it with
+    the 8 of clubs then the 8 of clubs and the 8 of spades should be beaten by the computer." """
+    rules = RuleSet.preset("perevodnoy-kiev")
+    assert "Transfer fool 2" in PRESET_DESCRIPTIONS["perevodnoy-kiev"]
+    hands = [["6d", "8s", "9h", "Ts", "Jc"], ["8d", "8c", "Qh", "Kh"]]
+    g = Game.from_position(rules, hands, trump="h", talon=["As", "Ks"])
+    play(g, "0 attack 6d", "1 defend 6d/8d", "0 throw 8s", "1 transfer 8c")
+    assert roles(g) == (1, 0)  # the computer now defends ...
+    assert g.unbeaten() == [Card.parse("8s"), Card.parse("8c")]  # ... both eights
+    assert legal(g, 0) >= {"defend 8s/Ts", "defend 8c/Jc", "take"}
+
+
+def test_boring_is_refused_for_more_than_two_players() -> None:
+    """With three players the trump ace and queen went round for ever in self-play: every
+    holder must lead them and nobody can beat them (the position below loops)."""
+    with pytest.raises(RuleError, match="played by two"):
+        RuleSet.preset("boring", players=3)
+    # the loop, shown on the base game's rules with the boring lead forced by hand
+    hands = [
+        ["7c", "7h", "8h", "6s", "Ad"],
+        ["9c", "6h", "9h", "Th", "8s", "8d", "Qd"],
+        ["6c", "8c", "7s", "6d"],
+    ]
+    g = Game.from_position(RuleSet.preset("podkidnoy", players=3), hands, trump="d", attacker=1)
+    start = g.to_dict()["hands"]
+    for attacker, lead, defender in (
+        (1, "Qd", 2),
+        (0, "Ad", 1),
+        (2, "Qd", 0),
+        (1, "Ad", 2),
+        (0, "Qd", 1),
+        (2, "Ad", 0),
+    ):
+        play(g, f"{attacker} attack {lead}", f"{defender} take")
+        finish_bout(g)
+    assert g.to_dict()["hands"] == start and g.result is None  # back where it started
