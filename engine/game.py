@@ -204,6 +204,7 @@ class Game:
         "_actors",
         "_auto_done",
         "_beat_tab",
+        "_beaters",
         "_blimit",
         "_deck",
         "_draw_tab",
@@ -293,6 +294,7 @@ class Game:
     dealer: int
     _deck: int
     _beat_tab: tuple[tuple[int, ...], ...]  # [seat][card]: the cards that beat it (Variant)
+    _beaters: tuple[int, ...]  # _beat_tab[defender], kept with the roles (one index less a move)
     _active: int
     _exchange_on: bool  # cheap pre-check: exchanges are in the rules and still possible
     _elig: list[int]  # eligible attackers of the bout in priority order (shared: never mutate)
@@ -435,11 +437,13 @@ class Game:
         g._trump_hidden = v.trump_card_hidden
         g.vstate = {}
         g._beat_tab = ()
+        g._beaters = ()
         return g
 
     def _set_trump(self, suit: int) -> None:
         self.trump = suit
-        self._beat_tab = self._variant.beat_tables(self, suit)
+        self._beat_tab = tab = self._variant.beat_tables(self, suit)
+        self._beaters = tab[self.defender]
         self._low = self._lowest_trump_card()
 
     def _lowest_trump_card(self) -> int:
@@ -499,6 +503,7 @@ class Game:
         g.dealer = self.dealer
         g._deck = self._deck
         g._beat_tab = self._beat_tab
+        g._beaters = self._beaters
         g._active = self._active
         g._exchange_on = self._exchange_on
         g._low = self._low
@@ -650,6 +655,7 @@ class Game:
             elig = self._eligible(a, d)
             got = self._elig_tab[key] = (elig, tuple(sorted({d, *elig})))
         self._elig, self._actors = got
+        self._beaters = self._beat_tab[d]
         self._blimit = limit = self._first_max if self.bout_no <= 1 else self._max_attack
         held = self.beaten_before + self.def_start
         self._limit = limit if limit < held else held
@@ -789,7 +795,7 @@ class Game:
                 if taking or not unb:
                     continue
                 hand = hands[seat]
-                beaters = self._beat_tab[seat]
+                beaters = self._beaters
                 rows = _BEATS[seat]
                 ranks = n_unb = 0
                 for a, b in table:
@@ -810,21 +816,11 @@ class Game:
                 continue
             hand = hands[seat]
             throwable = hand & self.table_ranks
-            if (
-                throwable
-                and self._join_late
-                and unb == len(table)
-                and not taking
-                and seat != self._elig[0]
-            ):
-                throwable = 0  # co-attackers join once a card is beaten (pagat)
-            if (
-                throwable
-                and self._priority
-                and self._elig[0] != seat
-                and self._waits_for_earlier(seat)
-            ):
-                throwable = 0  # a seat before this one in priority order is not done yet
+            if throwable and seat != self._elig[0]:  # a co-attacker (never the principal)
+                if self._join_late and unb == len(table) and not taking:
+                    throwable = 0  # co-attackers join once a card is beaten (pagat)
+                elif self._priority and self._waits_for_earlier(seat):
+                    throwable = 0  # a seat before this one in priority order is not done yet
             if throwable:
                 acts = _PILE[seat] if taking else _THROW[seat]
                 while throwable:
@@ -995,7 +991,17 @@ class Game:
             self._do_exchange(seat, cards[0], ev)
         else:
             ev = []
-        if self.table and (self.taking or not self._unb) and self._bout_over():
+        table = self.table
+        if table and (self.taking or not self._unb):
+            # Only now can the bout be over: ``_bout_over`` inlined (it runs on many moves)
+            taking = self.taking
+            elig = self._elig
+            if elig and self._limit > len(table) and (self._pile_on or not taking):
+                passed, hands = self.passed, self.hands
+                ranks = self.table_ranks if self._auto_done else -1
+                for s in elig:
+                    if hands[s] & ranks and not passed >> s & 1:
+                        return ev
             self._end_bout(ev)
         return ev
 
@@ -1003,7 +1009,7 @@ class Game:
         """Whether the bout on the table is complete, once every card is beaten or the
         defender takes: nobody may add a card (the bout is full, or the defender takes and
         piling on is off), or every eligible attacker is done (said so, or holds nothing;
-        with auto_done, holds nothing of those ranks)."""
+        with auto_done, holds nothing of those ranks). ``apply_unchecked`` has a copy inline."""
         elig = self._elig
         if elig and self._limit > len(self.table) and (self._pile_on or not self.taking):
             passed, hands = self.passed, self.hands
@@ -1068,14 +1074,17 @@ class Game:
         if self._v_bout_end:
             last = -1 if taken else self.table[-1][1]
             self._variant.on_bout_end(self, taken, m, last, ev)
+            if self.result is not None:  # the variant ended the game at once (e.g. big fool)
+                self.table = []
+                self.table_ranks = self._unb = self.passed = self.shown = 0
+                self.taking = False
+                return
         self.table = []
         self.table_ranks = 0
         self._unb = 0
         self.taking = False
         self.passed = 0
         self.shown = 0
-        if self.result is not None:
-            return  # a variant's on_bout_end ended the game at once (e.g. big fool)
         if self.talon:
             self._draw(ev)
         if not self.talon:
@@ -1094,6 +1103,7 @@ class Game:
         low = self._low
         act = self._active
         severnyi = r.severnyi
+        v_draws = self._v_draws
         first = self.first_attacker
         if 0 <= first < self.n:
             order = self._draw_tab[first][self.defender]
@@ -1103,7 +1113,7 @@ class Game:
         for s in order:
             if not act >> s & 1:
                 continue
-            need = self._variant.draw_need(self, s) if self._v_draws else hs - hands[s].bit_count()
+            need = hs - hands[s].bit_count() if not v_draws else self._variant.draw_need(self, s)
             if need <= 0:
                 continue
             start = len(talon) - need
@@ -1240,6 +1250,7 @@ class Game:
             self._refresh_bout()
             return
         self._elig, self._actors = got
+        self._beaters = self._beat_tab[defender]
         self._blimit = limit = self._first_max if bout_no <= 1 else self._max_attack
         self._limit = limit if limit < def_start else def_start
         self._nd = self._next_tab[act][defender]
