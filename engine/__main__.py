@@ -18,7 +18,7 @@ from typing import TextIO
 
 from .ai import PLAYER_KINDS, make_player
 from .ai.arena import Stalled, play_game
-from .cards import CARDS, SUIT_NAMES
+from .cards import CARDS, NO_TRUMP, SUIT_NAMES
 from .game import Game, InvalidPosition
 from .rules import PRESET_DESCRIPTIONS, PRESETS, RuleError, RuleSet
 from .variants import VARIANTS
@@ -161,9 +161,13 @@ def legal(path: str, out: TextIO) -> None:
     talon = f"talon {len(g.talon)}" if g.talon else "talon empty"
     if g.trump_index >= 0:
         talon += f" (turned-up {CARDS[g.trump_card]})"
-    print(f"trumps {SUIT_NAMES[g.trump]}; {talon}; phase {g.phase}", file=out)
+    trumps = "none" if g.trump == NO_TRUMP else SUIT_NAMES[g.trump]
+    print(f"trumps {trumps}; {talon}; phase {g.phase}", file=out)
+    own = [g.seat_trump(s) for s in range(g.n)]
     for s in range(g.n):
         role = "attacker" if s == g.attacker else "defender" if s == g.defender else "seat"
+        if len(set(own)) > 1:  # double-trump fool: every seat's own trump
+            role += f", trumps {SUIT_NAMES[own[s]]}"
         acts = g.legal_actions(s)
         moves = ", ".join(a.notation for a in acts) if acts else "(waits)"
         size = g.hand_size(s)

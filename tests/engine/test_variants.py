@@ -302,3 +302,18 @@ def test_boring_is_refused_for_more_than_two_players() -> None:
         play(g, f"{attacker} attack {lead}", f"{defender} take")
         finish_bout(g)
     assert g.to_dict()["hands"] == start and g.result is None  # back where it started
+
+
+def test_legal_command_reads_variant_positions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "p.json"
+    hands = [["7c", "Ad"], ["8c", "Ah"]]
+    path.write_text(json.dumps({"preset": "trumpless", "hands": hands, "trump": "-"}))
+    assert cli(["legal", str(path)]) == 0
+    assert capsys.readouterr().out.startswith("trumps none;")
+    doc = {"preset": "double-trump", "hands": hands, "trump_card": "6s", "talon": ["6s", "9s"]}
+    path.write_text(json.dumps(doc))
+    assert cli(["legal", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "seat 0 (attacker, trumps clubs" in out and "seat 1 (defender, trumps spades" in out
