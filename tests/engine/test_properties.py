@@ -549,7 +549,11 @@ def test_observation_does_not_depend_on_hidden_cards(name: str, n: int, seed: in
                 if u >= 0:
                     free_u = [c for c in data["hands"][u] if c not in data["known"][u]]
                 else:
-                    free_u = [c for i, c in enumerate(data["talon"]) if i != g.trump_index]
+                    # (invisible fool: the card under the talon is as hidden as the rest)
+                    hidden_up = g.rules.variant == "invisible"
+                    free_u = [
+                        c for i, c in enumerate(data["talon"]) if i != g.trump_index or hidden_up
+                    ]
                 if low < 52:  # a trumpless game has no lowest trump
                     free_t = [c for c in free_t if c != str(CARDS[low])]
                     free_u = [c for c in free_u if c != str(CARDS[low])]
@@ -561,6 +565,8 @@ def test_observation_does_not_depend_on_hidden_cards(name: str, n: int, seed: in
                     data["hands"][u] = [x if c == y else c for c in data["hands"][u]]
                 else:
                     data["talon"] = [x if c == y else c for c in data["talon"]]
+                    if data["trump_card"] == y:
+                        data["trump_card"] = x
                 # settle=False: with auto_done the swapped card may complete the bout (nobody
                 # holds a rank to add any more); compare the same table
                 other = Game.from_dict(data, settle=False)
