@@ -14,6 +14,10 @@ if TYPE_CHECKING:
     from ..rules import RuleSet
 
 
+#: The leads of each (cards of one rank, most cards, seat), built once like the engine's own.
+_LEADS: dict[int, tuple[Action, ...]] = {}
+
+
 class Boring(Variant):
     name = "boring"
     title = "Boring fool"
@@ -50,9 +54,17 @@ class Boring(Variant):
         for rank in range(14, 1, -1):
             same = hand & RANK_MASK[rank]
             if same:
-                cards = [CARDS[c] for c in range(52) if same >> c & 1]
-                for k in range(1, min(limit, len(cards)) + 1):
-                    out.extend(Action(seat, ActionKind.ATTACK, c) for c in combinations(cards, k))
+                most = min(limit, same.bit_count())
+                key = (same << 3 | most) << 3 | seat  # bounded: subsets of one rank per seat
+                got = _LEADS.get(key)
+                if got is None:
+                    cards = [CARDS[c] for c in range(52) if same >> c & 1]
+                    got = _LEADS[key] = tuple(
+                        Action(seat, ActionKind.ATTACK, c)
+                        for k in range(1, most + 1)
+                        for c in combinations(cards, k)
+                    )
+                out += got
                 return
 
 
