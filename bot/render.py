@@ -16,7 +16,7 @@ from typing import Any
 import discord
 
 from engine import PRESETS, ActionKind, Card, Observation, RuleSet
-from engine.cards import SUIT_NAMES, SUIT_SYMBOLS, sort_key
+from engine.cards import NO_TRUMP, SUIT_NAMES, SUIT_SYMBOLS, sort_key
 
 from .emojis import registry as card_emojis
 from .i18n import t, tn
@@ -117,7 +117,9 @@ def suit_text(suit: int, locale: str) -> str:
 
 
 def _trump_line(obs: Observation, locale: str) -> str:
-    if obs.trump_card_in_talon:
+    if obs.trump == NO_TRUMP:
+        return t("table.no_trump", locale)
+    if obs.trump_card_in_talon and obs.trump_card is not None:
         return t("table.trump", locale, card=card_face(obs.trump_card, obs.trump))
     return t("table.trump_suit", locale, suit=suit_text(obs.trump, locale))
 

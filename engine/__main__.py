@@ -18,9 +18,10 @@ from typing import TextIO
 
 from .ai import PLAYER_KINDS, make_player
 from .ai.arena import Stalled, play_game
-from .cards import CARDS, SUIT_NAMES
+from .cards import CARDS, NO_TRUMP, SUIT_NAMES
 from .game import Game, InvalidPosition
 from .rules import PRESET_DESCRIPTIONS, PRESETS, RuleError, RuleSet
+from .variants import VARIANTS
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -57,7 +58,29 @@ def rules_markdown() -> str:
     for name, rules in PRESETS.items():
         diff = ", ".join(f"`{k}={v}`" for k, v in rules.diff().items()) or "—"
         lines.append(f"| `{name}` | {PRESET_DESCRIPTIONS[name]} | {diff} |")
-    lines += ["", "## Options", ""]
+    lines += [
+        "",
+        "## Catalogue variants",
+        "",
+        "The `variant` option: the one rule by which a fool of fool-variants-catalogue.txt",
+        "differs from the base game (docs/variants.md lists every catalogue entry).",
+        "",
+    ]
+    for name, variant in VARIANTS.items():
+        if name == "none":
+            continue
+        needs = ", ".join(f"`{k}={v}`" for k, (v, _) in variant.requires.items())
+        lines += [
+            f"### {variant.title} (`{name}`)",
+            "",
+            f"> {variant.rule_text}",
+            "",
+            variant.reading,
+            "",
+        ]
+        if needs:
+            lines += [f"- needs: {needs} (`RuleSet.with_variant` sets them)", ""]
+    lines += ["## Options", ""]
     types = {f.name: str(f.type) for f in dataclasses.fields(RuleSet)}
     for name, default, doc, source, choices in RuleSet.describe_options():
         values = ", ".join(f"`{c}`" for c in choices) if choices else type_name(types[name])
@@ -138,9 +161,13 @@ def legal(path: str, out: TextIO) -> None:
     talon = f"talon {len(g.talon)}" if g.talon else "talon empty"
     if g.trump_index >= 0:
         talon += f" (turned-up {CARDS[g.trump_card]})"
-    print(f"trumps {SUIT_NAMES[g.trump]}; {talon}; phase {g.phase}", file=out)
+    trumps = "none" if g.trump == NO_TRUMP else SUIT_NAMES[g.trump]
+    print(f"trumps {trumps}; {talon}; phase {g.phase}", file=out)
+    own = [g.seat_trump(s) for s in range(g.n)]
     for s in range(g.n):
         role = "attacker" if s == g.attacker else "defender" if s == g.defender else "seat"
+        if len(set(own)) > 1:  # double-trump fool: every seat's own trump
+            role += f", trumps {SUIT_NAMES[own[s]]}"
         acts = g.legal_actions(s)
         moves = ", ".join(a.notation for a in acts) if acts else "(waits)"
         size = g.hand_size(s)

@@ -22,6 +22,9 @@ RANK_CHARS: Final = "23456789TJQKA"
 RANK_LABELS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+#: The "trump suit" of a game without trumps (trumpless fool): indexes ``BEATERS`` and
+#: ``SUIT_MASK`` like a suit, but no card belongs to it.
+NO_TRUMP: Final = 4
 ACE: Final = 14
 
 DECK_SIZES: Final = (24, 36, 52)
@@ -93,7 +96,8 @@ class Card(int):
 
 CARDS: Final = tuple(Card(i) for i in range(52))
 
-SUIT_MASK: Final = tuple(0x1FFF << (13 * s) for s in range(4))
+#: SUIT_MASK[suit]; SUIT_MASK[NO_TRUMP] is empty, so "my trumps" is no card in a trumpless game.
+SUIT_MASK: Final = (*(0x1FFF << (13 * s) for s in range(4)), 0)
 #: RANK_MASK[rank] for rank 2..14; index 0 and 1 unused so ranks index directly.
 RANK_MASK: Final = (0, 0, *(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)))
 #: Mask of every card of rank >= r, used to cut decks.
@@ -116,8 +120,9 @@ def _beaters(trump: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-#: BEATERS[trump][card]: mask of every card that beats ``card`` when ``trump`` is trumps.
-BEATERS: Final = tuple(_beaters(t) for t in range(4))
+#: BEATERS[trump][card]: mask of every card that beats ``card`` when ``trump`` is trumps
+#: (``BEATERS[NO_TRUMP]``: only a higher card of the same suit).
+BEATERS: Final = tuple(_beaters(t) for t in range(5))
 
 
 def bits(mask: int) -> Iterator[Card]:
@@ -156,8 +161,16 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
     return [Card.parse(p) for p in parts]
 
 
+def suit_char(suit: int) -> str:
+    """The notation letter of a trump suit: ``cdhs``, or ``-`` for no trumps."""
+    return "-" if suit == NO_TRUMP else SUIT_CHARS[suit]
+
+
 def parse_suit(text: str) -> int:
+    """A suit letter, symbol or name; ``-`` or ``none`` is ``NO_TRUMP`` (a trumpless game)."""
     t = text.strip()
+    if t.lower() in ("-", "none"):
+        return NO_TRUMP
     if t.lower() in SUIT_CHARS and len(t) == 1:
         return SUIT_CHARS.index(t.lower())
     if t in SUIT_SYMBOLS:

@@ -25,73 +25,32 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from itertools import chain, combinations
 from typing import Any
 
+from . import position
 from .actions import EX, PA, PI, SH, TK, TR, A, Action, ActionKind, D, Event, T
 from .cards import (
-    BEATERS,
     CARDS,
     LOWEST_RANK,
     RANK_MASK,
-    SUIT_CHARS,
     SUIT_MASK,
     Card,
-    CardError,
     bits,
     deck_mask,
     mask_of,
-    parse_suit,
     sorted_hand,
+    suit_char,
 )
+from .errors import IllegalAction, InvalidPosition
+from .explain import explain_illegal
 from .observation import Observation
-from .rules import RuleError, RuleSet
+from .position import SCHEMA, SCHEMA_VERSION
+from .result import Result
+from .rules import RuleSet
+from .variants import VARIANTS, Variant
 
-SCHEMA = "durak-state"
-SCHEMA_VERSION = 1
-
-
-class IllegalAction(ValueError):
-    """An action that is not legal now. ``code`` is stable (for translations), ``str`` explains."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-class InvalidPosition(ValueError):
-    """Malformed or inconsistent game data (duplicate card, wrong pack, bad seat ...)."""
-
-
-@dataclass(frozen=True)
-class Result:
-    """How a deal ended. ``kind`` is ``fool``, ``team`` or ``draw``."""
-
-    kind: str
-    fool: int | None
-    losers: tuple[int, ...]
-    losing_team: int | None
-    finish_order: tuple[int, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "fool": self.fool,
-            "losers": list(self.losers),
-            "losing_team": self.losing_team,
-            "finish_order": list(self.finish_order),
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Result:
-        return cls(
-            str(d["kind"]),
-            d.get("fool"),
-            tuple(d.get("losers", ())),
-            d.get("losing_team"),
-            tuple(d.get("finish_order", ())),
-        )
+__all__ = ["SCHEMA", "SCHEMA_VERSION", "Game", "IllegalAction", "InvalidPosition", "Result"]
 
 
 def _popcount(m: int) -> int:
@@ -196,7 +155,12 @@ _event: Callable[
 
 def _draw_order(n: int, first: int, defender: int) -> tuple[int, ...]:
     """Refill order: clockwise from ``first`` with the defender last (pagat), or, when
-    ``first`` is -1, clockwise starting with the defender (overview)."""
+    ``first`` is -1, clockwise starting with the defender (overview).
+
+    Pagat's exception: when transfers brought the attack back round to the player who led it,
+    that player is the defender and still draws first ("finally the defender (unless the
+    defender started out as an attacker ...)").
+    """
     key = (n, first, defender)
     got = _DRAW_ORDERS.get(key)
     if got is None:
@@ -204,8 +168,9 @@ def _draw_order(n: int, first: int, defender: int) -> tuple[int, ...]:
             order = [(defender + i) % n for i in range(n)]
         else:
             order = [(first + i) % n for i in range(n)]
-            order.remove(defender)
-            order.append(defender)
+            if defender != first:
+                order.remove(defender)
+                order.append(defender)
         got = _DRAW_ORDERS[key] = tuple(order)
     return got
 
@@ -238,6 +203,7 @@ class Game:
         "_active",
         "_actors",
         "_auto_done",
+        "_beat_tab",
         "_beaters",
         "_blimit",
         "_deck",
@@ -245,8 +211,10 @@ class Game:
         "_elig",
         "_elig_tab",
         "_ex_orig_only",
+        "_ex_regained",
         "_exchange_on",
         "_first_max",
+        "_join_late",
         "_limit",
         "_low",
         "_max_attack",
@@ -256,7 +224,13 @@ class Game:
         "_pile_on",
         "_priority",
         "_transfer",
+        "_trump_hidden",
         "_unb",
+        "_v_bout_end",
+        "_v_draws",
+        "_v_leads",
+        "_v_settles",
+        "_variant",
         "attacker",
         "beaten_before",
         "bout_no",
@@ -286,6 +260,7 @@ class Game:
         "trump_holder",
         "trump_index",
         "version",
+        "vstate",
     )
 
     rules: RuleSet
@@ -318,7 +293,8 @@ class Game:
     deal_no: int
     dealer: int
     _deck: int
-    _beaters: tuple[int, ...]
+    _beat_tab: tuple[tuple[int, ...], ...]  # [seat][card]: the cards that beat it (Variant)
+    _beaters: tuple[int, ...]  # _beat_tab[defender], kept with the roles (one index less a move)
     _active: int
     _exchange_on: bool  # cheap pre-check: exchanges are in the rules and still possible
     _elig: list[int]  # eligible attackers of the bout in priority order (shared: never mutate)
@@ -339,10 +315,20 @@ class Game:
     _transfer: int  # 0 off, 1 before_beat, 2 kiev
     _pass_card: bool
     _ex_orig_only: bool  # exchange_original_holder_only
+    _ex_regained: bool  # exchange_regained
+    _join_late: bool  # co_attack == "after_first_beat"
     _max_attack: int  # max_attack, or 99 for no limit
     _first_max: int  # the limit of a deal's first bout (first_bout_max applied)
     _next_tab: tuple[tuple[int, ...], ...]  # _next_tab[active][seat] == _next_active(seat)
     _draw_tab: tuple[tuple[tuple[int, ...], ...], ...]  # [first attacker][defender]: refill order
+    # The catalogue variant and which of its optional hooks to call (engine/variants/base.py)
+    _variant: Variant
+    _v_leads: bool
+    _v_draws: bool
+    _v_bout_end: bool
+    _v_settles: bool
+    _trump_hidden: bool
+    vstate: dict[str, Any]  # the variant's own state: JSON values, replaced, never mutated
 
     # ------------------------------------------------------------------ construction
 
@@ -362,34 +348,25 @@ class Game:
         rng = random.Random(seed)
         deck = list(_DECK_CARDS[rules.deck_size])  # plain ints: the same shuffle as of Cards
         rng.shuffle(deck)
-        hands = [0] * n
-        i = rules.hand_size * n
-        for j in range(n):
-            # one card at a time clockwise from the dealer's left: the j-th player to receive
-            # gets deck[j], deck[j + n], ...
-            hands[(dealer + 1 + j) % n] = sum(map(_BIT.__getitem__, deck[j:i:n]))
-        rest = deck[i:]
         g = cls._blank(rules)
-        g.hands = hands
         g.deal_no = deal_no
         g.dealer = dealer
-        if rest:
-            g.talon = rest  # talon[0] is the bottom card, talon[-1] the top
-            g.trump_index = 1 if rules.severnyi else 0
-            g.trump_card = rest[g.trump_index]
-        else:
-            # Six players and 36 cards: the dealer's last card is turned up and fixes trumps.
-            g.talon = []
-            g.trump_index = -1
-            g.trump_card = deck[i - 1]
-            g.known[dealer] |= 1 << g.trump_card
-            g.trump_holder = dealer
-        g._set_trump(g.trump_card // 13)
+        deal = g._variant.deal(rules, deck, dealer)
+        g.hands = hands = deal.hands
+        g.talon = deal.talon  # talon[0] is the bottom card, talon[-1] the top
+        g.trump_index = deal.trump_index
+        g.trump_card = up = deal.trump_card
+        if deal.trump_holder >= 0:
+            # no talon: the dealer's last card was turned up for all to see and fixes trumps
+            g.trump_holder = deal.trump_holder
+            if up >= 0 and not g._trump_hidden:
+                g.known[deal.trump_holder] |= 1 << up
+        g._set_trump(g._variant.trump_suit(up))
         lowest = g._low
         for s in range(n):
             if hands[s] >> lowest & 1:
                 g.lowest_origin = s
-        if lowest == g.trump_card:
+        if lowest == up:
             g._exchange_on = False  # the lowest trump is the turned-up card: nothing to exchange
         attacker = g._opening_attacker(previous)
         g._start_roles(attacker, (attacker + 1) % n)
@@ -447,14 +424,26 @@ class Game:
         g._transfer = ("off", "before_beat", "kiev").index(rules.transfer)
         g._pass_card = rules.pass_card
         g._ex_orig_only = rules.exchange_original_holder_only
+        g._ex_regained = rules.exchange_regained
+        g._join_late = rules.co_attack == "after_first_beat"
         g._max_attack = 99 if rules.max_attack is None else rules.max_attack
         first = rules.first_bout_max
         g._first_max = g._max_attack if first is None else min(g._max_attack, first)
+        g._variant = v = VARIANTS[rules.variant]
+        g._v_leads = v.leads
+        g._v_draws = v.draws
+        g._v_bout_end = v.bout_end
+        g._v_settles = v.settles
+        g._trump_hidden = v.trump_card_hidden
+        g.vstate = {}
+        g._beat_tab = ()
+        g._beaters = ()
         return g
 
     def _set_trump(self, suit: int) -> None:
         self.trump = suit
-        self._beaters = BEATERS[suit]
+        self._beat_tab = tab = self._variant.beat_tables(self, suit)
+        self._beaters = tab[self.defender]
         self._low = self._lowest_trump_card()
 
     def _lowest_trump_card(self) -> int:
@@ -462,6 +451,9 @@ class Game:
 
     def _opening_attacker(self, previous: Result | None) -> int:
         n, dealer = self.n, self.dealer
+        chosen = self._variant.opening_attacker(self, previous)
+        if chosen is not None:
+            return chosen
         rule = self.rules.first_lead if previous is None else self.rules.next_deal_lead
         if rule == "lowest_trump":
             for card in bits(self._deck & (0x1FFF << (13 * self.trump))):
@@ -484,6 +476,7 @@ class Game:
         g.out = self.out[:]
         g.team_ptr = self.team_ptr[:]
         g.known = self.known[:]
+        g.vstate = dict(self.vstate)  # its values are never mutated in place
         # immutable values
         g.rules = self.rules
         g.n = self.n
@@ -509,6 +502,7 @@ class Game:
         g.deal_no = self.deal_no
         g.dealer = self.dealer
         g._deck = self._deck
+        g._beat_tab = self._beat_tab
         g._beaters = self._beaters
         g._active = self._active
         g._exchange_on = self._exchange_on
@@ -530,8 +524,16 @@ class Game:
         g._transfer = self._transfer
         g._pass_card = self._pass_card
         g._ex_orig_only = self._ex_orig_only
+        g._ex_regained = self._ex_regained
+        g._join_late = self._join_late
         g._max_attack = self._max_attack
         g._first_max = self._first_max
+        g._variant = self._variant
+        g._v_leads = self._v_leads
+        g._v_draws = self._v_draws
+        g._v_bout_end = self._v_bout_end
+        g._v_settles = self._v_settles
+        g._trump_hidden = self._trump_hidden
         return g
 
     def next_deal(self, seed: int | str) -> Game:
@@ -548,6 +550,20 @@ class Game:
         return Game.new(self.rules, seed, dealer=dealer, deal_no=self.deal_no + 1, previous=r)
 
     # ------------------------------------------------------------------ small queries
+
+    @property
+    def beat_tables(self) -> tuple[tuple[int, ...], ...]:
+        """``[seat][card]``: the mask of cards that beat ``card`` when ``seat`` defends."""
+        return self._beat_tab
+
+    def seat_trump(self, seat: int) -> int:
+        """``seat``'s own trump suit (differs from ``trump`` only in double-trump fool)."""
+        return self._variant.seat_trumps(self)[seat]
+
+    @property
+    def trump_card_public(self) -> bool:
+        """Whether the turned-up trump card is shown (not in invisible fool)."""
+        return not self._trump_hidden and self.trump_card >= 0
 
     def team_of(self, seat: int) -> int:
         return seat % 2 if self.rules.teams != "none" else seat
@@ -639,6 +655,7 @@ class Game:
             elig = self._eligible(a, d)
             got = self._elig_tab[key] = (elig, tuple(sorted({d, *elig})))
         self._elig, self._actors = got
+        self._beaters = self._beat_tab[d]
         self._blimit = limit = self._first_max if self.bout_no <= 1 else self._max_attack
         held = self.beaten_before + self.def_start
         self._limit = limit if limit < held else held
@@ -722,8 +739,17 @@ class Game:
                     out.insert(i, _SINGLE[EX][s][ex])
                 return
 
-    def _add_leads(self, seat: int, out: list[Action]) -> None:
-        """The attacker's leads: every non-empty set of one rank, no more than the bout allows."""
+    def lead_limit(self) -> int:
+        """How many cards the next lead may hold: the bout's limit and the defender's hand."""
+        limit = self.hands[self.defender].bit_count()
+        return self._limit if self._limit < limit else limit
+
+    def _add_leads(self, seat: int, out: list[Action], plain: bool = False) -> None:
+        """The attacker's leads: every non-empty set of one rank, no more than the bout allows.
+        A variant's ``add_leads`` replaces this; it may ask for these with ``plain=True``."""
+        if self._v_leads and not plain:
+            self._variant.add_leads(self, seat, out)
+            return
         limit = self.hands[self.defender].bit_count()
         if self._limit < limit:
             limit = self._limit
@@ -790,13 +816,11 @@ class Game:
                 continue
             hand = hands[seat]
             throwable = hand & self.table_ranks
-            if (
-                throwable
-                and self._priority
-                and self._elig[0] != seat
-                and self._waits_for_earlier(seat)
-            ):
-                throwable = 0  # a seat before this one in priority order is not done yet
+            if throwable and seat != self._elig[0]:  # a co-attacker (never the principal)
+                if self._join_late and unb == len(table) and not taking:
+                    throwable = 0  # co-attackers join once a card is beaten (pagat)
+                elif self._priority and self._waits_for_earlier(seat):
+                    throwable = 0  # a seat before this one in priority order is not done yet
             if throwable:
                 acts = _PILE[seat] if taking else _THROW[seat]
                 while throwable:
@@ -910,9 +934,10 @@ class Game:
                 m = _BIT[cards[0]]
                 self.table.append([cards[0], -1])
             else:
-                m = 0
+                m = ranks = 0
                 for c in cards:
                     m |= 1 << c
+                    ranks |= _RANK_OF[c]  # one rank, except in three fool's mixed leads
                     self.table.append([c, -1])
             self.hands[seat] &= ~m
             self.known[seat] &= ~m
@@ -925,7 +950,7 @@ class Game:
             self._unb = len(cards)
             limit = self._blimit  # _limit as in _refresh_bout, beaten_before being 0
             self._limit = limit if limit < def_start else def_start
-            self.table_ranks = _RANK_OF[cards[0]]
+            self.table_ranks = _RANK_OF[cards[0]] if len(cards) == 1 else ranks
             ev = [_event(Event, ("attack", seat, cards, self.defender, 0, ()))]
         elif kind is TK:
             self.taking = True
@@ -968,9 +993,7 @@ class Game:
             ev = []
         table = self.table
         if table and (self.taking or not self._unb):
-            # Only now can the bout be over: when nobody may add a card (closed: the bout is
-            # full, or the defender takes and piling on is off), or every eligible attacker is
-            # done (said so, or holds nothing; with auto_done, holds nothing of those ranks).
+            # Only now can the bout be over: ``_bout_over`` inlined (it runs on many moves)
             taking = self.taking
             elig = self._elig
             if elig and self._limit > len(table) and (self._pile_on or not taking):
@@ -979,6 +1002,29 @@ class Game:
                 for s in elig:
                     if hands[s] & ranks and not passed >> s & 1:
                         return ev
+            self._end_bout(ev)
+        return ev
+
+    def _bout_over(self) -> bool:
+        """Whether the bout on the table is complete, once every card is beaten or the
+        defender takes: nobody may add a card (the bout is full, or the defender takes and
+        piling on is off), or every eligible attacker is done (said so, or holds nothing;
+        with auto_done, holds nothing of those ranks). ``apply_unchecked`` has a copy inline."""
+        elig = self._elig
+        if elig and self._limit > len(self.table) and (self._pile_on or not self.taking):
+            passed, hands = self.passed, self.hands
+            ranks = self.table_ranks if self._auto_done else -1
+            for s in elig:
+                if hands[s] & ranks and not passed >> s & 1:
+                    return False
+        return True
+
+    def settle_complete_bout(self) -> list[Event]:
+        """End a bout that is already complete (a loaded position can hold one: every card
+        answered and nobody left to add any); the engine itself ends bouts as they complete."""
+        ev: list[Event] = []
+        complete = self.table and (self.taking or not self._unb) and self._bout_over()
+        if self.result is None and complete:
             self._end_bout(ev)
         return ev
 
@@ -1015,6 +1061,8 @@ class Game:
             m = sum(map(_BIT.__getitem__, cards))
             self.hands[d] |= m
             self.known[d] |= m
+            if m >> self._low & 1 and not self._ex_regained:
+                self.lowest_origin = -1  # picked up: nobody may exchange it any more (pagat)
             picked = tuple(map(CARDS.__getitem__, cards))  # ascending, like bits(m)
             ev.append(_event(Event, ("picked_up", d, picked, -1, len(cards), ())))
         else:
@@ -1023,6 +1071,14 @@ class Game:
             if m >> self._low & 1:
                 self._exchange_on = False  # the lowest trump is discarded: no exchange any more
             ev.append(_event(Event, ("beaten", d, (), -1, m.bit_count(), ())))
+        if self._v_bout_end:
+            last = -1 if taken else self.table[-1][1]
+            self._variant.on_bout_end(self, taken, m, last, ev)
+            if self.result is not None:  # the variant ended the game at once (e.g. big fool)
+                self.table = []
+                self.table_ranks = self._unb = self.passed = self.shown = 0
+                self.taking = False
+                return
         self.table = []
         self.table_ranks = 0
         self._unb = 0
@@ -1047,6 +1103,7 @@ class Game:
         low = self._low
         act = self._active
         severnyi = r.severnyi
+        v_draws = self._v_draws
         first = self.first_attacker
         if 0 <= first < self.n:
             order = self._draw_tab[first][self.defender]
@@ -1056,7 +1113,7 @@ class Game:
         for s in order:
             if not act >> s & 1:
                 continue
-            need = hs - hands[s].bit_count()
+            need = hs - hands[s].bit_count() if not v_draws else self._variant.draw_need(self, s)
             if need <= 0:
                 continue
             start = len(talon) - need
@@ -1075,8 +1132,9 @@ class Game:
                 up = self.trump_card
                 self.trump_index = -1
                 self.trump_holder = s
-                self.known[s] |= 1 << up
-                public = (CARDS[up],)
+                if not self._trump_hidden:
+                    self.known[s] |= 1 << up
+                    public = (CARDS[up],)
             if severnyi and start == 0:
                 # Durak Severnyi: the hidden last card is shown and its suit becomes trumps
                 last = got[-1]
@@ -1141,6 +1199,8 @@ class Game:
                 holding = [s for s in losers if act >> s & 1]
                 fool = holding[0] if len(holding) == 1 else None
                 self.result = Result("team", fool, losers, lt, order)
+        if self._v_settles:
+            self.result = self._variant.settle(self) or self.result
         ev.append(Event("game_over", self.result.fool if self.result.fool is not None else -1))
         return True
 
@@ -1190,6 +1250,7 @@ class Game:
             self._refresh_bout()
             return
         self._elig, self._actors = got
+        self._beaters = self._beat_tab[defender]
         self._blimit = limit = self._first_max if bout_no <= 1 else self._max_attack
         self._limit = limit if limit < def_start else def_start
         self._nd = self._next_tab[act][defender]
@@ -1199,80 +1260,7 @@ class Game:
 
     def explain_illegal(self, action: Action) -> tuple[str, str]:
         """Why ``action`` is not legal: a stable code and a sentence (only on the error path)."""
-        seat, kind = action.seat, action.kind
-        if self.result is not None:
-            return "game_over", "the game is over"
-        if not 0 <= seat < self.n:
-            return "bad_seat", f"there is no seat {seat}"
-        if not self.is_active(seat):
-            return "out", "you are out of the game and have nothing to play"
-        # Actions built directly (not via Action.parse) may have the wrong number of cards;
-        # the checks below unpack them, so refuse those first instead of crashing.
-        want = 2 if kind is D else 0 if kind in (TK, PA) else -1 if kind in (A, TR) else 1
-        if (want >= 0 and len(action.cards) != want) or (want < 0 and not action.cards):
-            return "malformed", f"{kind} does not take {len(action.cards)} card(s)"
-        hand = self.hands[seat]
-        for c in action.cards[1:] if kind is D else action.cards:
-            if not 0 <= c < 52 or not hand >> c & 1:
-                return "not_in_hand", f"you do not hold {CARDS[c] if 0 <= c < 52 else c}"
-        if kind is EX:
-            return "no_exchange", "you cannot exchange a trump now"
-        if kind is A:
-            if self.table:
-                return "bout_running", "a bout is already under way; throw in instead"
-            if seat != self.attacker:
-                return "not_attacker", "it is not your turn to lead"
-            if len({c % 13 for c in action.cards}) > 1:
-                return "mixed_ranks", "a lead must be cards of one rank"
-            return "too_many", "that is more cards than the defender can be attacked with"
-        if not self.table:
-            if seat == self.attacker:
-                return "must_lead", "you lead this bout: play one or more cards of one rank"
-            return "wait", "wait for the attacker to lead"
-        if kind in (D, TR, SH, TK):
-            if seat != self.defender:
-                return "not_defender", "only the defender can do that"
-            if self.taking:
-                return "taking", "you have already decided to take"
-            if kind is D:
-                a, d = action.cards
-                if not any(p[0] == a and p[1] < 0 for p in self.table):
-                    return "not_unbeaten", f"{CARDS[a]} is not an unbeaten card on the table"
-                return "does_not_beat", f"{CARDS[d]} does not beat {CARDS[a]}"
-            if kind is TK:
-                return "nothing_to_take", "every card is beaten: there is nothing to take"
-            if self.rules.transfer == "off":
-                return "no_transfer", "transfers are not played in this game"
-            if kind is SH and not self.rules.pass_card:
-                return "no_pass_card", "showing a trump is not played in this game"
-            return "cannot_transfer", (
-                "this attack cannot be transferred now (a card is beaten, the ranks differ,"
-                " the bout is full, or the next player has too few cards)"
-            )
-        if seat == self.defender:
-            return "defender", "the defender cannot add attack cards"
-        order = self._eligible(self.attacker, self.defender)
-        if seat not in order:
-            if not self.is_opponent(seat, self.defender):
-                return "partner", "you cannot attack your partner"
-            return "not_attacking", "you may not throw in to this bout"
-        if kind is PA:
-            if self.passed >> seat & 1:
-                return "already_done", "you have already said done"
-            return "beat_first", "wait until the defender has answered every card"
-        if kind is PI and not self.taking:
-            return "not_taking", "the defender is not taking; throw in instead"
-        if kind is T and self.taking:
-            return "taking_now", "the defender is taking; pile on instead"
-        if kind is PI and not self.rules.pile_on:
-            return "no_pile_on", "piling on is not played in this game"
-        if self._room() <= 0:
-            return "full", "the bout already holds as many cards as allowed"
-        if self.passed >> seat & 1:
-            return "already_done", "you said done; wait for the table to change"
-        if self._priority and self._waits_for_earlier(seat):
-            return "priority", "wait: a player before you may still throw in"
-        return "rank_not_on_table", "you may only add a rank that is already on the table"
+        return explain_illegal(self, action)
 
     # ------------------------------------------------------------------ observation
 
@@ -1288,199 +1276,15 @@ class Game:
 
     def to_dict(self) -> dict[str, Any]:
         """The full true state (contains every hand: never send it to a seat)."""
-
-        def cl(m: int) -> list[str]:
-            return [str(c) for c in bits(m)]
-
-        return {
-            "schema": SCHEMA,
-            "schema_version": SCHEMA_VERSION,
-            "rules": self.rules.to_dict(),
-            "deal_no": self.deal_no,
-            "dealer": self.dealer,
-            "version": self.version,
-            "hands": [cl(h) for h in self.hands],
-            "talon": [str(CARDS[c]) for c in self.talon],
-            "trump": SUIT_CHARS[self.trump],
-            "trump_card": str(CARDS[self.trump_card]),
-            "trump_index": self.trump_index,
-            "trump_holder": self.trump_holder,
-            "discard": cl(self.discard),
-            "table": [[str(CARDS[a]), str(CARDS[d]) if d >= 0 else None] for a, d in self.table],
-            "attacker": self.attacker,
-            "defender": self.defender,
-            "first_attacker": self.first_attacker,
-            "bout_no": self.bout_no,
-            "taking": self.taking,
-            "passed": [s for s in range(self.n) if self.passed >> s & 1],
-            "def_start": self.def_start,
-            "beaten_before": self.beaten_before,
-            "shown": cl(self.shown),
-            "out": list(self.out),
-            "lowest_origin": self.lowest_origin,
-            "exchange_grace": self.exchange_grace,
-            "known": [cl(k) for k in self.known],
-            "result": self.result.to_dict() if self.result else None,
-        }
+        return position.to_dict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Game:
-        """Rebuild a state from :meth:`to_dict` output, or from a hand-written position.
-
-        Only ``rules`` (or ``preset``), ``hands`` and ``trump_card`` (or ``trump``) are required;
-        every other field has the default of a bout about to begin. Cards that appear nowhere go
-        to the discard. Anything inconsistent raises :class:`InvalidPosition`.
-        """
-        if not isinstance(data, dict):
-            raise InvalidPosition("a position must be a JSON object")
-        if data.get("schema", SCHEMA) != SCHEMA:
-            raise InvalidPosition(f"not a {SCHEMA} document")
-        if int(data.get("schema_version", SCHEMA_VERSION)) > SCHEMA_VERSION:
-            raise InvalidPosition("this state was written by a newer engine")
-        try:
-            return cls._from_dict(data)
-        except (KeyError, TypeError, CardError, RuleError, IndexError) as exc:
-            raise InvalidPosition(f"{type(exc).__name__}: {exc}") from None
-        except ValueError as exc:
-            if isinstance(exc, InvalidPosition):
-                raise
-            raise InvalidPosition(str(exc)) from None
-
-    @classmethod
-    def _from_dict(cls, data: dict[str, Any]) -> Game:
-        rules_data = data.get("rules")
-        if rules_data is None:
-            preset = data.get("preset", "podkidnoy")
-            overrides = dict(data.get("options", {}))
-            if "hands" in data:
-                overrides.setdefault("players", len(data["hands"]))
-            rules = RuleSet.preset(preset, **overrides)
-        else:
-            rules = RuleSet.from_dict(dict(rules_data))
-        g = cls._blank(rules)
-        n = g.n
-        deck = g._deck
-        seen = 0
-
-        def card(text: Any) -> int:
-            nonlocal seen
-            c = int(Card.parse(str(text)))
-            if not deck >> c & 1:
-                raise InvalidPosition(f"{text} is not in a {rules.deck_size}-card pack")
-            if seen >> c & 1:
-                raise InvalidPosition(f"{text} appears twice")
-            seen |= 1 << c
-            return c
-
-        hands = data["hands"]
-        if len(hands) != n:
-            raise InvalidPosition(f"{len(hands)} hands for {n} players")
-        g.hands = [mask_of(card(c) for c in h) for h in hands]
-        g.talon = [card(c) for c in data.get("talon", [])]
-        table = []
-        for pair in data.get("table", []):
-            if not isinstance(pair, (list, tuple)) or not 1 <= len(pair) <= 2:
-                raise InvalidPosition("each table entry is [attack] or [attack, defence|null]")
-            a = card(pair[0])
-            d = card(pair[1]) if len(pair) > 1 and pair[1] is not None else -1
-            table.append([a, d])
-        g.table = table
-        if "discard" in data:
-            g.discard = mask_of(card(c) for c in data["discard"])
-        if "trump_card" in data:
-            tc = int(Card.parse(str(data["trump_card"])))
-            if not deck >> tc & 1:
-                raise InvalidPosition(f"trump card {data['trump_card']} is not in the pack")
-        else:
-            tc = -1
-        if "trump" in data:
-            trump = parse_suit(str(data["trump"]))
-        elif tc >= 0:
-            trump = tc // 13
-        else:
-            raise InvalidPosition("give trump_card or trump")
-        g._set_trump(trump)
-        if "discard" not in data:
-            g.discard = deck & ~seen
-            seen = deck
-        if seen != deck:
-            missing = " ".join(str(c) for c in bits(deck & ~seen))
-            raise InvalidPosition(f"cards missing from the position: {missing}")
-        if "trump_index" in data:
-            g.trump_index = int(data["trump_index"])
-        else:
-            g.trump_index = 0 if g.talon and g.talon[0] == tc else -1
-        if g.trump_index >= len(g.talon) or g.trump_index < -1:
-            raise InvalidPosition("trump_index is outside the talon")
-        if g.trump_index >= 0 and tc >= 0 and g.talon[g.trump_index] != tc:
-            raise InvalidPosition("trump_card is not at trump_index in the talon")
-        g.trump_card = tc if tc >= 0 else g._lowest_trump_card()
-        if rules.severnyi and g.trump_index < 0 and g.talon and "trump_index" not in data:
-            raise InvalidPosition("a Severnyi talon needs trump_index")
-        g.trump_holder = int(data.get("trump_holder", -1))
-        g.deal_no = int(data.get("deal_no", 1))
-        g.dealer = int(data.get("dealer", 0))
-        g.version = int(data.get("version", 0))
-        g.out = [int(s) for s in data.get("out", [])]
-        for s in g.out:
-            if not 0 <= s < n or g.hands[s]:
-                raise InvalidPosition(f"seat {s} is listed as out but is not an empty seat")
-            g._active &= ~(1 << s)
-        if len(set(g.out)) != len(g.out):
-            raise InvalidPosition("a seat is out twice")
-        if not g.talon and "out" not in data and not table:
-            for s in range(n):
-                if not g.hands[s] and s not in g.out and data.get("result") is None:
-                    g._active &= ~(1 << s)
-                    g.out.append(s)
-        g.attacker = int(data.get("attacker", 0))
-        g.defender = int(data.get("defender", g._next_active(g.attacker)))
-        for name, s in (("attacker", g.attacker), ("defender", g.defender)):
-            if not 0 <= s < n:
-                raise InvalidPosition(f"{name} must be a seat from 0 to {n - 1}")
-        g.first_attacker = int(data.get("first_attacker", g.attacker))
-        g.bout_no = int(data.get("bout_no", 2))
-        g.taking = bool(data.get("taking", False))
-        g.passed = mask_of(int(s) for s in data.get("passed", []))
-        g.beaten_before = int(data.get("beaten_before", 0))
-        on_table = len(table)
-        g.def_start = int(
-            data.get(
-                "def_start", _popcount(g.hands[g.defender]) + sum(1 for p in table if p[1] >= 0)
-            )
-        )
-        g.shown = mask_of(int(Card.parse(c)) for c in data.get("shown", []))
-        g.lowest_origin = int(data.get("lowest_origin", -1))
-        if "lowest_origin" not in data:
-            low = g._lowest_trump_card()
-            for s in range(n):
-                if g.hands[s] >> low & 1:
-                    g.lowest_origin = s
-        g.exchange_grace = bool(data.get("exchange_grace", False))
-        if "known" in data:
-            g.known = [mask_of(int(Card.parse(c)) for c in k) for k in data["known"]]
-            for s in range(n):
-                if g.known[s] & ~g.hands[s]:
-                    raise InvalidPosition(f"seat {s} is known to hold cards it does not hold")
-        for a, d in table:
-            g.table_ranks |= RANK_MASK[a % 13 + 2]
-            if d >= 0:
-                g.table_ranks |= RANK_MASK[d % 13 + 2]
-                if not g._beaters[a] >> d & 1:
-                    raise InvalidPosition(f"{CARDS[d]} does not beat {CARDS[a]}")
-        g._refresh_bout()
-        if data.get("result"):
-            g.result = Result.from_dict(data["result"])
-        else:
-            if g.attacker == g.defender:
-                raise InvalidPosition("attacker and defender must differ")
-            if not g.is_opponent(g.attacker, g.defender):
-                raise InvalidPosition("the attacker may not attack a partner")
-            if on_table == 0 and not g.hands[g.attacker]:
-                raise InvalidPosition("the attacker has no cards to lead")
-            if bin(g._active).count("1") < 2:
-                raise InvalidPosition("fewer than two players hold cards: the game is over")
-        return g
+    def from_dict(cls, data: dict[str, Any], *, settle: bool = True) -> Game:
+        """Rebuild a state from :meth:`to_dict` output, or from a hand-written position
+        (``engine/position.py``; raises :class:`InvalidPosition`). A bout that is already
+        complete is settled; ``settle=False`` keeps it on the table (the hard player's
+        sampled worlds must agree with the table the seat sees)."""
+        return position.from_dict(cls, data, settle=settle)
 
     @classmethod
     def from_position(
@@ -1551,6 +1355,8 @@ class Game:
         hands = " | ".join(" ".join(str(c) for c in self.hand(s)) for s in range(self.n))
         table = " ".join(f"{CARDS[a]}/{CARDS[d] if d >= 0 else '-'}" for a, d in self.table)
         return (
-            f"<Game {self.phase} trump={CARDS[self.trump_card]} talon={len(self.talon)} "
+            f"<Game {self.phase} trump={suit_char(self.trump)}"
+            f"{'/' + str(CARDS[self.trump_card]) if self.trump_card >= 0 else ''}"
+            f" talon={len(self.talon)} "
             f"A={self.attacker} D={self.defender} table=[{table}] hands=[{hands}]>"
         )

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .actions import Action
-from .cards import CARDS, RANK_CHARS, SUIT_CHARS, Card, bits, sorted_hand
+from .cards import CARDS, RANK_CHARS, SUIT_CHARS, Card, bits, sorted_hand, suit_char
 from .rules import RuleSet
 
 if TYPE_CHECKING:
@@ -36,7 +36,9 @@ class Observation:
     hand_sizes: tuple[int, ...]
     talon_count: int
     trump: int
-    trump_card: Card
+    #: The face-up card that showed trumps; None when this seat may not see it (invisible
+    #: fool) or no card was turned up (trumpless and Japanese fool).
+    trump_card: Card | None
     trump_card_in_talon: bool
     table: tuple[tuple[Card, Card | None], ...]
     discard_mask: int
@@ -54,6 +56,12 @@ class Observation:
     dealer: int
     result: Result | None
     legal_actions: tuple[Action, ...]
+    #: Each seat's own trump suit (0-3, or ``cards.NO_TRUMP``): the same for every seat except
+    #: in double-trump fool. ``trump`` is the observer's own.
+    trumps: tuple[int, ...] = ()
+    #: ``beaters[seat][card]``: the mask of cards that beat ``card`` when ``seat`` defends
+    #: (the rules are public; variants change them). AI code reads this, never ``BEATERS``.
+    beaters: tuple[tuple[int, ...], ...] = ()
 
     @classmethod
     def of(cls, g: Game, seat: int) -> Observation:
@@ -62,17 +70,21 @@ class Observation:
             raise ValueError(f"there is no seat {seat}")
         known = tuple(g.hands[s] if s == seat else g.known[s] for s in range(g.n))
         own = g.hands[seat] if seat >= 0 else 0
-        return cls(
+        variant = g._variant
+        trumps = variant.seat_trumps(g)
+        trump = trumps[seat] if seat >= 0 else g.trump
+        up = g.trump_card
+        fields: dict[str, object] = dict(
             seat=seat,
             rules=g.rules,
             version=g.version,
             phase=g.phase,
-            hand=tuple(sorted_hand(own, g.trump)),
+            hand=tuple(sorted_hand(own, trump)),
             hand_mask=own,
             hand_sizes=tuple(h.bit_count() for h in g.hands),
             talon_count=len(g.talon),
-            trump=g.trump,
-            trump_card=CARDS[g.trump_card],
+            trump=trump,
+            trump_card=CARDS[up] if up >= 0 and not g._trump_hidden else None,
             trump_card_in_talon=g.trump_index >= 0,
             table=tuple((CARDS[a], CARDS[d] if d >= 0 else None) for a, d in g.table),
             discard_mask=g.discard,
@@ -90,7 +102,12 @@ class Observation:
             dealer=g.dealer,
             result=g.result,
             legal_actions=tuple(g.legal_actions(seat)) if seat >= 0 else (),
+            trumps=trumps,
+            beaters=g._beat_tab,
         )
+        if variant.observes:
+            variant.observe(g, seat, fields)
+        return cls(**fields)  # type: ignore[arg-type]
 
     @property
     def n(self) -> int:
@@ -126,7 +143,7 @@ class Observation:
         for s, k in enumerate(self.known_masks):
             if s != self.seat:
                 m &= ~k
-        if self.trump_card_in_talon:
+        if self.trump_card_in_talon and self.trump_card is not None:
             m &= ~(1 << self.trump_card)
         return m
 
@@ -139,7 +156,7 @@ class Observation:
         table = " ".join(f"{a}/{d if d is not None else '-'}" for a, d in self.table)
         known = ";".join(cs(k) for k in self.known_masks)
         return (
-            f"seat={self.seat} v={self.version} phase={self.phase} trump={SUIT_CHARS[self.trump]}"
+            f"seat={self.seat} v={self.version} phase={self.phase} trump={suit_char(self.trump)}"
             f" up={self.trump_card}{'' if self.trump_card_in_talon else '*'}"
             f" talon={self.talon_count} sizes={','.join(map(str, self.hand_sizes))}"
             f" A={self.attacker} D={self.defender} taking={int(self.taking)}"

@@ -23,7 +23,7 @@ from typing import NoReturn, Protocol, TextIO
 from .actions import Action, ActionKind, ActionParseError, Event
 from .ai import PLAYER_KINDS, Player, make_player
 from .ai.arena import ask_order
-from .cards import RANK_LABELS, SUIT_CHARS, SUIT_NAMES, SUIT_SYMBOLS, Card, sort_key
+from .cards import NO_TRUMP, RANK_LABELS, SUIT_CHARS, SUIT_NAMES, SUIT_SYMBOLS, Card, sort_key
 from .game import Game, IllegalAction, Result
 from .observation import Observation
 from .rules import PRESET_DESCRIPTIONS, PRESETS, RuleError, RuleSet
@@ -325,7 +325,8 @@ class Words:
             return "take"
         if k is ActionKind.PASS:
             return "done (let them take)" if obs.taking else "done (bito)"
-        return f"exchange {self.card(cs[0])} for the turned-up {self.card(obs.trump_card)}"
+        up = "trump" if obs.trump_card is None else self.card(obs.trump_card)
+        return f"exchange {self.card(cs[0])} for the turned-up {up}"
 
     def role(self, obs: Observation, seat: int) -> str:
         if not obs.active[seat]:
@@ -343,6 +344,10 @@ class Words:
         return ", ".join(parts) or "waiting"
 
     def trump_line(self, obs: Observation) -> str:
+        if obs.trump == NO_TRUMP:
+            return "No trumps"
+        if obs.trump_card is None:
+            return f"Trumps: {self.suit(obs.trump)}"
         up = self.card(obs.trump_card)
         if obs.trump_card_in_talon:
             where = f"{up} lies turned up under the talon"

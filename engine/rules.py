@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .cards import DECK_SIZES
+from .variants import VARIANTS
 
 
 class RuleError(ValueError):
@@ -31,6 +32,7 @@ THROW_IN_CHOICES: Final = ("all", "neighbours", "attacker", "none")
 ALL_OUT_CHOICES: Final = ("draw", "last_defender_loses")
 DRAW_ORDER_CHOICES: Final = ("attackers_first", "from_defender")
 AFTER_PICKUP_CHOICES: Final = ("next_after_defender", "same_attacker")
+CO_ATTACK_CHOICES: Final = ("after_first_beat", "any_time")
 TRANSFER_CHOICES: Final = ("off", "before_beat", "kiev")
 EXCHANGE_CHOICES: Final = ("off", "lowest", "lowest_for_ace")
 EXCHANGE_TIMING_CHOICES: Final = ("until_talon_empty", "until_next_bout")
@@ -67,6 +69,16 @@ class RuleSet:
         "The principal attacker throws in first; co-attackers (clockwise from the defender's"
         " left) only after everyone before them has said 'done'.",
         "pagat: 'The principal attacker always has priority'; online play lets anyone throw in",
+    )
+    co_attack: str = _opt(
+        "after_first_beat",
+        "When the defender's other opponents may throw in while the defence is under way: only"
+        " after the defender has beaten a card of the bout; or at any time. (They may always"
+        " pile on once the defender takes, as in pagat's example 2.)",
+        "pagat: 'after the defender has beaten the attacker's first card other opponents of the"
+        " defender can join in the attack'; overview: 'At any point during a defense, the"
+        " attacker or any third party can pitch in extra attacking cards'",
+        CO_ATTACK_CHOICES,
     )
     auto_done: bool = _opt(
         False,
@@ -140,13 +152,21 @@ class RuleSet:
         " picked it up from the table.",
         "pagat: 'can only be exchanged by its original holder'",
     )
+    exchange_regained: bool = _opt(
+        False,
+        "Whether the original holder of the lowest trump may still exchange it after it went"
+        " round the table and came back to them in a pick-up. Off: a lowest trump that was"
+        " picked up is never exchanged, by anyone.",
+        "pagat: 'can only be exchanged by its original holder; if you acquire it from another"
+        " player (as one of the cards you pick up when attacked) you cannot exchange it' --"
+        " silent on an original holder who picks it back up; the parenthesis is read literally",
+    )
     exchange_timing: str = _opt(
         "until_next_bout",
         "How long the exchange stays open: while the turned-up trump is in the talon; or also"
         " after it was drawn, until the next bout begins (then the player who drew it gives"
         " it up).",
-        "pagat: 'provided that the bout after the one which exhausted the talon has not yet"
-        " begun'",
+        "pagat: 'provided that the bout after the one which exhausted the talon has not yet begun'",
         EXCHANGE_TIMING_CHOICES,
     )
     first_lead: str = _opt(
@@ -185,6 +205,14 @@ class RuleSet:
         "Durak Severnyi: a face-down card lies under the turned-up trump; whoever draws it last"
         " shows it and its suit becomes trumps for the rest of the deal.",
         "pagat: Durak Severnyi (Rozaliev)",
+    )
+    variant: str = _opt(
+        "none",
+        "A catalogue variant: the one rule by which the game differs from the Simple, Thrown-in"
+        " or Transfer fool (the other options choose which of those is the base game).",
+        "catalogue: 'differs from the Simple, Thrown on or Transfer Fool only by ...';"
+        " docs/variants.md",
+        tuple(VARIANTS),
     )
 
     def __post_init__(self) -> None:
@@ -227,6 +255,7 @@ class RuleSet:
             out.append("piling on needs throw-ins; Prostoy has neither")
         if self.severnyi and self.deck_size - self.players * self.hand_size < 2:
             out.append("Severnyi needs at least two talon cards (the trump and the hidden card)")
+        out += VARIANTS[self.variant].problems(self)
         return out
 
     # -- conveniences -------------------------------------------------------------------
@@ -262,14 +291,20 @@ class RuleSet:
             raise RuleError(f"unknown rule option(s): {', '.join(unknown)}")
         return dataclasses.replace(self, **changes)
 
+    def with_variant(self, name: str, **changes: Any) -> RuleSet:
+        """These rules with a catalogue variant, and the option values it cannot do without
+        (e.g. no trump exchange in trumpless fool): how a base game and a twist combine."""
+        if name not in VARIANTS:
+            raise RuleError(f"unknown variant {name!r}; variants are {', '.join(VARIANTS)}")
+        needed = {k: v for k, (v, _) in VARIANTS[name].requires.items()}
+        return self.replace(variant=name, **{**needed, **changes})
+
     @classmethod
     def preset(cls, name: str, **changes: Any) -> RuleSet:
         try:
             base = PRESETS[name]
         except KeyError:
-            raise RuleError(
-                f"unknown preset {name!r}; presets are {', '.join(PRESETS)}"
-            ) from None
+            raise RuleError(f"unknown preset {name!r}; presets are {', '.join(PRESETS)}") from None
         return base.replace(**changes) if changes else base
 
     @staticmethod
@@ -285,6 +320,7 @@ PRESETS: Final[dict[str, RuleSet]] = {
     # Pagat's Podkidnoy, played as individuals: every default above.
     "podkidnoy": RuleSet(),
     "perevodnoy": RuleSet(transfer="before_beat"),
+    # The catalogue's "Transfer fool 2" is the same rule as pagat's Kiev variation.
     "perevodnoy-kiev": RuleSet(transfer="kiev"),
     "perevodnoy-pass-card": RuleSet(transfer="before_beat", pass_card=True),
     # Simple fool: the lead (one rank) is the whole attack; the same attacker leads again after a
@@ -296,24 +332,46 @@ PRESETS: Final[dict[str, RuleSet]] = {
     "teams-2v2": RuleSet(players=4, teams="2v2"),
     "teams-3v3": RuleSet(players=6, teams="3v3"),
     # What the big online apps play: neighbours throw in freely, a 5-card first bout, no exchange,
-# and a seat with nothing to add is passed over at once.
+    # and a seat with nothing to add is passed over at once.
     "durak-online": RuleSet(
         throw_in="neighbours",
         attacker_priority=False,
         first_bout_max=5,
         trump_exchange="off",
         auto_done=True,
+        co_attack="any_time",
     ),
+    # Catalogue variants (docs/variants.md), on the Thrown-in base game; ``with_variant``
+    # puts the same twist on any other base (e.g. perevodnoy with variant=trumpless).
+    "trumpless": RuleSet().with_variant("trumpless"),
+    "japanese": RuleSet().with_variant("japanese"),
+    "royal": RuleSet().with_variant("royal"),
+    "double-trump": RuleSet().with_variant("double-trump"),
+    "road": RuleSet().with_variant("road"),
+    "trump-fool": RuleSet().with_variant("trump-fool"),
+    "invisible": RuleSet().with_variant("invisible"),
+    "boring": RuleSet().with_variant("boring"),
+    "three": RuleSet().with_variant("three"),
 }
 
 PRESET_DESCRIPTIONS: Final = {
     "podkidnoy": "Throw-in Durak as on pagat: opponents throw in, six cards a bout at most.",
     "perevodnoy": "Transfer Durak: before beating, pass the attack on with a card of its rank.",
-    "perevodnoy-kiev": "Transfer Durak, Kiev variation: fresh cards can be transferred later.",
+    "perevodnoy-kiev": "Transfer fool 2 (catalogue), pagat's Kiev variation: fresh cards can be"
+    " transferred after beats too.",
     "perevodnoy-pass-card": "Transfer Durak where showing the trump of the rank transfers.",
     "prostoy": "Simple Durak: no throw-ins, the lead is the whole attack.",
     "severnyi": "Northern Durak: the last talon card changes trumps.",
     "teams-2v2": "Four players, partners sitting opposite.",
     "teams-3v3": "Six players in two teams of three, sitting alternately.",
     "durak-online": "Online style: neighbours throw in, five in the first bout, fast passes.",
+    "trumpless": "Trumpless fool: no trumps; a card is beaten only by a higher one of its suit.",
+    "japanese": "Japanese fool: diamonds are always trumps; only a higher spade beats a spade.",
+    "royal": "Royal fool: the lowest cards are beaten only by an ace of their suit or of trumps.",
+    "double-trump": "Double-trump fool: every player has a trump suit of their own (2-4 players).",
+    "road": "Road fool: the whole pack is dealt; the dealer keeps the card that shows trumps.",
+    "trump-fool": "Trump fool: the last beaten-off card takes the trump's place, a new trump.",
+    "invisible": "Invisible fool: the trump suit is announced, the trump card is never shown.",
+    "boring": "Boring fool: you may only lead your highest rank.",
+    "three": "Three fool: lead three cards at a time while the talon lasts.",
 }

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.cards import SUIT_NAMES
+from engine.cards import NO_TRUMP, SUIT_NAMES
 
 from ..i18n import t
 from ..render import preset_name, role_key, seat_name
@@ -123,7 +123,11 @@ def table_scene(session: GameSession) -> Scene:
             )
         )
     # Shown under the trump badge once the turned-up card is gone; the badge has the symbol.
-    trump_label = t("picture.trumps", loc, suit=t(f"suit.{SUIT_NAMES[obs.trump]}", loc))
+    trump_label = (
+        t("table.no_trump", loc)
+        if obs.trump == NO_TRUMP
+        else t("picture.trumps", loc, suit=t(f"suit.{SUIT_NAMES[obs.trump]}", loc))
+    )
     talon_label = (
         t("table.talon", loc, count=obs.talon_count)
         if obs.talon_count
@@ -136,7 +140,10 @@ def table_scene(session: GameSession) -> Scene:
         version=session.version,
         seats=tuple(seats),
         trump=obs.trump,
-        trump_card=int(obs.trump_card) if obs.trump_card_in_talon else None,
+        # (None also when no card shows trumps, or it is hidden: trumpless, invisible fool)
+        trump_card=(
+            int(obs.trump_card) if obs.trump_card_in_talon and obs.trump_card is not None else None
+        ),
         trump_label=trump_label,
         talon=obs.talon_count,
         talon_label=talon_label,

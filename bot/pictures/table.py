@@ -237,9 +237,8 @@ def _talon(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
             outline=_GOLD,
             width=3,
         )
-        draw_text(
-            draw, (cx, _CENTRE_Y + 2), SUIT_SYMBOLS[scene.trump], font(44), colour, anchor="mm"
-        )
+        symbol = SUIT_SYMBOLS[scene.trump] if scene.trump < len(SUIT_SYMBOLS) else "–"
+        draw_text(draw, (cx, _CENTRE_Y + 2), symbol, font(44), colour, anchor="mm")  # – no trumps
         _label(draw, cx, _CENTRE_Y + CARD_H // 2 + 12, scene.trump_label, 150)
         if scene.talon == 0:
             return

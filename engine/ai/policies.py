@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from ..actions import EX, PA, PI, SH, TK, TR, A, Action, D, T
-from ..cards import BEATERS, RANK_MASK, bits
+from ..cards import RANK_MASK, bits
 from .view import View
 
 # ---------------------------------------------------------------------------- random
@@ -63,7 +63,7 @@ def easy_policy(v: View, rng: random.Random) -> Action | None:
 
 def defence_plan(v: View, unbeaten: list[int]) -> list[tuple[int, int]] | None:
     """Beat every unbeaten card, most constrained first, each with its cheapest beater."""
-    beaters = BEATERS[v.trump]
+    beaters = v.beaters[v.seat]
     free = v.hand
     order = sorted(unbeaten, key=lambda a: ((free & beaters[a]).bit_count(), -v.value(a)))
     plan: list[tuple[int, int]] = []
@@ -123,7 +123,7 @@ def _defend(v: View, rng: random.Random) -> Action:
 
 
 def _unbeatable_by(v: View, seat: int, card: int) -> bool:
-    return not (BEATERS[v.trump][card] & v.possible(seat))
+    return not (v.beaters[seat][card] & v.possible(seat))
 
 
 def _lead(v: View, rng: random.Random) -> Action:

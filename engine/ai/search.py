@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..actions import Action, ActionKind
-from ..cards import BEATERS, CARDS, SUIT_CHARS, bits
+from ..cards import CARDS, bits, suit_char
 from ..game import Game
 from ..observation import Observation
 from .policies import normal_policy
@@ -72,7 +72,7 @@ class Inference:
             unbeaten = [a for a, d in obs.table if d is None]
             if len(unbeaten) == 1:
                 d = obs.defender
-                cant = BEATERS[obs.trump][unbeaten[0]]
+                cant = obs.beaters[d][unbeaten[0]]
                 self.voids[d] = self.voids.get(d, 0) | cant
 
     def void_masks(self, obs: Observation) -> dict[int, int]:
@@ -87,11 +87,11 @@ class Inference:
 def hidden_slots(obs: Observation) -> tuple[dict[int, int], int]:
     """How many unseen cards each other seat holds, and how many lie face down in the talon."""
     need = {
-        s: obs.hand_sizes[s] - obs.known_masks[s].bit_count()
-        for s in range(obs.n)
-        if s != obs.seat
+        s: obs.hand_sizes[s] - obs.known_masks[s].bit_count() for s in range(obs.n) if s != obs.seat
     }
-    talon = obs.talon_count - (1 if obs.trump_card_in_talon else 0)
+    # the turned-up card is seen, unless it is hidden (invisible fool): then it is one more
+    # face-down talon card
+    talon = obs.talon_count - (1 if obs.trump_card_in_talon and obs.trump_card is not None else 0)
     return need, talon
 
 
@@ -167,16 +167,19 @@ def _deal(
 def world_template(obs: Observation) -> dict[str, Any]:
     """Everything of a :meth:`Game.from_dict` document that does not depend on the sample."""
     trump_holder = -1
-    if not obs.trump_card_in_talon:
+    up = obs.trump_card
+    if up is not None and not obs.trump_card_in_talon:
         for s in range(obs.n):
-            if obs.known_masks[s] >> obs.trump_card & 1 and s != obs.seat:
+            if obs.known_masks[s] >> up & 1 and s != obs.seat:
                 trump_holder = s
-        if obs.hand_mask >> obs.trump_card & 1:
+        if obs.hand_mask >> up & 1:
             trump_holder = obs.seat
-    return {
+    # the game's trump suit: shown by the turned-up card when it is seen (in double-trump
+    # fool ``obs.trump`` is the observer's own suit); otherwise everybody's suit is the same
+    trump = up.suit if up is not None and obs.rules.variant == "double-trump" else obs.trump
+    template: dict[str, Any] = {
         "rules": obs.rules.to_dict(),
-        "trump": SUIT_CHARS[obs.trump],
-        "trump_card": str(obs.trump_card),
+        "trump": suit_char(trump),
         "trump_holder": trump_holder,
         "table": [[str(a), None if d is None else str(d)] for a, d in obs.table],
         "discard": [str(c) for c in bits(obs.discard_mask)],
@@ -195,6 +198,9 @@ def world_template(obs: Observation) -> dict[str, Any]:
             for s in range(obs.n)
         ],
     }
+    if up is not None:
+        template["trump_card"] = str(up)
+    return template
 
 
 def build_world(
@@ -203,14 +209,15 @@ def build_world(
     """A full game agreeing with ``obs`` and the sampled hidden cards."""
     talon = list(hidden_talon)
     trump_index = -1
-    if obs.trump_card_in_talon:
+    if obs.trump_card_in_talon and obs.trump_card is not None:
         trump_index = 1 if obs.rules.severnyi and talon else 0
         talon.insert(trump_index, int(obs.trump_card))
     data = dict(template)
     data["hands"] = [[str(c) for c in bits(h)] for h in hands]
     data["talon"] = [str(CARDS[c]) for c in talon]
     data["trump_index"] = trump_index
-    return Game.from_dict(data)
+    # a sampled world may hold a bout that would be complete there; it stays as the seat sees it
+    return Game.from_dict(data, settle=False)
 
 
 def exact_world(obs: Observation) -> Game | None:

@@ -39,6 +39,8 @@ class View:
     acts: list[Action]
     #: actions applied so far this deal (lets a policy notice a game going round in circles)
     version: int = 0
+    #: beaters[seat][card]: what beats ``card`` when ``seat`` defends (variants change it)
+    beaters: tuple[tuple[int, ...], ...] = ()
 
     @property
     def n(self) -> int:
@@ -88,6 +90,7 @@ def view_of_observation(obs: Observation) -> View:
         known=obs.known_masks,
         acts=list(obs.legal_actions),
         version=obs.version,
+        beaters=obs.beaters,
     )
 
 
@@ -100,13 +103,13 @@ def view_of_game(g: Game, seat: int, acts: list[Action]) -> View:
             other |= hands[s] & ~g.known[s]
     for c in g.talon:
         other |= 1 << c
-    if g.trump_index >= 0:
+    if g.trump_index >= 0 and g.trump_card_public:
         other &= ~(1 << g.trump_card)
     return View(
         seat=seat,
         rules=g.rules,
         hand=hands[seat],
-        trump=g.trump,
+        trump=g.seat_trump(seat),
         talon_count=len(g.talon),
         table=[(p[0], p[1]) for p in g.table],
         hand_sizes=tuple(h.bit_count() for h in hands),
@@ -118,4 +121,5 @@ def view_of_game(g: Game, seat: int, acts: list[Action]) -> View:
         known=tuple(g.known),
         acts=acts,
         version=g.version,
+        beaters=g.beat_tables,
     )

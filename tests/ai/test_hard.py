@@ -37,10 +37,10 @@ def _check_world(obs_game: Game, seat: int, world: Game) -> None:
             assert not world.hands[s] & obs.hand_mask, "own cards never go to others"
             assert not world.hands[s] & obs.discard_mask, "the discard is never dealt"
     assert len(world.talon) == obs.talon_count
-    if obs.trump_card_in_talon:
+    if obs.trump_card_in_talon and obs.trump_card is not None:  # (hidden: invisible fool)
         assert world.talon[world.trump_index] == obs.trump_card
     assert world.discard == obs.discard_mask
-    assert world.trump == obs.trump
+    assert world.seat_trump(seat) == obs.trump  # the seat's own suit (double-trump fool)
     assert [(a, None if d < 0 else d) for a, d in world.table] == list(obs.table)
     assert world.attacker == obs.attacker and world.defender == obs.defender
     # the leader's and the defender's options depend only on public facts and their own hand

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from engine import ActionKind, Game, InvalidPosition, RuleError, RuleSet
+from engine import Action, ActionKind, Game, IllegalAction, InvalidPosition, RuleError, RuleSet
 from engine.cards import Card
 
 from .helpers import draws, finish_bout, legal, play, roles
@@ -110,6 +110,35 @@ def test_attacker_priority() -> None:
     g = five_player_bout("all")
     play(g, "0 pass")
     assert legal(g, 2) == {"throw 6d", "pass"}
+
+
+@covers("co_attack")
+def test_co_attackers_join_after_the_first_card_is_beaten() -> None:
+    """pagat: "after the defender has beaten the attacker's first card other opponents of the
+    defender can join in the attack"; the overview: "At any point during a defense, the
+    attacker or any third party can pitch in extra attacking cards"."""
+    rules = RuleSet.preset("podkidnoy", players=3)
+    assert rules.co_attack == "after_first_beat"
+    hands = [["6c", "6s", "9d"], ["7c", "Ah", "Kh"], ["6d", "Ks", "Qs"]]
+    for timing, before in (("after_first_beat", set()), ("any_time", {"throw 6d"})):
+        g = Game.from_position(
+            rules.replace(co_attack=timing, attacker_priority=False), hands, trump="h"
+        )
+        play(g, "0 attack 6c")
+        assert {a for a in legal(g, 2) if a.startswith("throw")} == before
+        assert legal(g, 0) >= {"throw 6s"}  # the principal attacker may always go on
+        if not before:
+            with pytest.raises(IllegalAction) as info:
+                g.apply(Action.parse("2 throw 6d"))
+            assert info.value.code == "first_not_beaten"
+        play(g, "1 defend 6c/7c")
+        assert "throw 6d" in legal(g, 2)  # the first card is beaten: seat 2 joins
+    # pagat example 2: a co-attacker gives a card to a defender who takes the first one
+    g = Game.from_position(rules, hands, trump="h")
+    play(g, "0 attack 6c", "1 take", "0 pass")
+    assert "pile 6d" in legal(g, 2)
+    # the online preset keeps "any time"
+    assert RuleSet.preset("durak-online").co_attack == "any_time"
 
 
 @covers("auto_done")
@@ -227,6 +256,45 @@ def test_draw_order() -> None:
     assert orders == {"attackers_first": [0, 1], "from_defender": [1, 0]}
 
 
+def test_attack_transferred_back_to_its_leader_who_then_draws_first() -> None:
+    """perevodnoy: "the original attacker draws first, then the other attackers in clockwise
+    order, and finally the defender (unless the defender started out as an attacker –
+    sometimes it happens that the attack is passed all the way around the table and the
+    original attacker becomes the defender)"."""
+    hands = [["6c", "9s", "Ts", "Js"], ["6d", "7c", "8c"], ["6h", "7d", "8d"]]
+    talon = ["As", "9c", "Tc", "Jc", "Qc", "Kc", "Ac"]
+    rules = RuleSet.preset("perevodnoy", players=3, hand_size=3)
+    g = Game.from_position(rules, hands, trump_card="As", talon=talon)
+    play(g, "0 attack 6c", "1 transfer 6d", "2 transfer 6h")
+    assert roles(g) == (2, 0)  # the attack came back round to the player who led it
+    events = play(g, "0 defend 6c/9s", "0 defend 6d/Ts", "0 defend 6h/Js")
+    assert [s for s, _ in draws(events)] == [0, 1, 2]
+    # the usual case is unchanged: the leader first, then clockwise (the defender, who took,
+    # needs nothing here)
+    hands[0] = ["6c", "9s", "Ts"]
+    g = Game.from_position(rules, hands, trump_card="As", talon=talon)
+    events = play(g, "0 attack 6c", "1 transfer 6d", "2 take")
+    events += finish_bout(g)
+    assert [s for s, _ in draws(events)] == [0, 1]
+
+
+def test_a_position_with_a_complete_bout_settles_on_loading() -> None:
+    """Every card is beaten and the only attacker has said "done": the bout is over, so the
+    loaded game has already discarded it and the defender leads, instead of a state where
+    nobody can act."""
+    g = Game.from_dict(
+        {
+            "preset": "podkidnoy",
+            "hands": [["7c", "8d"], ["9h", "Ah"]],
+            "trump": "h",
+            "table": [["6c", "8c"]],
+            "passed": [0],
+        }
+    )
+    assert not g.table and g.discard >> Card.parse("8c") & 1
+    assert roles(g) == (1, 0) and g.all_legal_actions()
+
+
 @covers("after_pickup")
 def test_after_pickup() -> None:
     hands = [["6c", "Ac"], ["7d", "Ad"], ["8c", "As"]]
@@ -323,6 +391,30 @@ def test_exchange_original_holder_only() -> None:
         assert ("exchange 6h" in legal(g, 1)) is allowed
 
 
+@covers("exchange_regained")
+def test_exchange_by_an_original_holder_who_picks_the_six_back_up() -> None:
+    """pagat: "The six of trumps can only be exchanged by its original holder; if you acquire
+    it from another player (as one of the cards you pick up when attacked) you cannot exchange
+    it." Seat 0 was dealt the 6h, it goes to seat 1 in a pick-up and comes back to seat 0 the
+    same way: the default reads the parenthesis literally (no exchange); the option allows it.
+    """
+    assert POD.exchange_regained is False
+    hands = [["6h", "7c", "8s"], ["7d", "9c", "Ts"]]
+    talon = ["Ah", "9s", "Jd", "Qs", "Ks", "Kd"]
+    for regained in (False, True):
+        rules = POD.replace(hand_size=3, exchange_regained=regained)
+        g = Game.from_position(rules, hands, trump_card="Ah", talon=talon)
+        assert "exchange 6h" in legal(g, 0)
+        play(g, "0 attack 6h", "1 take")
+        finish_bout(g)
+        assert "exchange 6h" not in legal(g, 1)  # acquired from another player
+        play(g, "0 attack 7c", "1 defend 7c/9c", "0 pass")
+        play(g, "1 attack 6h", "0 take")
+        finish_bout(g)
+        assert g.trump_index == 0 and Card.parse("6h") in g.hand(0)
+        assert ("exchange 6h" in legal(g, 0)) is regained
+
+
 @covers("exchange_timing")
 def test_exchange_timing() -> None:
     hands = [["7c", "7d", "9c", "Tc", "Jc", "Qc"], ["8c", "8d", "9d", "Td", "Jd", "Qd"]]
@@ -359,6 +451,27 @@ def test_severnyi_switch() -> None:
         changed = [e for e in events if e.kind == "trump_change"]
         assert bool(changed) is flag
         assert g.trump == (Card.parse("9s").suit if flag else Card.parse("8h").suit)
+
+
+@covers("variant")
+def test_variant_combines_with_every_base_game() -> None:
+    """The catalogue: variants differ "from the Simple, Thrown on or Transfer Fool only by"
+    one rule, so each base game takes the twist, and an option the twist cannot live with is
+    refused with a reason (its own tests are in test_variants.py)."""
+    hands = [["7c", "7d"], ["8c", "9h"]]
+    for base in ("prostoy", "podkidnoy", "perevodnoy"):
+        rules = RuleSet.preset(base).with_variant("trumpless")
+        assert rules.variant == "trumpless" and rules.transfer == RuleSet.preset(base).transfer
+        g = Game.from_position(rules, hands, trump="-", talon=["As", "Ks"])
+        play(g, "0 attack 7c")
+        assert legal(g, 1) >= {"defend 7c/8c", "take"} and "defend 7c/9h" not in legal(g, 1)
+    plain = Game.from_position(POD, hands, trump="h", talon=["As", "Ks"])
+    play(plain, "0 attack 7c")
+    assert "defend 7c/9h" in legal(plain, 1)  # hearts are trumps in the plain game
+    with pytest.raises(RuleError, match="no trump to exchange"):
+        RuleSet(variant="trumpless")
+    with pytest.raises(RuleError, match="unknown variant"):
+        POD.with_variant("czech")
 
 
 def test_every_option_is_covered() -> None:

@@ -19,7 +19,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import PRESETS, Action, ActionKind, Event, Game, IllegalAction, RuleError, RuleSet
-from engine.cards import BEATERS, CARDS, LOWEST_RANK, RANK_MASK, bits, deck_mask
+from engine.cards import (
+    ACE,
+    CARDS,
+    DIAMONDS,
+    LOWEST_RANK,
+    NO_TRUMP,
+    RANK_MASK,
+    SPADES,
+    bits,
+    deck_mask,
+)
 
 MAX_STEPS = 5000
 
@@ -54,7 +64,7 @@ class Knowledge:
 
     def __init__(self, g: Game) -> None:
         self.known = [0] * g.n
-        if g.trump_index < 0 and g.trump_holder >= 0:
+        if g.trump_index < 0 and g.trump_holder >= 0 and g.rules.variant != "invisible":
             # no talon: the dealer's last card was turned up for all to see
             self.known[g.trump_holder] |= 1 << g.trump_card
 
@@ -80,6 +90,35 @@ class Knowledge:
 # ------------------------------------------------------------------ independent rule checks
 
 
+def beats(g: Game, seat: int, attack: int, card: int) -> bool:
+    """Whether ``card`` beats ``attack`` when ``seat`` defends, from the rule texts (pagat's
+    'higher card of the same suit, or any trump'; the catalogue variants' own sentences)."""
+    a_suit, a_rank = divmod(attack, 13)
+    c_suit, c_rank = divmod(card, 13)
+    trump = g.trump
+    variant = g.rules.variant
+    if variant == "trumpless":
+        trump = NO_TRUMP  # "played with no trumps"
+    elif variant == "japanese":
+        trump = DIAMONDS  # "the trumps are always diamonds"
+        if a_suit == SPADES:  # "the spades can be only beaten by the spades"
+            return c_suit == SPADES and c_rank > a_rank
+    elif variant == "double-trump":
+        # "each player has got his own trump": the turned-up suit is the dealer's left's, the
+        # next players clockwise take the next suits (the engine's documented reading)
+        trump = (g.trump + (seat - g.dealer - 1) % g.n) % 4
+    elif variant == "royal" and a_rank == LOWEST_RANK[g.rules.deck_size] - 2:
+        # "the weakest cards maybe only beaten by an ace. The trump ace beats any of them"
+        return c_rank == ACE - 2 and c_suit in (a_suit, trump)
+    if a_suit == c_suit:
+        return c_rank > a_rank
+    return c_suit == trump and a_suit != trump
+
+
+def beaters_of(g: Game, seat: int, attack: int) -> int:
+    return sum(1 << c for c in range(52) if beats(g, seat, attack, c))
+
+
 def bout_limit(g: Game) -> int:
     r = g.rules
     limit = 99 if r.max_attack is None else r.max_attack
@@ -95,12 +134,21 @@ def check_rules(g: Game) -> None:
         return
     a, d = g.attacker, g.defender
     assert a != d and g.is_active(a) and g.is_active(d) and g.is_opponent(a, d)
-    trump = g.trump
     if not g.table:
         # the lead: any non-empty set of one rank, no more than the defender holds or the limit
         want = set()
         limit = min(bout_limit(g), g.hand_size(d))
-        for r in range(2, 15):
+        ranks = range(2, 15)
+        if g.rules.variant == "boring" and g.hands[a]:
+            # "the player can only lead the card of the strongest value"
+            ranks = range(max(c % 13 + 2 for c in bits(g.hands[a])), 15)
+        if g.rules.variant == "three" and g.talon:
+            # "lead 3 cards at a time until the whole deck is out"
+            ranks = range(0)
+            if limit > 0:
+                k = min(3, limit, g.hand_size(a))
+                want.update(combinations(list(bits(g.hands[a])), k))
+        for r in ranks:
             same = list(bits(g.hands[a] & RANK_MASK[r]))
             for k in range(1, min(limit, len(same)) + 1):
                 want.update(tuple(c) for c in combinations(same, k))
@@ -114,13 +162,13 @@ def check_rules(g: Game) -> None:
     unbeaten = [x for x, y in g.table if y < 0]
     for x, y in g.table:
         if y >= 0:
-            assert BEATERS[trump][x] >> y & 1, "a defence that does not beat its card"
+            assert any(beats(g, s, x, y) for s in range(g.n)), "a defence that does not beat"
     acts = g.legal_actions(d)
     kinds = {x.kind for x in acts}
     if g.taking or not unbeaten:
         assert kinds <= {ActionKind.EXCHANGE}
     else:
-        want_def = {(CARDS[x], c) for x in unbeaten for c in bits(g.hands[d] & BEATERS[trump][x])}
+        want_def = {(CARDS[x], c) for x in unbeaten for c in bits(g.hands[d] & beaters_of(g, d, x))}
         got_def = {(x.cards[0], x.cards[1]) for x in acts if x.kind is ActionKind.DEFEND}
         assert got_def == want_def
         assert ActionKind.TAKE in kinds
@@ -143,6 +191,13 @@ def check_rules(g: Game) -> None:
     def throwable(s: int) -> int:
         if room <= 0 or (g.taking and not g.rules.pile_on):
             return 0
+        if (
+            g.rules.co_attack == "after_first_beat"
+            and s != a
+            and not g.taking
+            and not any(y >= 0 for _, y in g.table)
+        ):
+            return 0  # pagat: others join "after the defender has beaten the attacker's first card"
         return g.hands[s] & table_ranks
 
     closed = room <= 0 or (g.taking and not g.rules.pile_on)
@@ -162,11 +217,7 @@ def check_rules(g: Game) -> None:
             if may_pass:
                 want.add(Action(s, ActionKind.PASS))
         elif (
-            not g.rules.auto_done
-            and s not in obs_passed
-            and may_pass
-            and g.hands[s]
-            and not closed
+            not g.rules.auto_done and s not in obs_passed and may_pass and g.hands[s] and not closed
         ):
             want = {Action(s, ActionKind.PASS)}
         got = {x for x in g.legal_actions(s) if x.kind is not ActionKind.EXCHANGE}
@@ -253,7 +304,10 @@ def check_draws(g: Game, leader: int, d: int, events: list[Event]) -> None:
     clockwise from the defender (overview). Everyone fills up to the hand size while cards
     last."""
     drawn = [e for e in events if e.kind == "draw"]
-    if g.rules.draw_order == "attackers_first":
+    if g.rules.draw_order == "attackers_first" and d == leader:
+        # pagat: the defender draws last "unless the defender started out as an attacker"
+        order = [(leader + i) % g.n for i in range(g.n)]
+    elif g.rules.draw_order == "attackers_first":
         order = [(leader + i) % g.n for i in range(g.n) if (leader + i) % g.n != d] + [d]
     else:
         order = [(d + i) % g.n for i in range(g.n)]
@@ -339,7 +393,9 @@ def random_game(name: str, n: int, seed: int, *, heavy: bool = True) -> Game:
                         assert seen == e.cards
                     else:
                         # only the turned-up trump (or Severnyi's shown last card) is public
-                        assert all(c == up_before or g.rules.severnyi for c in seen)
+                        # (trump fool: the card that just took the trump's place)
+                        up_now = (up_before, g.trump_card)
+                        assert all(c in up_now or g.rules.severnyi for c in seen)
                         assert set(seen) <= set(e.cards)
         for s in [-1, *range(n)]:
             obs = g.observation(s)
@@ -493,9 +549,14 @@ def test_observation_does_not_depend_on_hidden_cards(name: str, n: int, seed: in
                 if u >= 0:
                     free_u = [c for c in data["hands"][u] if c not in data["known"][u]]
                 else:
-                    free_u = [c for i, c in enumerate(data["talon"]) if i != g.trump_index]
-                free_t = [c for c in free_t if c != str(CARDS[low])]
-                free_u = [c for c in free_u if c != str(CARDS[low])]
+                    # (invisible fool: the card under the talon is as hidden as the rest)
+                    hidden_up = g.rules.variant == "invisible"
+                    free_u = [
+                        c for i, c in enumerate(data["talon"]) if i != g.trump_index or hidden_up
+                    ]
+                if low < 52:  # a trumpless game has no lowest trump
+                    free_t = [c for c in free_t if c != str(CARDS[low])]
+                    free_u = [c for c in free_u if c != str(CARDS[low])]
                 if not free_t or not free_u:
                     continue
                 x, y = rng.choice(free_t), rng.choice(free_u)
@@ -504,7 +565,11 @@ def test_observation_does_not_depend_on_hidden_cards(name: str, n: int, seed: in
                     data["hands"][u] = [x if c == y else c for c in data["hands"][u]]
                 else:
                     data["talon"] = [x if c == y else c for c in data["talon"]]
-                other = Game.from_dict(data)
+                    if data["trump_card"] == y:
+                        data["trump_card"] = x
+                # settle=False: with auto_done the swapped card may complete the bout (nobody
+                # holds a rank to add any more); compare the same table
+                other = Game.from_dict(data, settle=False)
                 mine, theirs = g.observation(seat), other.observation(seat)
                 if g.rules.auto_done:
                     # auto_done admits that a seat with nothing to add is done at once: a

@@ -1,0 +1,32 @@
+"""Catalogue variants (fool-variants-catalogue.txt): one module per variant, registered here.
+
+To add a variant: write ``engine/variants/<name>.py`` with a :class:`~.base.Variant` subclass
+that quotes its catalogue sentence and overrides the hooks it needs, add the instance to
+``VARIANTS`` below, and give it a preset in ``engine/rules.py``. docs/variants.md says more.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .base import NONE, Deal, Variant
+from .boring import BORING
+from .double_trump import DOUBLE_TRUMP
+from .invisible import INVISIBLE
+from .japanese import JAPANESE
+from .road import ROAD
+from .royal import ROYAL
+from .three import THREE
+from .trump_fool import TRUMP_FOOL
+from .trumpless import TRUMPLESS
+
+#: Every variant by its ``RuleSet.variant`` name, in the catalogue families' order.
+VARIANTS: Final[dict[str, Variant]] = {
+    v.name: v
+    for v in (
+        *(NONE, TRUMPLESS, JAPANESE, ROYAL, DOUBLE_TRUMP, ROAD, TRUMP_FOOL, INVISIBLE),
+        *(BORING, THREE),
+    )
+}
+
+__all__ = ["NONE", "VARIANTS", "Deal", "Variant"]

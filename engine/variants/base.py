@@ -1,0 +1,206 @@
+"""The variation points of the engine: what a catalogue variant may change, and the defaults.
+
+fool-variants-catalogue.txt says of most of its games that they differ "from the Simple,
+Thrown on or Transfer Fool only by" one rule. So a variant is not a new engine but a small
+object that overrides one or two of the hooks below; the base game (no throw-ins, throw-ins,
+transfers) stays a matter of the ordinary ``RuleSet`` options and combines with any variant.
+
+The hooks, and where ``Game`` calls them (each is named after the question it answers):
+
+* **who may beat what** — :meth:`Variant.trump_suit` (which suit is trumps, if any) and
+  :meth:`Variant.beat_tables` (per seat, per card: the mask of cards that beat it). ``Game``
+  looks the defender's table up once per move generation, the same cost as before.
+* **how cards are dealt** — :meth:`Variant.deal` (hands, talon, the turned-up card) and
+  :meth:`Variant.opening_attacker` (who leads the first bout).
+* **how cards are drawn** — :meth:`Variant.draw_need` (how many cards a seat draws after a
+  bout; set ``draws = True``) and :meth:`Variant.on_bout_end` (anything that happens to the
+  table's cards, the talon or the trump when a bout ends; set ``bout_end = True``).
+* **what may be led** — :meth:`Variant.add_leads` (the attacker's opening moves; set
+  ``leads = True``).
+* **who sees which card** — ``trump_card_hidden`` and :meth:`Variant.observe` (edit a seat's
+  :class:`~engine.observation.Observation` fields before it is built; set ``observes``).
+* **how a deal is scored** — :meth:`Variant.settle` (the result once the game is over; set
+  ``settles = True``), with :meth:`Variant.on_bout_end` to count what it needs in
+  ``Game.vstate``.
+
+Speed: a hook whose flag is off is never called; ``Game`` copies each flag into a slot once
+per game (``Game._blank``), so the pagat presets pay one slot read per bout, or per lead,
+for the whole mechanism (``bench/engine_speed.py`` measures it).
+
+State: a variant that must remember something across bouts (points, a counter) keeps it in
+``Game.vstate``, a dict of JSON values that are never mutated in place (replace them), so that
+``Game.copy`` can copy it shallowly and JSON positions round-trip it (``variant_state``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
+
+from ..cards import BEATERS, bits
+
+if TYPE_CHECKING:
+    from ..actions import Action, Event
+    from ..game import Game
+    from ..result import Result
+    from ..rules import RuleSet
+
+_BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
+
+
+class Deal(NamedTuple):
+    """What the dealer leaves on the table: hands, talon and the card that shows trumps.
+
+    ``talon[0]`` is the bottom card, ``talon[-1]`` the top. ``trump_index`` is the index in the
+    talon of the face-up trump card (-1: none in the talon); ``trump_card`` is that card, or
+    the dealer's turned-up last card when there is no talon (then ``trump_holder`` is the
+    dealer), or -1 when no card shows trumps.
+    """
+
+    hands: list[int]
+    talon: list[int]
+    trump_index: int
+    trump_card: int
+    trump_holder: int
+
+
+def standard_deal(rules: RuleSet, deck: list[int], dealer: int) -> Deal:
+    """Pagat's deal: six cards each, one at a time clockwise from the dealer's left; the next
+    card is turned up under the talon (Severnyi: on top of a hidden card); with no talon the
+    dealer's last card is turned up and stays in the dealer's hand."""
+    n = rules.players
+    hands = [0] * n
+    i = rules.hand_size * n
+    for j in range(n):
+        # the j-th player to receive gets deck[j], deck[j + n], ...
+        hands[(dealer + 1 + j) % n] = sum(map(_BIT.__getitem__, deck[j:i:n]))
+    rest = deck[i:]
+    if rest:
+        index = 1 if rules.severnyi else 0
+        return Deal(hands, rest, index, rest[index], -1)
+    return Deal(hands, [], -1, deck[i - 1], dealer)
+
+
+def whole_deck_deal(rules: RuleSet, deck: list[int], dealer: int) -> Deal:
+    """The whole pack dealt round, one card at a time from the dealer's left (some players get
+    one card more when it does not divide evenly); the dealer's last card is turned up to show
+    trumps and stays in the dealer's hand, as pagat deals six players 36 cards."""
+    n = rules.players
+    hands = [0] * n
+    for j in range(n):
+        hands[(dealer + 1 + j) % n] = sum(map(_BIT.__getitem__, deck[j::n]))
+    # the dealer receives every n-th card, the last of a round: their last card is shown
+    return Deal(hands, [], -1, deck[n - 1 :: n][-1], dealer)
+
+
+class Variant:
+    """A catalogue variant: one rule that differs from the base game, with its rule text.
+
+    Subclasses set the class attributes and override only the hooks they need (turning on the
+    matching flag). A variant object holds no game state: one instance serves every game.
+    """
+
+    #: The value of ``RuleSet.variant`` (lower case, hyphens).
+    name: ClassVar[str] = "none"
+    #: The catalogue's own name for the game, e.g. "Trumpless fool".
+    title: ClassVar[str] = "No variant"
+    #: The catalogue sentence that defines the variant, quoted exactly.
+    rule_text: ClassVar[str] = ""
+    #: How this implementation reads the text where it is silent or ambiguous.
+    reading: ClassVar[str] = ""
+    #: Options this variant cannot be played without: ``{option: (value, why)}``. A rule set
+    #: with another value is refused with the reason; ``RuleSet.with_variant`` sets them.
+    requires: ClassVar[dict[str, tuple[object, str]]] = {}
+
+    # flags: which optional hooks Game must call (see the module docstring)
+    leads: ClassVar[bool] = False
+    draws: ClassVar[bool] = False
+    bout_end: ClassVar[bool] = False
+    observes: ClassVar[bool] = False
+    settles: ClassVar[bool] = False
+    #: The face-up trump card is not shown to anyone (only its suit is known).
+    trump_card_hidden: ClassVar[bool] = False
+    #: With ``leads``: the (code, sentence) of a refused lead (``explain_illegal``).
+    lead_error: ClassVar[tuple[str, str]] = ("bad_lead", "that lead is not allowed here")
+
+    # ---------------------------------------------------------------- rules
+
+    def problems(self, rules: RuleSet) -> list[str]:
+        """Why this variant cannot be played with these other options (empty: it can).
+        Overrides add their own reasons to these."""
+        return [
+            f"{self.title}: {why} (set {option}={value})"
+            for option, (value, why) in self.requires.items()
+            if getattr(rules, option) != value
+        ]
+
+    # ---------------------------------------------------------------- dealing
+
+    def deal(self, rules: RuleSet, deck: list[int], dealer: int) -> Deal:
+        """Deal a shuffled pack (``deck`` as card indices, the first card dealt first)."""
+        return standard_deal(rules, deck, dealer)
+
+    def opening_attacker(self, g: Game, previous: Result | None) -> int | None:
+        """Who leads the first bout of the deal, or None for the ``first_lead`` /
+        ``next_deal_lead`` options."""
+        return None
+
+    # ---------------------------------------------------------------- beating
+
+    def trump_suit(self, turned_up: int) -> int:
+        """The trump suit, given the card that was turned up (-1 when none was): 0-3, or
+        ``cards.NO_TRUMP``."""
+        return turned_up // 13
+
+    def beat_tables(self, g: Game, trump: int) -> tuple[tuple[int, ...], ...]:
+        """Per seat: ``table[card]`` is the mask of the cards that beat ``card`` when that seat
+        defends. Called when the deal starts and whenever trumps change. Return the same tuple
+        object for every seat when they all beat alike (the usual case)."""
+        return (BEATERS[trump],) * g.n
+
+    def seat_trumps(self, g: Game) -> tuple[int, ...]:
+        """Each seat's own trump suit, shown to the players (the same for all, usually)."""
+        return (g.trump,) * g.n
+
+    # ---------------------------------------------------------------- leading and drawing
+
+    def add_leads(self, g: Game, seat: int, out: list[Action]) -> None:
+        """Append the attacker's legal leads to ``out`` (only with ``leads = True``)."""
+        raise NotImplementedError
+
+    def draw_need(self, g: Game, seat: int) -> int:
+        """How many cards ``seat`` draws in the refill after a bout (only with ``draws``)."""
+        raise NotImplementedError
+
+    def on_bout_end(self, g: Game, taken: bool, cards: int, last: int, ev: list[Event]) -> None:
+        """A bout has just ended, before the refill. ``cards`` is the mask of the table's cards
+        (already in the defender's hand when ``taken``, else in the discard); ``last`` is the
+        card that answered the last attack card (-1 when taken). Only with ``bout_end``."""
+        raise NotImplementedError
+
+    # ---------------------------------------------------------------- seeing and scoring
+
+    def observe(self, g: Game, seat: int, fields: dict[str, object]) -> None:
+        """Edit the fields of ``seat``'s observation (-1: the public) before it is built."""
+
+    def settle(self, g: Game) -> Result | None:
+        """The result, once the engine has found the game over (None: keep the engine's)."""
+        return None
+
+
+#: The base game itself.
+NONE = Variant()
+
+
+def lowest_card_of(g: Game, suit_of_seat: tuple[int, ...]) -> tuple[int, int] | None:
+    """(rank, seat) of the lowest card any seat holds in that seat's own trump suit."""
+    best: tuple[int, int] | None = None
+    for s in range(g.n):
+        suit = suit_of_seat[s]
+        if not 0 <= suit <= 3:
+            continue
+        for c in bits(g.hands[s] & (0x1FFF << (13 * suit))):
+            key = (c % 13 + 2, s)
+            if best is None or key < best:
+                best = key
+            break  # bits() ascends: the first is this seat's lowest
+    return best
