@@ -352,6 +352,7 @@ PRESETS: Final[dict[str, RuleSet]] = {
     "invisible": RuleSet().with_variant("invisible"),
     "boring": RuleSet().with_variant("boring"),
     "three": RuleSet().with_variant("three"),
+    "heaped": RuleSet().with_variant("heaped"),
 }
 
 PRESET_DESCRIPTIONS: Final = {
@@ -374,4 +375,5 @@ PRESET_DESCRIPTIONS: Final = {
     "invisible": "Invisible fool: the trump suit is announced, the trump card is never shown.",
     "boring": "Boring fool: you may only lead your highest rank.",
     "three": "Three fool: lead three cards at a time while the talon lasts.",
+    "heaped": "Heaped fool: the whole pack is dealt at once; the weakest trump leads.",
 }

@@ -12,6 +12,7 @@ from typing import Final
 from .base import NONE, Deal, Variant
 from .boring import BORING
 from .double_trump import DOUBLE_TRUMP
+from .heaped import HEAPED
 from .invisible import INVISIBLE
 from .japanese import JAPANESE
 from .road import ROAD
@@ -25,6 +26,7 @@ VARIANTS: Final[dict[str, Variant]] = {
     v.name: v
     for v in (
         *(NONE, TRUMPLESS, JAPANESE, ROYAL, DOUBLE_TRUMP, ROAD, TRUMP_FOOL, INVISIBLE),
+        *(HEAPED,),
         *(BORING, THREE),
     )
 }
