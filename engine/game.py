@@ -49,6 +49,7 @@ from .position import SCHEMA, SCHEMA_VERSION
 from .result import Result
 from .rules import RuleSet
 from .variants import VARIANTS, Variant
+from .variants.base import aside_masks
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "Game", "IllegalAction", "InvalidPosition", "Result"]
 
@@ -356,6 +357,8 @@ class Game:
         g.talon = deal.talon  # talon[0] is the bottom card, talon[-1] the top
         g.trump_index = deal.trump_index
         g.trump_card = up = deal.trump_card
+        if deal.vstate:
+            g.vstate = deal.vstate
         if deal.trump_holder >= 0:
             # no talon: the dealer's last card was turned up for all to see and fixes trumps
             g.trump_holder = deal.trump_holder
@@ -1334,6 +1337,9 @@ class Game:
         seen = 0
         total = 0
         parts: list[int] = [*self.hands, self.discard]
+        if self.vstate:  # cards a variant set aside (out of play, closed)
+            out_of_play, closed = aside_masks(self.vstate, self.n)
+            parts += [out_of_play, *closed]
         for c in self.talon:
             parts.append(1 << c)
         for a, d in self.table:

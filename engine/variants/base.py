@@ -34,9 +34,9 @@ State: a variant that must remember something across bouts (points, a counter) k
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from ..cards import BEATERS, bits
+from ..cards import BEATERS, CARDS, Card, bits
 
 if TYPE_CHECKING:
     from ..actions import Action, Event
@@ -61,6 +61,38 @@ class Deal(NamedTuple):
     trump_index: int
     trump_card: int
     trump_holder: int
+    #: The variant's state at the start of the deal (``Game.vstate``), e.g. cards set aside.
+    vstate: dict[str, Any] | None = None
+
+
+#: ``Game.vstate`` keys every part of the engine understands (card conservation, JSON
+#: positions, observations and the computer players' sampled worlds), as lists of card
+#: notations: cards put out of play face down (Chukchi fool's talon; a face-up card there,
+#: like Chukchi's turned-up trump, is seen by all), and each seat's face-down closed cards
+#: (Magadan fool), which count as that seat's cards but are not in its hand.
+OUT_OF_PLAY = "out_of_play"
+CLOSED = "closed"
+
+
+def card_list(cards: list[int]) -> list[str]:
+    """Cards as the notation lists ``vstate`` keeps (JSON values)."""
+    return [str(CARDS[c]) for c in cards]
+
+
+def parse_list(texts: list[str]) -> list[int]:
+    return [int(Card.parse(t)) for t in texts]
+
+
+def aside_masks(vstate: dict[str, Any], n: int) -> tuple[int, list[int]]:
+    """(mask of the out-of-play cards, mask of each seat's closed cards) of a ``vstate``."""
+    out = 0
+    for c in parse_list(vstate.get(OUT_OF_PLAY, [])):
+        out |= 1 << c
+    closed = [0] * n
+    for s, cards in enumerate(vstate.get(CLOSED, [])[:n]):
+        for c in parse_list(cards):
+            closed[s] |= 1 << c
+    return out, closed
 
 
 def standard_deal(rules: RuleSet, deck: list[int], dealer: int) -> Deal:
