@@ -353,6 +353,7 @@ PRESETS: Final[dict[str, RuleSet]] = {
     "boring": RuleSet().with_variant("boring"),
     "three": RuleSet().with_variant("three"),
     "heaped": RuleSet().with_variant("heaped"),
+    "chukchi": RuleSet().with_variant("chukchi"),
 }
 
 PRESET_DESCRIPTIONS: Final = {
@@ -376,4 +377,5 @@ PRESET_DESCRIPTIONS: Final = {
     "boring": "Boring fool: you may only lead your highest rank.",
     "three": "Three fool: lead three cards at a time while the talon lasts.",
     "heaped": "Heaped fool: the whole pack is dealt at once; the weakest trump leads.",
+    "chukchi": "Chukchi fool: six cards each; the talon and its trump leave the game unseen.",
 }

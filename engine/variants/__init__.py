@@ -11,6 +11,7 @@ from typing import Final
 
 from .base import NONE, Deal, Variant
 from .boring import BORING
+from .chukchi import CHUKCHI
 from .double_trump import DOUBLE_TRUMP
 from .heaped import HEAPED
 from .invisible import INVISIBLE
@@ -26,7 +27,7 @@ VARIANTS: Final[dict[str, Variant]] = {
     v.name: v
     for v in (
         *(NONE, TRUMPLESS, JAPANESE, ROYAL, DOUBLE_TRUMP, ROAD, TRUMP_FOOL, INVISIBLE),
-        *(HEAPED,),
+        *(HEAPED, CHUKCHI),
         *(BORING, THREE),
     )
 }

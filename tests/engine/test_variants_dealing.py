@@ -8,6 +8,7 @@ variant allows.
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -74,3 +75,70 @@ def test_heaped_plays_without_drawing() -> None:
     assert Card.parse("Ad") in g.hand(0)
     data = g.to_dict()
     assert Game.from_dict(json.loads(json.dumps(data))).to_dict() == data
+
+
+# ------------------------------------------------------------------ chukchi
+
+CHUKCHI = RuleSet.preset("chukchi")
+
+
+def test_chukchi_removes_the_talon_and_its_trump_after_the_deal() -> None:
+    """ "The Chukchi Fool differs from the Simple, Thrown on or Transfer Fool only by the fact
+    that each of the players gets 6 cards. The deck with a trump is removed from the game and
+    then the game follows the rules of the Simple, Thrown on or Transfer Fool." """
+    for n in (2, 3, 4, 5):
+        g = Game.new(RuleSet.preset("chukchi", players=n), seed=n)
+        assert [g.hand_size(s) for s in range(n)] == [6] * n
+        assert g.talon == [] and g.discard == 0 and g.trump_holder == -1
+        away = [Card.parse(c) for c in g.vstate["out_of_play"]]
+        assert len(away) == 36 - 6 * n and away[0] == g.trump_card  # the trump went with it
+        assert g.trump == g.trump_card // 13
+        g.check_invariants()
+        for seat in (-1, *range(n)):
+            obs = g.observation(seat)
+            # trumps are known and the trump card was seen, but not one talon card
+            assert obs.trump_card == g.trump_card and not obs.trump_card_in_talon
+            assert obs.talon_count == 0 and obs.discard_mask == 0
+            assert obs.out_of_play == len(away) - 1 and obs.out_of_play_seen == 1 << g.trump_card
+            assert not obs.unseen_mask >> g.trump_card & 1
+
+
+def test_chukchi_nobody_draws_and_the_removed_cards_never_reach_the_discard() -> None:
+    g = Game.new(CHUKCHI, seed=11)
+    away = sum(1 << Card.parse(c) for c in g.vstate["out_of_play"])
+    rng = random.Random(3)
+    while g.result is None:
+        events = g.apply(rng.choice(g.all_legal_actions()))
+        assert not [e for e in events if e.kind == "draw"]
+        assert not g.discard & away
+        g.check_invariants()
+    assert g.result.kind in ("fool", "draw")
+
+
+def test_chukchi_removed_cards_are_hidden_from_everyone() -> None:
+    """Swap a removed card with an unknown card of another hand: no seat's view changes."""
+    g = Game.new(CHUKCHI, seed=5)
+    data = g.to_dict()
+    away = data["variant_state"]["out_of_play"]
+    x, y = data["hands"][1][0], away[3]
+    data["hands"][1] = [y if c == x else c for c in data["hands"][1]]
+    data["variant_state"]["out_of_play"] = [x if c == y else c for c in away]
+    other = Game.from_dict(data)
+    other.check_invariants()
+    assert other.observation(0) == g.observation(0)
+    assert other.public_observation() == g.public_observation()
+
+
+def test_chukchi_positions_keep_the_removed_cards() -> None:
+    g = Game.new(CHUKCHI, seed=2)
+    data = json.loads(json.dumps(g.to_dict()))
+    assert Game.from_dict(data).to_dict() == data
+    data["variant_state"]["out_of_play"].append(data["hands"][0][0])
+    with pytest.raises(Exception, match="twice"):
+        Game.from_dict(data)
+
+
+def test_chukchi_refuses_a_deal_that_leaves_no_talon() -> None:
+    with pytest.raises(RuleError, match="no talon"):
+        RuleSet.preset("chukchi", players=6)
+    assert RuleSet.preset("chukchi", players=6, deck_size=52).talon_size == 16
