@@ -354,6 +354,7 @@ PRESETS: Final[dict[str, RuleSet]] = {
     "three": RuleSet().with_variant("three"),
     "heaped": RuleSet().with_variant("heaped"),
     "chukchi": RuleSet().with_variant("chukchi"),
+    "empty": RuleSet().with_variant("empty"),
 }
 
 PRESET_DESCRIPTIONS: Final = {
@@ -378,4 +379,5 @@ PRESET_DESCRIPTIONS: Final = {
     "three": "Three fool: lead three cards at a time while the talon lasts.",
     "heaped": "Heaped fool: the whole pack is dealt at once; the weakest trump leads.",
     "chukchi": "Chukchi fool: six cards each; the talon and its trump leave the game unseen.",
+    "empty": "Empty fool: you draw from the talon only when your hand is empty.",
 }

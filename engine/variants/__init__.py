@@ -13,6 +13,7 @@ from .base import NONE, Deal, Variant
 from .boring import BORING
 from .chukchi import CHUKCHI
 from .double_trump import DOUBLE_TRUMP
+from .empty import EMPTY
 from .heaped import HEAPED
 from .invisible import INVISIBLE
 from .japanese import JAPANESE
@@ -27,7 +28,7 @@ VARIANTS: Final[dict[str, Variant]] = {
     v.name: v
     for v in (
         *(NONE, TRUMPLESS, JAPANESE, ROYAL, DOUBLE_TRUMP, ROAD, TRUMP_FOOL, INVISIBLE),
-        *(HEAPED, CHUKCHI),
+        *(HEAPED, CHUKCHI, EMPTY),
         *(BORING, THREE),
     )
 }

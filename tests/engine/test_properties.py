@@ -315,6 +315,9 @@ def check_draws(g: Game, leader: int, d: int, events: list[Event]) -> None:
     assert seats == sorted(seats, key=order.index)
     for i, e in enumerate(drawn):
         full = g.hand_size(e.seat) >= g.rules.hand_size
+        if g.rules.variant == "empty":
+            # "draws the cards from the deck only when he has run out of his own ones"
+            full = e.amount == g.hand_size(e.seat) == g.rules.hand_size
         assert full or (i == len(drawn) - 1 and not g.talon)
 
 
@@ -334,7 +337,7 @@ def check_after_bout(
         # the talon lasted: everybody still playing holds at least a full hand
         for s in range(g.n):
             if g.is_active(s):
-                assert g.hand_size(s) >= g.rules.hand_size
+                assert g.hand_size(s) >= (1 if g.rules.variant == "empty" else g.rules.hand_size)
     else:
         for s in range(g.n):
             assert g.is_active(s) == bool(g.hands[s])

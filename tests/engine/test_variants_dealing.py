@@ -142,3 +142,34 @@ def test_chukchi_refuses_a_deal_that_leaves_no_talon() -> None:
     with pytest.raises(RuleError, match="no talon"):
         RuleSet.preset("chukchi", players=6)
     assert RuleSet.preset("chukchi", players=6, deck_size=52).talon_size == 16
+
+
+# ------------------------------------------------------------------ empty
+
+EMPTY = RuleSet.preset("empty")
+
+
+def test_empty_a_player_holding_cards_draws_nothing() -> None:
+    """ "The Empty Fool differs from the Simple, Thrown on or Transfer Fool only by the fact
+    that the player draws the cards from the deck only when he has run out of his own ones." """
+    hands = [["7c", "9c", "Ad"], ["8c", "Kc", "6h", "7h"]]
+    talon = ["6s", "7s", "8s", "9s", "Ts", "Js", "Qs", "Ks", "As"]
+    g = Game.from_position(EMPTY, hands, trump="s", talon=talon, attacker=0)
+    events = play(g, "0 attack 7c", "1 defend 7c/8c")
+    events += finish_bout(g)
+    # neither hand ran out, so nobody draws although both hold fewer than six
+    assert not [e for e in events if e.kind == "draw"]
+    assert g.hand_size(0) == 2 and g.hand_size(1) == 3 and len(g.talon) == 9
+
+
+def test_empty_a_player_who_ran_out_draws_a_full_hand() -> None:
+    """ "... the player draws the cards from the deck only when he has run out of his own
+    ones." """
+    hands = [["7c"], ["8c", "Kc", "6h", "7h"]]
+    talon = ["6s", "7s", "8s", "9s", "Ts", "Js", "Qs", "Ks", "As"]
+    g = Game.from_position(EMPTY, hands, trump="s", talon=talon, attacker=0)
+    events = play(g, "0 attack 7c", "1 defend 7c/8c")
+    events += finish_bout(g)
+    assert [(e.seat, e.amount) for e in events if e.kind == "draw"] == [(0, 6)]
+    assert g.hand_size(0) == 6 and g.hand_size(1) == 3 and g.is_active(0)
+    assert len(g.talon) == 3

@@ -1,0 +1,33 @@
+"""Empty fool: a player draws from the talon only once their hand is empty."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .base import Variant
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+class Empty(Variant):
+    name = "empty"
+    title = "Empty fool"
+    rule_text = (
+        "The Empty Fool differs from the Simple, Thrown on or Transfer Fool only by the fact"
+        " that the player draws the cards from the deck only when he has run out of his own"
+        " ones."
+    )
+    reading = (
+        "Drawing still happens where the base game draws, after each bout and in the same"
+        " order, but only a player whose hand is empty draws, and then a full hand (six cards,"
+        " or what the talon has left). A player who holds even one card draws nothing. Running"
+        " out while the talon lasts is therefore not going out: that player draws a fresh hand."
+    )
+    draws = True
+
+    def draw_need(self, g: Game, seat: int) -> int:
+        return 0 if g.hands[seat] else g.rules.hand_size
+
+
+EMPTY = Empty()
