@@ -355,6 +355,7 @@ PRESETS: Final[dict[str, RuleSet]] = {
     "heaped": RuleSet().with_variant("heaped"),
     "chukchi": RuleSet().with_variant("chukchi"),
     "empty": RuleSet().with_variant("empty"),
+    "albanian": RuleSet().with_variant("albanian"),
 }
 
 PRESET_DESCRIPTIONS: Final = {
@@ -380,4 +381,5 @@ PRESET_DESCRIPTIONS: Final = {
     "heaped": "Heaped fool: the whole pack is dealt at once; the weakest trump leads.",
     "chukchi": "Chukchi fool: six cards each; the talon and its trump leave the game unseen.",
     "empty": "Empty fool: you draw from the talon only when your hand is empty.",
+    "albanian": "Albanian fool: the talon lies in descending order, aces on top.",
 }

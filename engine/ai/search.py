@@ -27,6 +27,7 @@ from ..actions import Action, ActionKind
 from ..cards import CARDS, bits, suit_char
 from ..game import Game
 from ..observation import Observation
+from ..variants import VARIANTS
 from ..variants.base import CLOSED, OUT_OF_PLAY, card_list
 from .policies import normal_policy
 from .view import view_of_game
@@ -225,6 +226,7 @@ def build_world(
             state[CLOSED] = closed
         data["variant_state"] = state
         del talon[:k]
+    talon = VARIANTS[obs.rules.variant].arrange_talon(talon)
     trump_index = -1
     if obs.trump_card_in_talon and obs.trump_card is not None:
         trump_index = 1 if obs.rules.severnyi and talon else 0

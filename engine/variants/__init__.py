@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from .albanian import ALBANIAN
 from .base import NONE, Deal, Variant
 from .boring import BORING
 from .chukchi import CHUKCHI
@@ -28,7 +29,7 @@ VARIANTS: Final[dict[str, Variant]] = {
     v.name: v
     for v in (
         *(NONE, TRUMPLESS, JAPANESE, ROYAL, DOUBLE_TRUMP, ROAD, TRUMP_FOOL, INVISIBLE),
-        *(HEAPED, CHUKCHI, EMPTY),
+        *(HEAPED, CHUKCHI, EMPTY, ALBANIAN),
         *(BORING, THREE),
     )
 }

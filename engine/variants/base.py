@@ -171,6 +171,12 @@ class Variant:
         """Deal a shuffled pack (``deck`` as card indices, the first card dealt first)."""
         return standard_deal(rules, deck, dealer)
 
+    def arrange_talon(self, cards: list[int]) -> list[int]:
+        """The face-down talon cards in the order they lie (bottom first), given them in a
+        random order: a variant that orders its talon says so here, so that the deal and the
+        computer players' sampled worlds lay it alike."""
+        return cards
+
     def opening_attacker(self, g: Game, previous: Result | None) -> int | None:
         """Who leads the first bout of the deal, or None for the ``first_lead`` /
         ``next_deal_lead`` options."""

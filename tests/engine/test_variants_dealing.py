@@ -173,3 +173,47 @@ def test_empty_a_player_who_ran_out_draws_a_full_hand() -> None:
     assert [(e.seat, e.amount) for e in events if e.kind == "draw"] == [(0, 6)]
     assert g.hand_size(0) == 6 and g.hand_size(1) == 3 and g.is_active(0)
     assert len(g.talon) == 3
+
+
+# ------------------------------------------------------------------ albanian
+
+ALBANIAN = RuleSet.preset("albanian")
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_albanian_talon_lies_in_descending_order(n: int) -> None:
+    """ "The Albanian Fool differs from the Simple, Thrown on or Transfer Fool only by the fact
+    that the cards in the deck are laid according to the descending value order. It means that
+    the upper cards of the deck are case, then go kings, queens, knaves, etc." """
+    for seed in range(10):
+        g = Game.new(RuleSet.preset("albanian", players=n), seed=seed)
+        assert g.trump_index == 0 and g.talon[0] == g.trump_card  # trumps still turned up
+        ranks = [c % 13 for c in g.talon[1:]]
+        assert ranks == sorted(ranks)  # from the bottom up: ascending, so aces on top
+        g.check_invariants()
+
+
+def test_albanian_players_draw_the_highest_cards_first() -> None:
+    g = Game.new(ALBANIAN, seed=4)
+    top = g.talon[-1]
+    assert top % 13 == 12  # an ace (36 cards, two players: 23 face-down talon cards)
+    a, d = g.attacker, g.defender
+    lead = next(x for x in g.legal_actions(a) if x.kind.value == "attack" and len(x.cards) == 1)
+    g.apply(lead)
+    g.apply(next(x for x in g.legal_actions(d) if x.kind.value == "take"))
+    events = finish_bout(g)
+    drawn = [e for e in events if e.kind == "draw"]
+    assert drawn[0].seat == a and drawn[0].amount == 1
+    assert drawn[0].cards == (top,)
+
+
+def test_albanian_sampled_worlds_lay_the_talon_the_same_way() -> None:
+    from engine.ai.search import build_world, sample_hands, world_template
+
+    g = Game.new(ALBANIAN, seed=9)
+    obs = g.observation(0)
+    for seed in range(5):
+        hands, talon = sample_hands(obs, random.Random(seed))
+        world = build_world(obs, world_template(obs), hands, talon)
+        ranks = [c % 13 for c in world.talon[1:]]
+        assert ranks == sorted(ranks) and world.talon[0] == g.trump_card
