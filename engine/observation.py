@@ -9,8 +9,8 @@ until played.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from .actions import Action
 from .cards import CARDS, RANK_CHARS, SUIT_CHARS, Card, bits, sorted_hand, suit_char
@@ -82,6 +82,8 @@ class Observation:
     #: Each seat's face-down closed cards (Magadan fool): how many. They are not in the hand
     #: (nobody, the owner included, may see or play them) and not in ``hand_sizes``.
     closed: tuple[int, ...] = ()
+    #: What every seat may know of the variant's own state (``Variant.public_state``).
+    variant_state: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def of(cls, g: Game, seat: int) -> Observation:
@@ -127,6 +129,7 @@ class Observation:
         )
         if g.vstate:
             _aside_fields(g, fields)
+            fields["variant_state"] = variant.public_state(g)
         if variant.observes:
             variant.observe(g, seat, fields)
         return cls(**fields)  # type: ignore[arg-type]

@@ -204,6 +204,8 @@ def world_template(obs: Observation) -> dict[str, Any]:
     }
     if up is not None:
         template["trump_card"] = str(up)
+    if obs.variant_state:
+        template["variant_state"] = dict(obs.variant_state)
     return template
 
 

@@ -217,6 +217,12 @@ class Variant:
 
     # ---------------------------------------------------------------- seeing and scoring
 
+    def public_state(self, g: Game) -> dict[str, Any]:
+        """The part of ``g.vstate`` every seat may know (a counter, say), shown in
+        observations as ``variant_state`` so that the computer players' sampled worlds carry
+        it; never a card set aside or a seed."""
+        return {}
+
     def observe(self, g: Game, seat: int, fields: dict[str, object]) -> None:
         """Edit the fields of ``seat``'s observation (-1: the public) before it is built."""
 
