@@ -150,6 +150,8 @@ class Event(NamedTuple):
             return f"seat {self.seat} exchanges {cards} for the turned-up trump"
         if k == "beaten":
             return f"bito: {self.amount} cards discarded"
+        if k == "reshuffle":
+            return f"{cards} shuffled back into the talon"
         if k == "picked_up":
             return f"seat {self.seat} picks up {self.amount} cards"
         if k == "trump_change":

@@ -356,6 +356,7 @@ PRESETS: Final[dict[str, RuleSet]] = {
     "chukchi": RuleSet().with_variant("chukchi"),
     "empty": RuleSet().with_variant("empty"),
     "albanian": RuleSet().with_variant("albanian"),
+    "beaten-off": RuleSet().with_variant("beaten-off"),
 }
 
 PRESET_DESCRIPTIONS: Final = {
@@ -382,4 +383,5 @@ PRESET_DESCRIPTIONS: Final = {
     "chukchi": "Chukchi fool: six cards each; the talon and its trump leave the game unseen.",
     "empty": "Empty fool: you draw from the talon only when your hand is empty.",
     "albanian": "Albanian fool: the talon lies in descending order, aces on top.",
+    "beaten-off": "Beaten-off fool: every second beaten-off bout is shuffled back into the talon.",
 }

@@ -11,6 +11,7 @@ from typing import Final
 
 from .albanian import ALBANIAN
 from .base import NONE, Deal, Variant
+from .beaten_off import BEATEN_OFF
 from .boring import BORING
 from .chukchi import CHUKCHI
 from .double_trump import DOUBLE_TRUMP
@@ -29,7 +30,7 @@ VARIANTS: Final[dict[str, Variant]] = {
     v.name: v
     for v in (
         *(NONE, TRUMPLESS, JAPANESE, ROYAL, DOUBLE_TRUMP, ROAD, TRUMP_FOOL, INVISIBLE),
-        *(HEAPED, CHUKCHI, EMPTY, ALBANIAN),
+        *(HEAPED, CHUKCHI, EMPTY, ALBANIAN, BEATEN_OFF),
         *(BORING, THREE),
     )
 }

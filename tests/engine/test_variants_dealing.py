@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from engine import Game, RuleError, RuleSet
+from engine import Event, Game, RuleError, RuleSet
 from engine.cards import Card, bits
 from engine.result import Result
 
@@ -217,3 +217,72 @@ def test_albanian_sampled_worlds_lay_the_talon_the_same_way() -> None:
         world = build_world(obs, world_template(obs), hands, talon)
         ranks = [c % 13 for c in world.talon[1:]]
         assert ranks == sorted(ranks) and world.talon[0] == g.trump_card
+
+
+# ------------------------------------------------------------------ beaten-off
+
+BEATEN_OFF = RuleSet.preset("beaten-off")
+
+
+def _beat_off(g: Game, attack: str, defence: str) -> list[Event]:
+    a, d = g.attacker, g.defender
+    events = play(g, f"{a} attack {attack}", f"{d} defend {attack}/{defence}")
+    return events + finish_bout(g)
+
+
+def test_beaten_off_every_second_bout_goes_back_into_the_talon() -> None:
+    """ "The Beaten-off Fool differs from the Simple, Thrown on or Transfer Fool only by the
+    fact that every second round of the burned cards goes to the main deck where they are
+    shuffled with the others and afterwards taken by the player or the computer." """
+    hands = [["7c", "9c", "Jc", "Qc", "Kc", "Ac"], ["8c", "Tc", "6d", "7d", "8d", "9d"]]
+    talon = ["6s", "7s", "8s", "9s", "Ts", "Js", "Qs", "Ks"]
+    g = Game.from_position(
+        BEATEN_OFF, hands, trump_card="6s", talon=talon, attacker=0, variant_state={"beaten": 0}
+    )
+    before = g.discard  # the cards the position does not place
+    first = _beat_off(g, "7c", "8c")  # the first beaten-off bout: discarded as usual
+    assert g.discard == before | (1 << Card.parse("7c")) | (1 << Card.parse("8c"))
+    assert not [e for e in first if e.kind == "reshuffle"]
+    assert g.vstate["beaten"] == 1 and len(g.talon) == 6  # both drew one
+    g.apply(next(x for x in g.legal_actions(1) if x.kind.value == "attack"))
+    # make seat 0 beat the lead with whatever beats it, then everyone is done
+    lead = g.table[0][0]
+    g.apply(next(x for x in g.legal_actions(0) if x.kind.value == "defend"))
+    second_cards = {lead, g.table[0][1]}
+    second = finish_bout(g)
+    back = [e for e in second if e.kind == "reshuffle"]
+    assert len(back) == 1 and set(back[0].cards) == second_cards
+    assert back[0].visible_cards(None) == back[0].cards  # they were face up on the table
+    # not in the discard: in the talon (or drawn from it already), the trump still at the bottom
+    assert not g.discard & sum(1 << c for c in second_cards)
+    assert g.talon[0] == Card.parse("6s") and g.vstate["beaten"] == 2
+    g.check_invariants()
+
+
+def test_beaten_off_reshuffles_are_seeded_by_the_deal() -> None:
+    def run(seed: int) -> list[str]:
+        g = Game.new(BEATEN_OFF, seed=seed)
+        rng = random.Random(1)
+        log = []
+        while g.result is None:
+            for e in g.apply(rng.choice(g.all_legal_actions())):
+                if e.kind in ("reshuffle", "draw"):
+                    log.append(e.describe(e.seat))
+        return log
+
+    assert run(8) == run(8)
+    assert any("shuffled back" in line for line in run(8))
+    assert run(8) != run(9)
+
+
+def test_beaten_off_counter_is_public_and_reaches_sampled_worlds() -> None:
+    from engine.ai.search import build_world, sample_hands, world_template
+
+    g = Game.new(BEATEN_OFF, seed=3)
+    rng = random.Random(2)
+    while g.vstate["beaten"] < 1:
+        g.apply(rng.choice(g.all_legal_actions()))
+    obs = g.observation(0)
+    assert obs.variant_state == {"beaten": g.vstate["beaten"]}  # the seed stays private
+    world = build_world(obs, world_template(obs), *sample_hands(obs, random.Random(0)))
+    assert world.vstate["beaten"] == g.vstate["beaten"]
