@@ -1090,6 +1090,8 @@ class Game:
         self.shown = 0
         if self.talon:
             self._draw(ev)
+            if self._v_bout_end:
+                self._variant.after_refill(self, ev)
         if not self.talon:
             self._mark_out(ev)
             if self._check_over(ev):

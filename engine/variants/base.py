@@ -215,6 +215,10 @@ class Variant:
         card that answered the last attack card (-1 when taken). Only with ``bout_end``."""
         raise NotImplementedError
 
+    def after_refill(self, g: Game, ev: list[Event]) -> None:
+        """The refill after a bout has just drawn from the talon (called only while there was
+        a talon to draw from, so the moment it runs out is seen). Only with ``bout_end``."""
+
     # ---------------------------------------------------------------- seeing and scoring
 
     def public_state(self, g: Game) -> dict[str, Any]:
