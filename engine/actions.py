@@ -150,6 +150,8 @@ class Event(NamedTuple):
             return f"seat {self.seat} exchanges {cards} for the turned-up trump"
         if k == "beaten":
             return f"bito: {self.amount} cards discarded"
+        if k == "open":
+            return f"seat {self.seat} turns up {cards}"
         if k == "reshuffle":
             return f"{cards} shuffled back into the talon"
         if k == "picked_up":

@@ -357,6 +357,7 @@ PRESETS: Final[dict[str, RuleSet]] = {
     "empty": RuleSet().with_variant("empty"),
     "albanian": RuleSet().with_variant("albanian"),
     "beaten-off": RuleSet().with_variant("beaten-off"),
+    "magadan": RuleSet().with_variant("magadan"),
 }
 
 PRESET_DESCRIPTIONS: Final = {
@@ -384,4 +385,5 @@ PRESET_DESCRIPTIONS: Final = {
     "empty": "Empty fool: you draw from the talon only when your hand is empty.",
     "albanian": "Albanian fool: the talon lies in descending order, aces on top.",
     "beaten-off": "Beaten-off fool: every second beaten-off bout is shuffled back into the talon.",
+    "magadan": "Magadan fool: five dealt cards stay face down, opening one per beaten-off bout.",
 }

@@ -19,6 +19,7 @@ from .empty import EMPTY
 from .heaped import HEAPED
 from .invisible import INVISIBLE
 from .japanese import JAPANESE
+from .magadan import MAGADAN
 from .road import ROAD
 from .royal import ROYAL
 from .three import THREE
@@ -30,7 +31,7 @@ VARIANTS: Final[dict[str, Variant]] = {
     v.name: v
     for v in (
         *(NONE, TRUMPLESS, JAPANESE, ROYAL, DOUBLE_TRUMP, ROAD, TRUMP_FOOL, INVISIBLE),
-        *(HEAPED, CHUKCHI, EMPTY, ALBANIAN, BEATEN_OFF),
+        *(HEAPED, CHUKCHI, EMPTY, ALBANIAN, BEATEN_OFF, MAGADAN),
         *(BORING, THREE),
     )
 }

@@ -286,3 +286,76 @@ def test_beaten_off_counter_is_public_and_reaches_sampled_worlds() -> None:
     assert obs.variant_state == {"beaten": g.vstate["beaten"]}  # the seed stays private
     world = build_world(obs, world_template(obs), *sample_hands(obs, random.Random(0)))
     assert world.vstate["beaten"] == g.vstate["beaten"]
+
+
+# ------------------------------------------------------------------ magadan
+
+MAGADAN = RuleSet.preset("magadan")
+
+
+def test_magadan_five_of_six_dealt_cards_stay_closed_even_to_their_owner() -> None:
+    """ "... from the 6 cards which are laid out, 5 are not available for the game." """
+    g = Game.new(MAGADAN, seed=6)
+    assert [g.hand_size(s) for s in (0, 1)] == [1, 1]
+    assert [len(c) for c in g.vstate["closed"]] == [5, 5]
+    g.check_invariants()
+    obs = g.observation(0)
+    assert obs.hand_mask == g.hands[0] and obs.closed == (5, 5) and obs.hand_sizes == (1, 1)
+    assert {a.cards for a in obs.legal_actions if a.kind.value == "attack"} <= {
+        (c,) for c in bits(g.hands[0])
+    }
+    # swap one of seat 0's own closed cards with a face-down talon card: nobody's view changes
+    data = g.to_dict()
+    x, y = data["variant_state"]["closed"][0][2], data["talon"][5]
+    data["variant_state"]["closed"][0][2], data["talon"][5] = y, x
+    other = Game.from_dict(data)
+    other.check_invariants()
+    for seat in (-1, 0, 1):
+        assert other.observation(seat) == g.observation(seat)
+
+
+def _magadan_position(talon: int = 6) -> Game:
+    return Game.from_position(
+        MAGADAN,
+        [["7c"], ["8c"]],
+        trump_card="6s",
+        talon=["6s", "7s", "8s", "9s", "Ts", "Js"][:talon],
+        attacker=0,
+        variant_state={"closed": [["9c", "Tc", "Jc"], ["9d", "Td", "Jd", "Qd", "Kd"]]},
+    )
+
+
+def test_magadan_a_beaten_off_bout_opens_one_of_the_defenders_closed_cards() -> None:
+    """ "Once the cards are burned one of the 5 cards opens. Thus, in case the player lead,
+    the computer opens one of his closed cards." """
+    g = _magadan_position()
+    events = play(g, "0 attack 7c", "1 defend 7c/8c")
+    events += finish_bout(g)
+    opened = [e for e in events if e.kind == "open"]
+    assert [(e.seat, [str(c) for c in e.cards]) for e in opened] == [(1, ["9d"])]
+    assert opened[0].visible_cards(None) == opened[0].cards  # turned face up for all to see
+    assert g.vstate["closed"][1] == ["Td", "Jd", "Qd", "Kd"]
+    assert g.observation(-1).known_masks[1] >> Card.parse("9d") & 1
+    # the refill counts closed cards: seat 0 held 0 + 3 closed and draws 3, seat 1 (1 + 4) one
+    assert [(e.seat, e.amount) for e in events if e.kind == "draw"] == [(0, 3), (1, 1)]
+    g.check_invariants()
+
+
+def test_magadan_every_closed_card_opens_when_the_talon_is_out() -> None:
+    """ "When the deck is out, all of the unavailable cards are open and come into game." """
+    g = _magadan_position(talon=3)
+    events = play(g, "0 attack 7c", "1 take")  # seat 0 has nothing to pile on: the bout ends
+    events += finish_bout(g)
+    # seat 0 (no hand, 3 closed) draws the last 3 cards; seat 1 holds 2 + 5 closed and draws
+    # nothing; the talon is out, so every closed card is turned up
+    opened = {e.seat: {str(c) for c in e.cards} for e in events if e.kind == "open"}
+    assert opened == {0: {"9c", "Tc", "Jc"}, 1: {"9d", "Td", "Jd", "Qd", "Kd"}}
+    assert not g.talon and not any(g.vstate["closed"])
+    assert g.observation(-1).closed == ()
+    assert g.hand_size(0) == 6 and g.hand_size(1) == 7
+    g.check_invariants()
+
+
+def test_magadan_refuses_a_deal_without_talon() -> None:
+    with pytest.raises(RuleError, match="no talon"):
+        RuleSet.preset("magadan", players=6)
