@@ -992,8 +992,8 @@ class Game:
             # an exchange can take away a seat's last throwable card, so the bout may end
             ev = []
             self._do_exchange(seat, cards[0], ev)
-        else:
-            ev = []
+        else:  # a catalogue variant's own kind of move (Armenian 'top', poker 'swap')
+            ev = self._variant.apply_own(self, action)
         table = self.table
         if table and (self.taking or not self._unb):
             # Only now can the bout be over: ``_bout_over`` inlined (it runs on many moves)

@@ -45,6 +45,8 @@ _KIND_ORDER = {
             ActionKind.TAKE,
             ActionKind.PASS,
             ActionKind.EXCHANGE,
+            ActionKind.TOP,
+            ActionKind.SWAP,
         )
     )
 }
@@ -325,6 +327,10 @@ class Words:
             return "take"
         if k is ActionKind.PASS:
             return "done (let them take)" if obs.taking else "done (bito)"
+        if k is ActionKind.TOP:
+            return "lead the top card of the talon (unseen)"
+        if k is ActionKind.SWAP:
+            return f"swap {self.cards(cs)} for the top two cards of the talon"
         up = "trump" if obs.trump_card is None else self.card(obs.trump_card)
         return f"exchange {self.card(cs[0])} for the turned-up {up}"
 
