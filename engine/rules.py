@@ -358,6 +358,7 @@ PRESETS: Final[dict[str, RuleSet]] = {
     "albanian": RuleSet().with_variant("albanian"),
     "beaten-off": RuleSet().with_variant("beaten-off"),
     "magadan": RuleSet().with_variant("magadan"),
+    "armenian": RuleSet().with_variant("armenian"),
 }
 
 PRESET_DESCRIPTIONS: Final = {
@@ -386,4 +387,5 @@ PRESET_DESCRIPTIONS: Final = {
     "albanian": "Albanian fool: the talon lies in descending order, aces on top.",
     "beaten-off": "Beaten-off fool: every second beaten-off bout is shuffled back into the talon.",
     "magadan": "Magadan fool: five dealt cards stay face down, opening one per beaten-off bout.",
+    "armenian": "Armenian fool: you may lead the top card of the talon instead of your own.",
 }

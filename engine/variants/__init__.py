@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from .albanian import ALBANIAN
+from .armenian import ARMENIAN
 from .base import NONE, Deal, Variant
 from .beaten_off import BEATEN_OFF
 from .boring import BORING
@@ -31,7 +32,7 @@ VARIANTS: Final[dict[str, Variant]] = {
     v.name: v
     for v in (
         *(NONE, TRUMPLESS, JAPANESE, ROYAL, DOUBLE_TRUMP, ROAD, TRUMP_FOOL, INVISIBLE),
-        *(HEAPED, CHUKCHI, EMPTY, ALBANIAN, BEATEN_OFF, MAGADAN),
+        *(HEAPED, CHUKCHI, EMPTY, ALBANIAN, BEATEN_OFF, MAGADAN, ARMENIAN),
         *(BORING, THREE),
     )
 }

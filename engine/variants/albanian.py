@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from .base import Deal, Variant, standard_deal
+from .base import Deal, Variant, no_talon, standard_deal
 
 if TYPE_CHECKING:
     from ..rules import RuleSet
@@ -31,7 +31,12 @@ class Albanian(Variant):
         " laid in descending order, aces on top, so players draw the highest cards left first."
         " Cards of one rank lie in the shuffled order of their suits, so nobody knows which"
         " suit comes next; everybody knows the order is by rank."
+        " A deal that leaves no talon (six players, 36 cards) is refused: it would be the"
+        " base game."
     )
+
+    def problems(self, rules: RuleSet) -> list[str]:
+        return super().problems(rules) + no_talon(self, rules, "there is no talon to lay in order")
 
     def arrange_talon(self, cards: list[int]) -> list[int]:
         return sorted(cards, key=_rank)  # bottom first: the lowest at the bottom, aces on top

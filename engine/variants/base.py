@@ -205,6 +205,16 @@ class Variant:
         """Append the attacker's legal leads to ``out`` (only with ``leads = True``)."""
         raise NotImplementedError
 
+    def apply_own(self, g: Game, action: Action) -> list[Event]:
+        """Apply one of the variant's own kinds of move (``ActionKind.TOP``, ``SWAP``), already
+        known to be legal; ``Game.apply_unchecked`` calls this after its pagat branches and
+        then ends the bout if the move finished it."""
+        raise NotImplementedError
+
+    def explain_own(self, g: Game, action: Action) -> tuple[str, str]:
+        """Why one of the variants' own kinds of move is illegal now (code, sentence)."""
+        return "not_played", f"'{action.kind.value}' is not played in this game"
+
     def draw_need(self, g: Game, seat: int) -> int:
         """How many cards ``seat`` draws in the refill after a bout (only with ``draws``)."""
         raise NotImplementedError
@@ -237,6 +247,34 @@ class Variant:
 
 #: The base game itself.
 NONE = Variant()
+
+
+def no_talon(variant: Variant, rules: RuleSet, consequence: str) -> list[str]:
+    """The refusal of a variant whose rule is about the talon, for a deal that leaves none
+    (six players with 36 cards): played anyway it would silently be the base game."""
+    if rules.players * rules.hand_size == rules.deck_size:
+        return [
+            f"{variant.title}: {rules.players} hands of {rules.hand_size} leave no talon of a"
+            f" {rules.deck_size}-card pack, so {consequence}"
+        ]
+    return []
+
+
+def plain_leads(g: Game, seat: int, out: list[Action]) -> None:
+    """The base game's leads (every non-empty set of one rank the bout allows), for a variant
+    whose ``add_leads`` adds to them rather than replacing them: the engine's own generator
+    runs with the variant's hook switched off for the call, so the fast path is untouched."""
+    g._v_leads = False
+    try:
+        g._add_leads(seat, out)
+    finally:
+        g._v_leads = True
+
+
+def lead_limit(g: Game) -> int:
+    """How many cards the next lead may hold (0: none), as the engine computes it."""
+    limit = g.hands[g.defender].bit_count()
+    return g._limit if g._limit < limit else limit
 
 
 def lowest_card_of(g: Game, suit_of_seat: tuple[int, ...]) -> tuple[int, int] | None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import Event
 from ..cards import CARDS, bits
-from .base import Deal, Variant, standard_deal
+from .base import Deal, Variant, no_talon, standard_deal
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -34,8 +34,13 @@ class BeatenOff(Variant):
         " the game's own: seeded from the deal, so a replayed game shuffles alike. The table"
         " sees which cards went back (they were face up), not where they lie. Once the lowest"
         " trump has been played, exchanging stays closed even if it returns to the talon."
+        " A deal that leaves no talon (six players, 36 cards) is refused: it would be the"
+        " base game."
     )
     bout_end = True
+
+    def problems(self, rules: RuleSet) -> list[str]:
+        return super().problems(rules) + no_talon(self, rules, "no bout can go back into a talon")
 
     def deal(self, rules: RuleSet, deck: list[int], dealer: int) -> Deal:
         dealt = standard_deal(rules, deck, dealer)

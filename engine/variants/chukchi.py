@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from .base import OUT_OF_PLAY, Deal, Variant, card_list, standard_deal
+from .base import OUT_OF_PLAY, Deal, Variant, card_list, no_talon, standard_deal
 
 if TYPE_CHECKING:
     from ..rules import RuleSet
@@ -31,13 +31,9 @@ class Chukchi(Variant):
     )
 
     def problems(self, rules: RuleSet) -> list[str]:
-        out = super().problems(rules)
-        if 0 <= rules.players * rules.hand_size <= rules.deck_size and not rules.talon_size:
-            out.append(
-                f"{self.title}: {rules.players} hands of {rules.hand_size} leave no talon of a"
-                f" {rules.deck_size}-card pack to turn a trump from and remove"
-            )
-        return out
+        return super().problems(rules) + no_talon(
+            self, rules, "there is no talon to turn a trump from and remove"
+        )
 
     def deal(self, rules: RuleSet, deck: list[int], dealer: int) -> Deal:
         dealt = standard_deal(rules, deck, dealer)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ..actions import Event
 from ..cards import CARDS
-from .base import CLOSED, Deal, Variant, card_list, parse_list, standard_deal
+from .base import CLOSED, Deal, Variant, card_list, no_talon, parse_list, standard_deal
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -46,12 +46,7 @@ class Magadan(Variant):
         out = super().problems(rules)
         if rules.hand_size < 2:
             out.append(f"{self.title}: a hand of one card leaves nothing to keep closed")
-        if 0 <= rules.players * rules.hand_size <= rules.deck_size and not rules.talon_size:
-            out.append(
-                f"{self.title}: {rules.players} hands of {rules.hand_size} leave no talon of a"
-                f" {rules.deck_size}-card pack, so every closed card would open at once"
-            )
-        return out
+        return out + no_talon(self, rules, "every closed card would open at once")
 
     def deal(self, rules: RuleSet, deck: list[int], dealer: int) -> Deal:
         dealt = standard_deal(rules, deck, dealer)

@@ -138,12 +138,6 @@ def test_chukchi_positions_keep_the_removed_cards() -> None:
         Game.from_dict(data)
 
 
-def test_chukchi_refuses_a_deal_that_leaves_no_talon() -> None:
-    with pytest.raises(RuleError, match="no talon"):
-        RuleSet.preset("chukchi", players=6)
-    assert RuleSet.preset("chukchi", players=6, deck_size=52).talon_size == 16
-
-
 # ------------------------------------------------------------------ empty
 
 EMPTY = RuleSet.preset("empty")
@@ -356,6 +350,77 @@ def test_magadan_every_closed_card_opens_when_the_talon_is_out() -> None:
     g.check_invariants()
 
 
-def test_magadan_refuses_a_deal_without_talon() -> None:
-    with pytest.raises(RuleError, match="no talon"):
-        RuleSet.preset("magadan", players=6)
+# ------------------------------------------------------------------ armenian
+
+ARMENIAN = RuleSet.preset("armenian")
+
+
+def _armenian_position(talon: list[str]) -> Game:
+    return Game.from_position(
+        ARMENIAN, [["7c", "Ad"], ["8c", "Kc", "6h"]], trump_card="6s", talon=talon, attacker=0
+    )
+
+
+def test_armenian_the_top_card_of_the_talon_may_be_led() -> None:
+    """ "The Armenian Fool differs from the Simple, Thrown on or Transfer Fool only by the fact
+    that a player can not only lead his own cards but with the card on top of the main deck
+    as well." """
+    g = _armenian_position(["6s", "9s", "Th", "9c"])
+    assert legal(g, 0) == {"attack 7c", "attack Ad", "top"}
+    hand = g.hands[0]
+    events = play(g, "0 top")
+    assert [e.kind for e in events] == ["top", "attack"]
+    assert events[0].visible_cards(None) == (Card.parse("9c"),)  # turned over for all to see
+    assert g.table == [[Card.parse("9c"), -1]] and g.hands[0] == hand  # the hand is unchanged
+    assert g.talon == [Card.parse(c) for c in ("6s", "9s", "Th")]
+    # an ordinary bout from here: the defender beats, nobody has a nine to throw in
+    play(g, "1 defend 9c/Kc")
+    events = finish_bout(g)
+    # the attacker, holding two, draws the three left; the defender gets none
+    assert [(e.seat, e.amount) for e in events if e.kind == "draw"] == [(0, 3)]
+
+
+def test_armenian_the_top_card_is_unseen_until_it_is_led() -> None:
+    g = _armenian_position(["6s", "9s", "Th", "9c"])
+    data = g.to_dict()
+    data["talon"] = ["6s", "9s", "9c", "Th"]  # another top card: the lead looks the same
+    other = Game.from_dict(data)
+    for seat in (-1, 0, 1):
+        assert other.observation(seat) == g.observation(seat)
+
+
+def test_armenian_leading_the_turned_up_trump_empties_the_talon() -> None:
+    g = _armenian_position(["6s"])
+    play(g, "0 top")
+    assert g.talon == [] and g.trump_index == -1 and g.table == [[Card.parse("6s"), -1]]
+    assert legal(g, 1) == {"take"}  # nothing beats the six of trumps but a higher trump
+    play(g, "1 take")
+    finish_bout(g)
+    assert g.hand_size(1) == 4 and g.hand_size(0) == 2 and (g.attacker, g.defender) == (0, 1)
+
+
+def test_armenian_top_is_refused_with_reasons() -> None:
+    from engine import Action, ActionKind, IllegalAction
+
+    g = _armenian_position(["6s", "9s"])
+    with pytest.raises(IllegalAction) as info:
+        g.apply(Action(1, ActionKind.TOP))
+    assert info.value.code == "not_attacker"
+    play(g, "0 attack 7c")
+    with pytest.raises(IllegalAction) as info:
+        g.apply(Action(0, ActionKind.TOP))
+    assert info.value.code == "bout_running"
+    assert Action.parse("0 top") == Action(0, ActionKind.TOP)
+    with pytest.raises(IllegalAction):
+        g.apply(Action(0, ActionKind.TOP, (Card.parse("9s"),)))
+
+
+@pytest.mark.parametrize(
+    "name", ["chukchi", "empty", "albanian", "beaten-off", "magadan", "armenian"]
+)
+def test_talon_variants_refuse_a_deal_that_leaves_no_talon(name: str) -> None:
+    """Six players with 36 cards leave no talon: these rules would never apply, so the
+    combination is refused with the reason rather than silently played as the base game."""
+    with pytest.raises(RuleError, match="leave no talon"):
+        RuleSet.preset(name, players=6)
+    assert RuleSet.preset(name, players=6, deck_size=52).talon_size == 16
