@@ -120,7 +120,8 @@ class Action(NamedTuple):
 class Event(NamedTuple):
     """Something that happened, for narration and logs.
 
-    ``cards`` may be private: a DRAW event carries the drawn cards for the drawer only; use
+    ``cards`` may be private: a DRAW event carries the drawn cards for the drawer only (so
+    does poker fool's SWAP, the cards put back under the talon); use
     :meth:`visible_cards` to get what a given seat (or the public, ``seat=None``) may see.
     """
 
@@ -132,7 +133,7 @@ class Event(NamedTuple):
     public_cards: tuple[Card, ...] = ()
 
     def visible_cards(self, seat: int | None) -> tuple[Card, ...]:
-        if self.kind == "draw" and seat != self.seat:
+        if (self.kind == "draw" or self.kind == "swap") and seat != self.seat:
             return self.public_cards
         return self.cards
 
@@ -156,6 +157,9 @@ class Event(NamedTuple):
             return f"seat {self.seat} exchanges {cards} for the turned-up trump"
         if k == "beaten":
             return f"bito: {self.amount} cards discarded"
+        if k == "swap":
+            shown = f" ({cards})" if cards else ""
+            return f"seat {self.seat} puts {self.amount} cards under the talon{shown}"
         if k == "top":
             return f"seat {self.seat} leads {cards} from the top of the talon"
         if k == "open":

@@ -228,6 +228,7 @@ class Game:
         "_trump_hidden",
         "_unb",
         "_v_bout_end",
+        "_v_defends",
         "_v_draws",
         "_v_leads",
         "_v_settles",
@@ -325,6 +326,7 @@ class Game:
     # The catalogue variant and which of its optional hooks to call (engine/variants/base.py)
     _variant: Variant
     _v_leads: bool
+    _v_defends: bool
     _v_draws: bool
     _v_bout_end: bool
     _v_settles: bool
@@ -434,6 +436,7 @@ class Game:
         g._first_max = g._max_attack if first is None else min(g._max_attack, first)
         g._variant = v = VARIANTS[rules.variant]
         g._v_leads = v.leads
+        g._v_defends = v.defends
         g._v_draws = v.draws
         g._v_bout_end = v.bout_end
         g._v_settles = v.settles
@@ -533,6 +536,7 @@ class Game:
         g._first_max = self._first_max
         g._variant = self._variant
         g._v_leads = self._v_leads
+        g._v_defends = self._v_defends
         g._v_draws = self._v_draws
         g._v_bout_end = self._v_bout_end
         g._v_settles = self._v_settles
@@ -813,6 +817,8 @@ class Game:
                             m ^= low
                 if self._transfer and hand & ranks:  # no card of those ranks: no transfer
                     self._add_transfers(seat, hand & ranks, n_unb, out)
+                if self._v_defends:
+                    self._variant.add_defences(self, seat, out)
                 out.append(_TAKE[seat])
                 continue
             if closed or self.passed >> seat & 1:
