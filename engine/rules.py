@@ -359,6 +359,7 @@ PRESETS: Final[dict[str, RuleSet]] = {
     "beaten-off": RuleSet().with_variant("beaten-off"),
     "magadan": RuleSet().with_variant("magadan"),
     "armenian": RuleSet().with_variant("armenian"),
+    "poker": RuleSet().with_variant("poker"),
 }
 
 PRESET_DESCRIPTIONS: Final = {
@@ -388,4 +389,5 @@ PRESET_DESCRIPTIONS: Final = {
     "beaten-off": "Beaten-off fool: every second beaten-off bout is shuffled back into the talon.",
     "magadan": "Magadan fool: five dealt cards stay face down, opening one per beaten-off bout.",
     "armenian": "Armenian fool: you may lead the top card of the talon instead of your own.",
+    "poker": "Poker fool: holding under six, a defender may swap two cards with the talon.",
 }

@@ -21,6 +21,7 @@ from .heaped import HEAPED
 from .invisible import INVISIBLE
 from .japanese import JAPANESE
 from .magadan import MAGADAN
+from .poker import POKER
 from .road import ROAD
 from .royal import ROYAL
 from .three import THREE
@@ -32,7 +33,7 @@ VARIANTS: Final[dict[str, Variant]] = {
     v.name: v
     for v in (
         *(NONE, TRUMPLESS, JAPANESE, ROYAL, DOUBLE_TRUMP, ROAD, TRUMP_FOOL, INVISIBLE),
-        *(HEAPED, CHUKCHI, EMPTY, ALBANIAN, BEATEN_OFF, MAGADAN, ARMENIAN),
+        *(HEAPED, CHUKCHI, EMPTY, ALBANIAN, BEATEN_OFF, MAGADAN, ARMENIAN, POKER),
         *(BORING, THREE),
     )
 }

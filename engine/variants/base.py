@@ -145,6 +145,7 @@ class Variant:
 
     # flags: which optional hooks Game must call (see the module docstring)
     leads: ClassVar[bool] = False
+    defends: ClassVar[bool] = False
     draws: ClassVar[bool] = False
     bout_end: ClassVar[bool] = False
     observes: ClassVar[bool] = False
@@ -203,6 +204,11 @@ class Variant:
 
     def add_leads(self, g: Game, seat: int, out: list[Action]) -> None:
         """Append the attacker's legal leads to ``out`` (only with ``leads = True``)."""
+        raise NotImplementedError
+
+    def add_defences(self, g: Game, seat: int, out: list[Action]) -> None:
+        """Append the defender's extra moves while facing unbeaten cards (only with
+        ``defends = True``), after the beats and transfers, before 'take'."""
         raise NotImplementedError
 
     def apply_own(self, g: Game, action: Action) -> list[Event]:

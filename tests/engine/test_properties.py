@@ -73,7 +73,7 @@ class Knowledge:
             m = 0
             for c in e.visible_cards(None):
                 m |= 1 << c
-            if e.kind in ("attack", "throw", "pile", "transfer"):
+            if e.kind in ("attack", "throw", "pile", "transfer", "swap"):  # swap: poker fool
                 self.known[e.seat] &= ~m
             elif e.kind == "defend":
                 self.known[e.seat] &= ~(1 << e.cards[1])

@@ -424,3 +424,64 @@ def test_talon_variants_refuse_a_deal_that_leaves_no_talon(name: str) -> None:
     with pytest.raises(RuleError, match="leave no talon"):
         RuleSet.preset(name, players=6)
     assert RuleSet.preset(name, players=6, deck_size=52).talon_size == 16
+
+
+# ------------------------------------------------------------------ poker
+
+POKER = RuleSet.preset("poker")
+
+
+def _poker_position(hand: list[str]) -> Game:
+    return Game.from_position(
+        POKER,
+        [["7c", "9d", "Ad", "Kh", "Qh", "Jh"], hand],
+        trump_card="6s",
+        talon=["6s", "9s", "Th", "8h", "7h"],
+        attacker=0,
+    )
+
+
+def test_poker_a_defender_under_six_swaps_two_cards_with_the_talon() -> None:
+    """ "The Poker Fool differs from the Simple, Thrown on or Transfer Fool only by the fact
+    that the player before he beats off his opponent’s card has the right to change 2 cards
+    from the deck , but only in case he’s got less than 6 cards." """
+    g = _poker_position(["8c", "Kc", "6h", "6d"])
+    play(g, "0 attack 7c")
+    swaps = {a for a in legal(g, 1) if a.startswith("swap")}
+    assert len(swaps) == 6 and "swap 6d 6h" in swaps  # every pair of the four cards
+    events = play(g, "1 swap 6d 6h")
+    assert [e.kind for e in events] == ["swap", "draw"]
+    # the top two come into the hand; the two go face down above the turned-up trump
+    assert {str(c) for c in g.hand(1)} == {"8c", "Kc", "7h", "8h"}
+    assert [str(Card(c)) for c in g.talon] == ["6s", "6d", "6h", "9s", "Th"]
+    assert g.trump_index == 0
+    # the others see that two cards went back, not which, nor what came
+    assert events[0].visible_cards(None) == () and events[1].visible_cards(0) == ()
+    assert events[0].visible_cards(1) == tuple(Card.parse(c) for c in ("6d", "6h"))
+    # once per bout
+    assert not {a for a in legal(g, 1) if a.startswith("swap")}
+    play(g, "1 defend 7c/8c")
+    g.check_invariants()
+
+
+def test_poker_no_swap_with_six_cards_or_after_the_bout_is_answered() -> None:
+    g = _poker_position(["8c", "Kc", "6h", "6d", "7d", "8d"])
+    play(g, "0 attack 7c")
+    assert not {a for a in legal(g, 1) if a.startswith("swap")}  # "less than 6 cards"
+    from engine import Action, ActionKind, IllegalAction
+
+    with pytest.raises(IllegalAction) as info:
+        g.apply(Action.parse("1 swap 6h 6d"))
+    assert info.value.code == "hand_full"
+    with pytest.raises(IllegalAction) as info:
+        g.apply(Action(0, ActionKind.SWAP, (Card.parse("9d"), Card.parse("Ad"))))
+    assert info.value.code == "not_defender"
+
+
+def test_poker_a_known_card_is_seen_leaving_the_hand() -> None:
+    g = _poker_position(["8c", "Kc", "6h", "6d"])
+    g.known[1] = 1 << Card.parse("Kc")  # it was picked up face up earlier
+    play(g, "0 attack 7c")
+    events = play(g, "1 swap Kc 6d")
+    assert events[0].visible_cards(None) == (Card.parse("Kc"),)
+    assert g.observation(-1).known_masks[1] == 0
