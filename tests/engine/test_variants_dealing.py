@@ -485,3 +485,31 @@ def test_poker_a_known_card_is_seen_leaving_the_hand() -> None:
     events = play(g, "1 swap Kc 6d")
     assert events[0].visible_cards(None) == (Card.parse("Kc"),)
     assert g.observation(-1).known_masks[1] == 0
+
+
+# ------------------------------------------------------------------ the terminal game
+
+
+@pytest.mark.parametrize(
+    "name", ["heaped", "chukchi", "empty", "albanian", "beaten-off", "magadan", "armenian", "poker"]
+)
+def test_the_terminal_game_plays_each_variant(name: str) -> None:
+    """A person picking options at random plays a whole game of each variant: the menus name
+    the variants' own moves ('lead the top card', 'swap'), and nothing crashes."""
+    from tests.terminal.scripted import play as play_terminal
+    from tests.terminal.scripted import random_option
+
+    texts = []
+    for seed in range(3):
+        code, text, _ = play_terminal(
+            ["--preset", name, "--seed", str(seed), "--ai", "easy"], random_option(seed)
+        )
+        assert code == 0 and "Traceback" not in text and text.count("Game over.") == 1
+        texts.append(text)
+    joined = "\n".join(texts)
+    if name == "magadan":
+        assert " closed, " in joined
+    if name == "armenian":
+        assert "lead the top card of the talon (unseen)" in joined
+    if name == "chukchi":
+        assert "left the game with the talon" in joined and "Out of play: 24" in joined
