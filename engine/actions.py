@@ -3,7 +3,8 @@
 The notation is what logs, replays, tests and the terminal game use, so it never changes
 meaning: ``"<seat> <verb> <cards>"``, e.g. ``0 attack 6s 6h``, ``1 defend 6s/8s`` (the 6s is
 beaten by the 8s), ``1 transfer 6d``, ``1 show 6h``, ``1 take``, ``2 throw 7c``, ``2 pile 7c``,
-``0 pass``, ``3 exchange 6h``.
+``0 pass``, ``3 exchange 6h``; catalogue variants add ``0 top`` (Armenian fool: lead the
+talon's top card) and ``1 swap 7c 8d`` (poker fool: exchange two cards with the talon).
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ class ActionKind(StrEnum):
     PILE = "pile"  # give the taking defender one more card
     PASS = "pass"  # "done" / "bito": nothing (more) to throw in for now
     EXCHANGE = "exchange"  # swap the lowest trump for the turned-up trump
+    # catalogue variants (engine/variants), applied by ``Variant.apply_own``:
+    TOP = "top"  # Armenian fool: lead the top card of the talon, unseen, instead of a hand card
+    SWAP = "swap"  # poker fool: put two hand cards under the talon and take its top two
 
 
 #: One-letter aliases for the hot loops of the engine and the computer players.
@@ -50,6 +54,8 @@ _CARD_COUNT = {
     ActionKind.PILE: 1,
     ActionKind.PASS: 0,
     ActionKind.EXCHANGE: 1,
+    ActionKind.TOP: 0,
+    ActionKind.SWAP: 2,
 }
 
 
@@ -104,7 +110,7 @@ class Action(NamedTuple):
         want = _CARD_COUNT.get(kind)
         if want is not None and len(cards) != want:
             raise ActionParseError(f"{text!r}: {kind.value} takes {want} card(s)")
-        if kind in (ActionKind.ATTACK, ActionKind.TRANSFER):
+        if kind in (ActionKind.ATTACK, ActionKind.TRANSFER, ActionKind.SWAP):
             if not cards:
                 raise ActionParseError(f"{text!r}: {kind.value} needs at least one card")
             cards = tuple(sorted(cards))
@@ -114,7 +120,8 @@ class Action(NamedTuple):
 class Event(NamedTuple):
     """Something that happened, for narration and logs.
 
-    ``cards`` may be private: a DRAW event carries the drawn cards for the drawer only; use
+    ``cards`` may be private: a DRAW event carries the drawn cards for the drawer only (so
+    does poker fool's SWAP, the cards put back under the talon); use
     :meth:`visible_cards` to get what a given seat (or the public, ``seat=None``) may see.
     """
 
@@ -126,7 +133,7 @@ class Event(NamedTuple):
     public_cards: tuple[Card, ...] = ()
 
     def visible_cards(self, seat: int | None) -> tuple[Card, ...]:
-        if self.kind == "draw" and seat != self.seat:
+        if (self.kind == "draw" or self.kind == "swap") and seat != self.seat:
             return self.public_cards
         return self.cards
 
@@ -150,6 +157,15 @@ class Event(NamedTuple):
             return f"seat {self.seat} exchanges {cards} for the turned-up trump"
         if k == "beaten":
             return f"bito: {self.amount} cards discarded"
+        if k == "swap":
+            shown = f" ({cards})" if cards else ""
+            return f"seat {self.seat} puts {self.amount} cards under the talon{shown}"
+        if k == "top":
+            return f"seat {self.seat} leads {cards} from the top of the talon"
+        if k == "open":
+            return f"seat {self.seat} turns up {cards}"
+        if k == "reshuffle":
+            return f"{cards} shuffled back into the talon"
         if k == "picked_up":
             return f"seat {self.seat} picks up {self.amount} cards"
         if k == "trump_change":

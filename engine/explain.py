@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import EX, PA, PI, SH, TK, TR, A, Action, D, T
+from .actions import EX, PA, PI, SH, TK, TR, A, Action, ActionKind, D, T
 from .cards import CARDS
 
 if TYPE_CHECKING:
@@ -24,6 +24,8 @@ def explain_illegal(g: Game, action: Action) -> tuple[str, str]:
         return "bad_seat", f"there is no seat {seat}"
     if not g.is_active(seat):
         return "out", "you are out of the game and have nothing to play"
+    if kind in (ActionKind.TOP, ActionKind.SWAP):  # a catalogue variant's own kind of move
+        return g._variant.explain_own(g, action)
     # Actions built directly (not via Action.parse) may have the wrong number of cards;
     # the checks below unpack them, so refuse those first instead of crashing.
     want = 2 if kind is D else 0 if kind in (TK, PA) else -1 if kind in (A, TR) else 1

@@ -49,6 +49,7 @@ from .position import SCHEMA, SCHEMA_VERSION
 from .result import Result
 from .rules import RuleSet
 from .variants import VARIANTS, Variant
+from .variants.base import aside_masks
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "Game", "IllegalAction", "InvalidPosition", "Result"]
 
@@ -227,6 +228,7 @@ class Game:
         "_trump_hidden",
         "_unb",
         "_v_bout_end",
+        "_v_defends",
         "_v_draws",
         "_v_leads",
         "_v_settles",
@@ -324,6 +326,7 @@ class Game:
     # The catalogue variant and which of its optional hooks to call (engine/variants/base.py)
     _variant: Variant
     _v_leads: bool
+    _v_defends: bool
     _v_draws: bool
     _v_bout_end: bool
     _v_settles: bool
@@ -356,6 +359,8 @@ class Game:
         g.talon = deal.talon  # talon[0] is the bottom card, talon[-1] the top
         g.trump_index = deal.trump_index
         g.trump_card = up = deal.trump_card
+        if deal.vstate:
+            g.vstate = deal.vstate
         if deal.trump_holder >= 0:
             # no talon: the dealer's last card was turned up for all to see and fixes trumps
             g.trump_holder = deal.trump_holder
@@ -431,6 +436,7 @@ class Game:
         g._first_max = g._max_attack if first is None else min(g._max_attack, first)
         g._variant = v = VARIANTS[rules.variant]
         g._v_leads = v.leads
+        g._v_defends = v.defends
         g._v_draws = v.draws
         g._v_bout_end = v.bout_end
         g._v_settles = v.settles
@@ -530,6 +536,7 @@ class Game:
         g._first_max = self._first_max
         g._variant = self._variant
         g._v_leads = self._v_leads
+        g._v_defends = self._v_defends
         g._v_draws = self._v_draws
         g._v_bout_end = self._v_bout_end
         g._v_settles = self._v_settles
@@ -810,6 +817,8 @@ class Game:
                             m ^= low
                 if self._transfer and hand & ranks:  # no card of those ranks: no transfer
                     self._add_transfers(seat, hand & ranks, n_unb, out)
+                if self._v_defends:
+                    self._variant.add_defences(self, seat, out)
                 out.append(_TAKE[seat])
                 continue
             if closed or self.passed >> seat & 1:
@@ -989,8 +998,8 @@ class Game:
             # an exchange can take away a seat's last throwable card, so the bout may end
             ev = []
             self._do_exchange(seat, cards[0], ev)
-        else:
-            ev = []
+        else:  # a catalogue variant's own kind of move (Armenian 'top', poker 'swap')
+            ev = self._variant.apply_own(self, action)
         table = self.table
         if table and (self.taking or not self._unb):
             # Only now can the bout be over: ``_bout_over`` inlined (it runs on many moves)
@@ -1087,6 +1096,8 @@ class Game:
         self.shown = 0
         if self.talon:
             self._draw(ev)
+            if self._v_bout_end:
+                self._variant.after_refill(self, ev)
         if not self.talon:
             self._mark_out(ev)
             if self._check_over(ev):
@@ -1334,6 +1345,9 @@ class Game:
         seen = 0
         total = 0
         parts: list[int] = [*self.hands, self.discard]
+        if self.vstate:  # cards a variant set aside (out of play, closed)
+            out_of_play, closed = aside_masks(self.vstate, self.n)
+            parts += [out_of_play, *closed]
         for c in self.talon:
             parts.append(1 << c)
         for a, d in self.table:

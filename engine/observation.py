@@ -9,18 +9,30 @@ until played.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from .actions import Action
 from .cards import CARDS, RANK_CHARS, SUIT_CHARS, Card, bits, sorted_hand, suit_char
 from .rules import RuleSet
+from .variants.base import CLOSED, aside_masks
 
 if TYPE_CHECKING:
     from .game import Game, Result
 
 #: The pseudo-seat of someone watching the table: sees only face-up and public cards.
 SPECTATOR = -1
+
+
+def _aside_fields(g: Game, fields: dict[str, object]) -> None:
+    """What a seat sees of the cards a variant set aside: only how many lie face down (and the
+    face-up trump among the out-of-play cards)."""
+    out, closed = aside_masks(g.vstate, g.n)
+    seen = out & (1 << g.trump_card) if g.trump_card >= 0 and not g._trump_hidden else 0
+    fields["out_of_play"] = (out & ~seen).bit_count()
+    fields["out_of_play_seen"] = seen
+    if g.vstate.get(CLOSED):
+        fields["closed"] = tuple(m.bit_count() for m in closed)
 
 
 @dataclass(frozen=True)
@@ -62,6 +74,16 @@ class Observation:
     #: ``beaters[seat][card]``: the mask of cards that beat ``card`` when ``seat`` defends
     #: (the rules are public; variants change them). AI code reads this, never ``BEATERS``.
     beaters: tuple[tuple[int, ...], ...] = ()
+    #: Face-down cards a variant put out of play (Chukchi fool's talon): how many, and the mask
+    #: of the out-of-play cards everybody saw (Chukchi's turned-up trump). Neither is unseen
+    #: talon: nobody will draw them.
+    out_of_play: int = 0
+    out_of_play_seen: int = 0
+    #: Each seat's face-down closed cards (Magadan fool): how many. They are not in the hand
+    #: (nobody, the owner included, may see or play them) and not in ``hand_sizes``.
+    closed: tuple[int, ...] = ()
+    #: What every seat may know of the variant's own state (``Variant.public_state``).
+    variant_state: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def of(cls, g: Game, seat: int) -> Observation:
@@ -105,6 +127,9 @@ class Observation:
             trumps=trumps,
             beaters=g._beat_tab,
         )
+        if g.vstate:
+            _aside_fields(g, fields)
+            fields["variant_state"] = variant.public_state(g)
         if variant.observes:
             variant.observe(g, seat, fields)
         return cls(**fields)  # type: ignore[arg-type]
@@ -145,7 +170,7 @@ class Observation:
                 m &= ~k
         if self.trump_card_in_talon and self.trump_card is not None:
             m &= ~(1 << self.trump_card)
-        return m
+        return m & ~self.out_of_play_seen
 
     def information_state_string(self) -> str:
         """A canonical string of everything this seat knows (for caches and tests)."""

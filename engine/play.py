@@ -45,6 +45,8 @@ _KIND_ORDER = {
             ActionKind.TAKE,
             ActionKind.PASS,
             ActionKind.EXCHANGE,
+            ActionKind.TOP,
+            ActionKind.SWAP,
         )
     )
 }
@@ -325,6 +327,10 @@ class Words:
             return "take"
         if k is ActionKind.PASS:
             return "done (let them take)" if obs.taking else "done (bito)"
+        if k is ActionKind.TOP:
+            return "lead the top card of the talon (unseen)"
+        if k is ActionKind.SWAP:
+            return f"swap {self.cards(cs)} for the top two cards of the talon"
         up = "trump" if obs.trump_card is None else self.card(obs.trump_card)
         return f"exchange {self.card(cs[0])} for the turned-up {up}"
 
@@ -355,7 +361,9 @@ class Words:
             where = f"{up} is in your hand"
         else:
             holders = [s for s in range(obs.n) if obs.known_masks[s] >> obs.trump_card & 1]
-            if holders:
+            if obs.out_of_play_seen >> obs.trump_card & 1:
+                where = f"{up} left the game with the talon"
+            elif holders:
                 where = f"{up} is in {self.whom(holders[0])}'s hand"
             else:
                 where = f"{up} has been played"
@@ -524,15 +532,20 @@ class Session:
         if self.narrate():
             self.say("-" * 72)
         self.say(w.trump_line(obs))
+        away = obs.out_of_play + obs.out_of_play_seen.bit_count()
         self.say(
             f"Talon: {obs.talon_count} card{'s' if obs.talon_count != 1 else ''}"
             f"   Discard pile: {obs.discard_mask.bit_count()}"
+            + (f"   Out of play: {away}" if away else "")
         )
         self.say("Players:")
         for seat in range(obs.n):
             size = obs.hand_sizes[seat]
+            closed = obs.closed[seat] if obs.closed else 0
             self.say(
-                f"  {w.label(seat)}: {size} card{'s' if size != 1 else ''}, {w.role(obs, seat)}"
+                f"  {w.label(seat)}: {size} card{'s' if size != 1 else ''}"
+                + (f" and {closed} closed" if closed else "")
+                + f", {w.role(obs, seat)}"
             )
         taking = "   (the defender is taking)" if obs.taking else ""
         self.say(f"Table: {w.table(obs)}{taking}")

@@ -12,12 +12,30 @@ from .cards import CARDS, RANK_MASK, Card, CardError, bits, mask_of, parse_suit,
 from .errors import InvalidPosition
 from .result import Result
 from .rules import RuleError, RuleSet
+from .variants.base import CLOSED, OUT_OF_PLAY, parse_list
 
 if TYPE_CHECKING:
     from .game import Game
 
 SCHEMA = "durak-state"
 SCHEMA_VERSION = 1
+
+
+def _aside_parts(vstate: dict[str, Any], n: int) -> list[int]:
+    """The masks of the cards a variant set aside, one part per place, each checked once."""
+    parts: list[int] = []
+    out = vstate.get(OUT_OF_PLAY, [])
+    closed = vstate.get(CLOSED, [])
+    if not isinstance(out, list) or not isinstance(closed, list) or len(closed) > n:
+        raise InvalidPosition("variant_state: out_of_play is a list of cards, closed one per seat")
+    for cards in (out, *closed):
+        m = 0
+        for c in parse_list(cards):
+            if m >> c & 1:
+                raise InvalidPosition(f"{CARDS[c]} appears twice")
+            m |= 1 << c
+        parts.append(m)
+    return parts
 
 
 def to_dict(g: Game) -> dict[str, Any]:
@@ -140,6 +158,14 @@ def _from_dict(cls: type[Game], data: dict[str, Any], settle: bool) -> Game:
     else:
         raise InvalidPosition("give trump_card or trump")
     g._set_trump(trump)
+    vstate = data.get("variant_state", {})
+    if not isinstance(vstate, dict):
+        raise InvalidPosition("variant_state must be an object")
+    g.vstate = dict(vstate)
+    if vstate:  # cards a variant set aside are in the position too
+        for m in _aside_parts(vstate, n):
+            for c in bits(m):
+                card(str(c))
     if "discard" not in data:
         g.discard = deck & ~seen
         seen = deck
@@ -207,10 +233,6 @@ def _from_dict(cls: type[Game], data: dict[str, Any], settle: bool) -> Game:
             g.table_ranks |= RANK_MASK[d % 13 + 2]
             if not any(t[a] >> d & 1 for t in g._beat_tab):
                 raise InvalidPosition(f"{CARDS[d]} does not beat {CARDS[a]}")
-    vstate = data.get("variant_state", {})
-    if not isinstance(vstate, dict):
-        raise InvalidPosition("variant_state must be an object")
-    g.vstate = dict(vstate)
     g._refresh_bout()
     if data.get("result"):
         g.result = Result.from_dict(data["result"])

@@ -352,6 +352,14 @@ PRESETS: Final[dict[str, RuleSet]] = {
     "invisible": RuleSet().with_variant("invisible"),
     "boring": RuleSet().with_variant("boring"),
     "three": RuleSet().with_variant("three"),
+    "heaped": RuleSet().with_variant("heaped"),
+    "chukchi": RuleSet().with_variant("chukchi"),
+    "empty": RuleSet().with_variant("empty"),
+    "albanian": RuleSet().with_variant("albanian"),
+    "beaten-off": RuleSet().with_variant("beaten-off"),
+    "magadan": RuleSet().with_variant("magadan"),
+    "armenian": RuleSet().with_variant("armenian"),
+    "poker": RuleSet().with_variant("poker"),
 }
 
 PRESET_DESCRIPTIONS: Final = {
@@ -374,4 +382,12 @@ PRESET_DESCRIPTIONS: Final = {
     "invisible": "Invisible fool: the trump suit is announced, the trump card is never shown.",
     "boring": "Boring fool: you may only lead your highest rank.",
     "three": "Three fool: lead three cards at a time while the talon lasts.",
+    "heaped": "Heaped fool: the whole pack is dealt at once; the weakest trump leads.",
+    "chukchi": "Chukchi fool: six cards each; the talon and its trump leave the game unseen.",
+    "empty": "Empty fool: you draw from the talon only when your hand is empty.",
+    "albanian": "Albanian fool: the talon lies in descending order, aces on top.",
+    "beaten-off": "Beaten-off fool: every second beaten-off bout is shuffled back into the talon.",
+    "magadan": "Magadan fool: five dealt cards stay face down, opening one per beaten-off bout.",
+    "armenian": "Armenian fool: you may lead the top card of the talon instead of your own.",
+    "poker": "Poker fool: holding under six, a defender may swap two cards with the talon.",
 }

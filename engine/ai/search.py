@@ -27,6 +27,8 @@ from ..actions import Action, ActionKind
 from ..cards import CARDS, bits, suit_char
 from ..game import Game
 from ..observation import Observation
+from ..variants import VARIANTS
+from ..variants.base import CLOSED, OUT_OF_PLAY, card_list
 from .policies import normal_policy
 from .view import view_of_game
 
@@ -92,6 +94,8 @@ def hidden_slots(obs: Observation) -> tuple[dict[int, int], int]:
     # the turned-up card is seen, unless it is hidden (invisible fool): then it is one more
     # face-down talon card
     talon = obs.talon_count - (1 if obs.trump_card_in_talon and obs.trump_card is not None else 0)
+    # cards a variant set aside face down are sampled with the talon (build_world splits them)
+    talon += obs.out_of_play + sum(obs.closed)
     return need, talon
 
 
@@ -200,6 +204,8 @@ def world_template(obs: Observation) -> dict[str, Any]:
     }
     if up is not None:
         template["trump_card"] = str(up)
+    if obs.variant_state:
+        template["variant_state"] = dict(obs.variant_state)
     return template
 
 
@@ -208,11 +214,25 @@ def build_world(
 ) -> Game:
     """A full game agreeing with ``obs`` and the sampled hidden cards."""
     talon = list(hidden_talon)
+    data = dict(template)
+    if obs.out_of_play or obs.closed:
+        # the first sampled cards are the ones set aside (see hidden_slots)
+        k = obs.out_of_play
+        state = dict(template.get("variant_state", {}))
+        state[OUT_OF_PLAY] = card_list([*bits(obs.out_of_play_seen), *talon[:k]])
+        if obs.closed:
+            closed = []
+            for count in obs.closed:
+                closed.append(card_list(talon[k : k + count]))
+                k += count
+            state[CLOSED] = closed
+        data["variant_state"] = state
+        del talon[:k]
+    talon = VARIANTS[obs.rules.variant].arrange_talon(talon)
     trump_index = -1
     if obs.trump_card_in_talon and obs.trump_card is not None:
         trump_index = 1 if obs.rules.severnyi and talon else 0
         talon.insert(trump_index, int(obs.trump_card))
-    data = dict(template)
     data["hands"] = [[str(c) for c in bits(h)] for h in hands]
     data["talon"] = [str(CARDS[c]) for c in talon]
     data["trump_index"] = trump_index
@@ -224,6 +244,8 @@ def exact_world(obs: Observation) -> Game | None:
     """The true game when nothing is hidden (talon empty, two players left), else ``None``."""
     if obs.talon_count or sum(obs.active) != 2 or not obs.active[obs.seat]:
         return None
+    if obs.out_of_play or any(obs.closed):
+        return None  # face-down cards set aside are still hidden
     hands, talon = sample_hands(obs, random.Random(0))
     return build_world(obs, world_template(obs), hands, talon)
 

@@ -9,11 +9,19 @@ from __future__ import annotations
 
 from typing import Final
 
+from .albanian import ALBANIAN
+from .armenian import ARMENIAN
 from .base import NONE, Deal, Variant
+from .beaten_off import BEATEN_OFF
 from .boring import BORING
+from .chukchi import CHUKCHI
 from .double_trump import DOUBLE_TRUMP
+from .empty import EMPTY
+from .heaped import HEAPED
 from .invisible import INVISIBLE
 from .japanese import JAPANESE
+from .magadan import MAGADAN
+from .poker import POKER
 from .road import ROAD
 from .royal import ROYAL
 from .three import THREE
@@ -25,6 +33,7 @@ VARIANTS: Final[dict[str, Variant]] = {
     v.name: v
     for v in (
         *(NONE, TRUMPLESS, JAPANESE, ROYAL, DOUBLE_TRUMP, ROAD, TRUMP_FOOL, INVISIBLE),
+        *(HEAPED, CHUKCHI, EMPTY, ALBANIAN, BEATEN_OFF, MAGADAN, ARMENIAN, POKER),
         *(BORING, THREE),
     )
 }

@@ -34,9 +34,9 @@ State: a variant that must remember something across bouts (points, a counter) k
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from ..cards import BEATERS, bits
+from ..cards import BEATERS, CARDS, Card, bits
 
 if TYPE_CHECKING:
     from ..actions import Action, Event
@@ -61,6 +61,38 @@ class Deal(NamedTuple):
     trump_index: int
     trump_card: int
     trump_holder: int
+    #: The variant's state at the start of the deal (``Game.vstate``), e.g. cards set aside.
+    vstate: dict[str, Any] | None = None
+
+
+#: ``Game.vstate`` keys every part of the engine understands (card conservation, JSON
+#: positions, observations and the computer players' sampled worlds), as lists of card
+#: notations: cards put out of play face down (Chukchi fool's talon; a face-up card there,
+#: like Chukchi's turned-up trump, is seen by all), and each seat's face-down closed cards
+#: (Magadan fool), which count as that seat's cards but are not in its hand.
+OUT_OF_PLAY = "out_of_play"
+CLOSED = "closed"
+
+
+def card_list(cards: list[int]) -> list[str]:
+    """Cards as the notation lists ``vstate`` keeps (JSON values)."""
+    return [str(CARDS[c]) for c in cards]
+
+
+def parse_list(texts: list[str]) -> list[int]:
+    return [int(Card.parse(t)) for t in texts]
+
+
+def aside_masks(vstate: dict[str, Any], n: int) -> tuple[int, list[int]]:
+    """(mask of the out-of-play cards, mask of each seat's closed cards) of a ``vstate``."""
+    out = 0
+    for c in parse_list(vstate.get(OUT_OF_PLAY, [])):
+        out |= 1 << c
+    closed = [0] * n
+    for s, cards in enumerate(vstate.get(CLOSED, [])[:n]):
+        for c in parse_list(cards):
+            closed[s] |= 1 << c
+    return out, closed
 
 
 def standard_deal(rules: RuleSet, deck: list[int], dealer: int) -> Deal:
@@ -113,6 +145,7 @@ class Variant:
 
     # flags: which optional hooks Game must call (see the module docstring)
     leads: ClassVar[bool] = False
+    defends: ClassVar[bool] = False
     draws: ClassVar[bool] = False
     bout_end: ClassVar[bool] = False
     observes: ClassVar[bool] = False
@@ -138,6 +171,12 @@ class Variant:
     def deal(self, rules: RuleSet, deck: list[int], dealer: int) -> Deal:
         """Deal a shuffled pack (``deck`` as card indices, the first card dealt first)."""
         return standard_deal(rules, deck, dealer)
+
+    def arrange_talon(self, cards: list[int]) -> list[int]:
+        """The face-down talon cards in the order they lie (bottom first), given them in a
+        random order: a variant that orders its talon says so here, so that the deal and the
+        computer players' sampled worlds lay it alike."""
+        return cards
 
     def opening_attacker(self, g: Game, previous: Result | None) -> int | None:
         """Who leads the first bout of the deal, or None for the ``first_lead`` /
@@ -167,6 +206,21 @@ class Variant:
         """Append the attacker's legal leads to ``out`` (only with ``leads = True``)."""
         raise NotImplementedError
 
+    def add_defences(self, g: Game, seat: int, out: list[Action]) -> None:
+        """Append the defender's extra moves while facing unbeaten cards (only with
+        ``defends = True``), after the beats and transfers, before 'take'."""
+        raise NotImplementedError
+
+    def apply_own(self, g: Game, action: Action) -> list[Event]:
+        """Apply one of the variant's own kinds of move (``ActionKind.TOP``, ``SWAP``), already
+        known to be legal; ``Game.apply_unchecked`` calls this after its pagat branches and
+        then ends the bout if the move finished it."""
+        raise NotImplementedError
+
+    def explain_own(self, g: Game, action: Action) -> tuple[str, str]:
+        """Why one of the variants' own kinds of move is illegal now (code, sentence)."""
+        return "not_played", f"'{action.kind.value}' is not played in this game"
+
     def draw_need(self, g: Game, seat: int) -> int:
         """How many cards ``seat`` draws in the refill after a bout (only with ``draws``)."""
         raise NotImplementedError
@@ -177,7 +231,17 @@ class Variant:
         card that answered the last attack card (-1 when taken). Only with ``bout_end``."""
         raise NotImplementedError
 
+    def after_refill(self, g: Game, ev: list[Event]) -> None:
+        """The refill after a bout has just drawn from the talon (called only while there was
+        a talon to draw from, so the moment it runs out is seen). Only with ``bout_end``."""
+
     # ---------------------------------------------------------------- seeing and scoring
+
+    def public_state(self, g: Game) -> dict[str, Any]:
+        """The part of ``g.vstate`` every seat may know (a counter, say), shown in
+        observations as ``variant_state`` so that the computer players' sampled worlds carry
+        it; never a card set aside or a seed."""
+        return {}
 
     def observe(self, g: Game, seat: int, fields: dict[str, object]) -> None:
         """Edit the fields of ``seat``'s observation (-1: the public) before it is built."""
@@ -189,6 +253,34 @@ class Variant:
 
 #: The base game itself.
 NONE = Variant()
+
+
+def no_talon(variant: Variant, rules: RuleSet, consequence: str) -> list[str]:
+    """The refusal of a variant whose rule is about the talon, for a deal that leaves none
+    (six players with 36 cards): played anyway it would silently be the base game."""
+    if rules.players * rules.hand_size == rules.deck_size:
+        return [
+            f"{variant.title}: {rules.players} hands of {rules.hand_size} leave no talon of a"
+            f" {rules.deck_size}-card pack, so {consequence}"
+        ]
+    return []
+
+
+def plain_leads(g: Game, seat: int, out: list[Action]) -> None:
+    """The base game's leads (every non-empty set of one rank the bout allows), for a variant
+    whose ``add_leads`` adds to them rather than replacing them: the engine's own generator
+    runs with the variant's hook switched off for the call, so the fast path is untouched."""
+    g._v_leads = False
+    try:
+        g._add_leads(seat, out)
+    finally:
+        g._v_leads = True
+
+
+def lead_limit(g: Game) -> int:
+    """How many cards the next lead may hold (0: none), as the engine computes it."""
+    limit = g.hands[g.defender].bit_count()
+    return g._limit if g._limit < limit else limit
 
 
 def lowest_card_of(g: Game, suit_of_seat: tuple[int, ...]) -> tuple[int, int] | None:

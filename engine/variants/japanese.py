@@ -34,8 +34,8 @@ class Japanese(Variant):
     }
 
     def deal(self, rules: RuleSet, deck: list[int], dealer: int) -> Deal:
-        hands, talon, _, _, _ = standard_deal(rules, deck, dealer)
-        return Deal(hands, talon, -1, -1, -1)  # trumps need no turned-up card
+        dealt = standard_deal(rules, deck, dealer)
+        return Deal(dealt.hands, dealt.talon, -1, -1, -1)  # trumps need no turned-up card
 
     def trump_suit(self, turned_up: int) -> int:
         return DIAMONDS

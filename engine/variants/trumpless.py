@@ -29,8 +29,8 @@ class Trumpless(Variant):
     )
 
     def deal(self, rules: RuleSet, deck: list[int], dealer: int) -> Deal:
-        hands, talon, _, _, _ = standard_deal(rules, deck, dealer)
-        return Deal(hands, talon, -1, -1, -1)  # nothing is turned up
+        dealt = standard_deal(rules, deck, dealer)
+        return Deal(dealt.hands, dealt.talon, -1, -1, -1)  # nothing is turned up
 
     def trump_suit(self, turned_up: int) -> int:
         return NO_TRUMP

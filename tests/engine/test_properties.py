@@ -73,11 +73,11 @@ class Knowledge:
             m = 0
             for c in e.visible_cards(None):
                 m |= 1 << c
-            if e.kind in ("attack", "throw", "pile", "transfer"):
+            if e.kind in ("attack", "throw", "pile", "transfer", "swap"):  # swap: poker fool
                 self.known[e.seat] &= ~m
             elif e.kind == "defend":
                 self.known[e.seat] &= ~(1 << e.cards[1])
-            elif e.kind in ("picked_up", "draw", "show"):
+            elif e.kind in ("picked_up", "draw", "show", "open"):  # open: Magadan's closed cards
                 self.known[e.seat] |= m
             elif e.kind == "exchange":
                 low, up = e.cards
@@ -299,6 +299,13 @@ def expected_roles(g: Game, a: int, d: int, taken: bool) -> tuple[int, int]:
     return na, team_next(g, a % 2, a)
 
 
+def held(g: Game, seat: int) -> int:
+    """The cards a seat holds: its hand, and in Magadan fool its closed cards ("from the 6
+    cards which are laid out, 5 are not available for the game")."""
+    closed = g.vstate.get("closed") or [[]] * g.n
+    return g.hand_size(seat) + len(closed[seat])
+
+
 def check_draws(g: Game, leader: int, d: int, events: list[Event]) -> None:
     """Draw order: the leader, the other attackers clockwise, the defender last (pagat); or
     clockwise from the defender (overview). Everyone fills up to the hand size while cards
@@ -314,7 +321,10 @@ def check_draws(g: Game, leader: int, d: int, events: list[Event]) -> None:
     seats = [e.seat for e in drawn]
     assert seats == sorted(seats, key=order.index)
     for i, e in enumerate(drawn):
-        full = g.hand_size(e.seat) >= g.rules.hand_size
+        full = held(g, e.seat) >= g.rules.hand_size
+        if g.rules.variant == "empty":
+            # "draws the cards from the deck only when he has run out of his own ones"
+            full = e.amount == g.hand_size(e.seat) == g.rules.hand_size
         assert full or (i == len(drawn) - 1 and not g.talon)
 
 
@@ -334,7 +344,7 @@ def check_after_bout(
         # the talon lasted: everybody still playing holds at least a full hand
         for s in range(g.n):
             if g.is_active(s):
-                assert g.hand_size(s) >= g.rules.hand_size
+                assert held(g, s) >= (1 if g.rules.variant == "empty" else g.rules.hand_size)
     else:
         for s in range(g.n):
             assert g.is_active(s) == bool(g.hands[s])
