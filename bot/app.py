@@ -218,13 +218,20 @@ class DurakBot(commands.AutoShardedBot):
         return None
 
     async def _resume(self, sessions: list[GameSession]) -> None:
-        """Refresh each table (its buttons carry the new process's view) and let computer
-        seats continue, once the gateway is up so channel edits can go through."""
+        """Once the gateway is up: draw every open table again (its own row is the record of
+        what it should show: a change committed just before the restart may not have reached
+        Discord), owe again what ended games still owe (bot/delivery.py), and let computer
+        seats continue."""
         await self.wait_until_ready()
         assert self.publisher is not None and self.service is not None
+        assert self.storage is not None
         for session in sessions:
             await self.publisher.refresh(session.game_id)
             self.service.resume(session)
+        for row in await self.storage.load_lobbies():
+            if row.table_message_id is not None:
+                await self.publisher.refresh(row.id)
+        await self.publisher.delivery.resume()
 
     async def _sync_commands(self) -> None:
         """Commands are synced deliberately: a dev guild syncs instantly, global sync can take

@@ -646,10 +646,36 @@ class GameService:
 
     async def public_state(self, game_id: int) -> GameSession | LobbyInfo:
         """What the game's public message should show right now."""
-        session = self.session(game_id)
+        session = self.session(game_id) or await self.ended_session(game_id)
         if session is not None:
             return session
         return await self.lobby(game_id)
+
+    async def ended_session(self, game_id: int) -> GameSession | None:
+        """A game that ended (finished or cancelled after it started), from memory or rebuilt
+        from storage: its final table and result are rendered from it after a restart too,
+        so they read the same. None for lobbies, running games and unknown ids."""
+        session = self.session(game_id)
+        if session is not None:
+            return session if session.finished else None
+        row = await self.storage.get_game(game_id)
+        if row is None or row.status not in ("finished", "cancelled") or row.state_json is None:
+            return None
+        try:
+            session = await self._session_from_row(row)
+        except (InvalidPosition, RuleError, KeyError, ValueError, TypeError):
+            log.warning("game %d: stored final state is unreadable", game_id)
+            return None
+        session.status = row.status
+        session.deadline = None
+        results = await self.storage.game_results(game_id)
+        session.forfeit_seats = tuple(r.seat for r in results if r.forfeit_text)
+        session.forfeit_text = next((r.forfeit_text for r in results if r.forfeit_text), None)
+        session.ended_by = next(
+            (e.seat for e in reversed(session.events) if e.kind == "forfeit_end"), None
+        )
+        self._remember_ended(session)
+        return session
 
     async def running_games(self, guild_id: int) -> list[tuple[int, str, int, list[SeatInfo]]]:
         """(game id, preset, channel id, seats) of every running game in a guild."""
@@ -1024,12 +1050,15 @@ class GameService:
 
     def _retire(self, session: GameSession) -> None:
         self._sessions.pop(session.game_id, None)
-        self._ended[session.game_id] = session
-        while len(self._ended) > 256:  # bounded: old tables are rendered from storage
-            self._ended.pop(next(iter(self._ended)))
+        self._remember_ended(session)
         for task in (session.ai_task, session.timer_task):
             if task is not None and task is not asyncio.current_task() and not task.done():
                 task.cancel()
+
+    def _remember_ended(self, session: GameSession) -> None:
+        self._ended[session.game_id] = session
+        while len(self._ended) > 256:  # bounded: old tables are rendered from storage
+            self._ended.pop(next(iter(self._ended)))
 
     async def start(
         self,
