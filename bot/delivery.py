@@ -249,8 +249,8 @@ class Delivery:
         finally:
             if self._games.get(game_id) is game and not game.slots:
                 del self._games[game_id]
-            last = self._last_table.get(game_id)
-            if last is not None and last + self.interval <= loop.time():
+            edited = self._last_table.get(game_id)
+            if edited is not None and edited + self.interval <= loop.time():
                 del self._last_table[game_id]
 
     async def _attempt(self, game_id: int, owed: _Owed) -> tuple[bool, float | None]:
