@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from .answers import log_lost_answer
 from .config import Config
 from .emojis import registry as card_emojis
 from .health import Heartbeat
@@ -68,17 +69,28 @@ class DurakTree(app_commands.CommandTree):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         command = interaction.command.qualified_name if interaction.command else "?"
-        log.error(
-            "command %s failed in channel %s", command, interaction.channel_id, exc_info=error
-        )
-        text = t("error.internal", pick_locale(interaction.locale, interaction.guild_locale))
+        original = getattr(error, "original", None)
+        if isinstance(original, discord.HTTPException):
+            # Discord refused an answer: one line, no apology (it would fail alike).
+            log_lost_answer(interaction, original)
+            return
+        if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+            # A command this build does not have (forged, or from a stale command list).
+            log.info("unknown command %r from %s", error, interaction.user.id)
+            key = "error.unknown_command"
+        else:
+            key = "error.internal"
+            log.error(
+                "command %s failed in channel %s", command, interaction.channel_id, exc_info=error
+            )
+        text = t(key, pick_locale(interaction.locale, interaction.guild_locale))
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
             else:
                 await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("could not send the error notice for %s", command)
+        except discord.HTTPException as exc:
+            log_lost_answer(interaction, exc)
 
 
 def discord_clock() -> float:

@@ -60,6 +60,7 @@ __all__ = [
     "GameOver",
     "GameService",
     "GameSession",
+    "HandClosed",
     "IllegalMove",
     "LobbyInfo",
     "NotAPlayer",
@@ -80,6 +81,14 @@ AI_DIFFICULTIES: tuple[str, ...] = ("easy", "normal", "hard")
 TAKEOVER_DIFFICULTY = "easy"
 #: Longest forfeit text (the storage CHECK constraint agrees).
 FORFEIT_MAX_LENGTH = 200
+#: A guild's turn timer: 0 (off) or this many seconds. Shorter is unplayable, longer is no
+#: timer at all; Discord's option range says the same, but a forged or replayed command does
+#: not go through Discord's client, so the service checks too.
+TURN_TIMER_MIN_SECONDS = 15
+TURN_TIMER_MAX_SECONDS = 3600
+#: Leaderboard periods and orders (anything else is refused politely).
+LEADERBOARD_PERIODS: tuple[str, ...] = ("all", "month", "week")
+LEADERBOARD_SORTS: tuple[str, ...] = ("fools", "record")
 #: Expired turns in a row after which a player forfeits.
 MAX_TIMER_STRIKES = 2
 #: Public events kept with the state for the table's "last moves".
@@ -112,6 +121,18 @@ class GameMissing(ServiceError):
 
 class GameOver(ServiceError):
     key = "error.game_finished"
+
+
+class HandClosed(ServiceError):
+    """A hand of a game that ended (``hand.closed.finished`` / ``.cancelled``) or that the
+    player left (``hand.closed.left``): it offers no moves any more and says why. The ended
+    game's ``session`` lets the answer show its result."""
+
+    key = "hand.closed.finished"
+
+    def __init__(self, key: str, session: GameSession | None = None) -> None:
+        super().__init__(key)
+        self.session = session
 
 
 class NotAPlayer(ServiceError):
@@ -560,6 +581,13 @@ class GameService:
     async def update_settings(self, guild_id: int, **changes: Any) -> st.GuildSettings:
         """Save settings and apply them to the guild's running games: language and computer
         difficulty at once, the turn length from the next turn on."""
+        timer = changes.get("turn_timer_seconds")
+        if timer is not None and not (
+            timer == 0 or TURN_TIMER_MIN_SECONDS <= timer <= TURN_TIMER_MAX_SECONDS
+        ):
+            raise ServiceError(
+                "settings.invalid_timer", min=TURN_TIMER_MIN_SECONDS, max=TURN_TIMER_MAX_SECONDS
+            )
         if "default_preset" in changes or "default_options" in changes:
             current = await self.storage.get_guild_settings(guild_id)
             preset = changes.get("default_preset", current.default_preset)
@@ -592,6 +620,13 @@ class GameService:
         return settings
 
     # ----------------------------------------------------------------- forfeits and stats
+
+    @staticmethod
+    def check_leaderboard(period: str, sort: str) -> None:
+        """Refuse a leaderboard that does not exist (Discord's choices do not bind a forged
+        command or an old button)."""
+        if period not in LEADERBOARD_PERIODS or sort not in LEADERBOARD_SORTS:
+            raise ServiceError("leaderboard.bad_period")
 
     async def forfeits(self, guild_id: int) -> list[st.Forfeit]:
         return await self.storage.list_forfeits(guild_id)
@@ -718,16 +753,32 @@ class GameService:
         return session, seat
 
     async def require_player(self, game_id: int, user_id: int) -> tuple[GameSession, int]:
-        """Like :meth:`player_seat` but tells lobbies and ended games apart via storage."""
-        session = self.session(game_id)
+        """The running game and seat of a player who may see their hand; otherwise the
+        reason, told apart via storage. An ended game (or one the player left) raises
+        :class:`HandClosed` whether it is still in memory or only on disk, so its hands
+        answer the same before and after a restart."""
+        session = self.session(game_id) or await self.ended_session(game_id)
         if session is None:
             row = await self.storage.get_game(game_id)
             if row is None:
                 raise GameMissing()
             if row.status in ("finished", "cancelled"):
-                raise GameOver()
+                raise HandClosed("hand.closed.cancelled")
             raise ServiceError("error.not_started")
+        self._check_hand_open(session, user_id)
         return self.player_seat(game_id, user_id)
+
+    @staticmethod
+    def _check_hand_open(session: GameSession, user_id: int) -> None:
+        """Raise :class:`HandClosed` when ``user_id``'s hand in ``session`` is closed."""
+        if session.status == "cancelled":
+            raise HandClosed("hand.closed.cancelled", session)
+        if session.finished:
+            raise HandClosed("hand.closed.finished", session)
+        if session.seat_of(user_id) is None and any(
+            s.user_id == user_id and s.left for s in session.seats
+        ):
+            raise HandClosed("hand.closed.left", session)
 
     # ----------------------------------------------------------------- lobby
 
@@ -1136,8 +1187,7 @@ class GameService:
             await self.require_player(game_id, user_id)  # raises the right refusal
             raise GameOver()
         async with session.lock:
-            if session.finished:
-                raise GameOver()
+            self._check_hand_open(session, user_id)
             seat = session.seat_of(user_id)
             if seat is None:
                 raise NotAPlayer()
