@@ -239,6 +239,11 @@ class DurakBot(commands.AutoShardedBot):
         assert self.storage is not None
         for session in sessions:
             await self.publisher.refresh(session.game_id)
+            owed = session.owed_ping  # stored with the state; delivered since?
+            if owed is not None and owed[2] > await self.storage.pinged_version(session.game_id):
+                await self.publisher.ping(session, owed[0], owed[1])  # type: ignore[arg-type]
+            else:
+                session.owed_ping = None
             self.service.resume(session)
         for row in await self.storage.load_lobbies():
             if row.table_message_id is not None:

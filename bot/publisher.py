@@ -84,7 +84,10 @@ class DiscordPublisher:
 
     async def deliver_ping(self, game_id: int, seat: int, kind: str, version: int) -> None:
         session = self.service.session(game_id)
-        if session is None or kind not in ("defend", "lead") or not ping_due(session, seat, kind):
+        if session is None:
+            raise Obsolete
+        if kind not in ("defend", "lead") or not ping_due(session, seat, kind):
+            self._ping_settled(session, seat, kind)
             raise Obsolete
         user_id = session.seats[seat].user_id
         await self._channel(session.channel_id, session.guild_id).send(
@@ -93,6 +96,20 @@ class DiscordPublisher:
                 users=[discord.Object(user_id)] if user_id else False, roles=False, everyone=False
             ),
         )
+        owed = session.owed_ping
+        self._ping_settled(session, seat, kind)
+        if owed is not None and owed[:2] == (seat, kind):
+            try:
+                await self.service.storage.ping_delivered(game_id, owed[2])
+            except Exception:  # at worst the ping is repeated after a restart
+                log.warning("game %d: could not record the delivered ping", game_id)
+
+    @staticmethod
+    def _ping_settled(session: GameSession, seat: int, kind: str) -> None:
+        """The turn's ping went out (or never will): the next stored state drops it."""
+        owed = session.owed_ping
+        if owed is not None and owed[:2] == (seat, kind):
+            session.owed_ping = None
 
     async def deliver_reminder(
         self, game_id: int, seat: int, version: int, deadline: float

@@ -328,6 +328,10 @@ class GameSession:
     #: The session of deals this game belongs to; None for a one-off (or a session's first)
     #: game. Loaded from the game's stored options, so the tally survives restarts.
     series: Series | None = None
+    #: The turn ping not yet known to be delivered: (seat, kind, version it was owed at).
+    #: Stored with the state in the same write, so a restart delivers it if still due
+    #: (bot/delivery.py); cleared once delivered or obsolete.
+    owed_ping: tuple[int, str, int] | None = None
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat a human plays, or None (also for a human who already left)."""
@@ -358,8 +362,10 @@ class GameSession:
         version: int | None = None,
         deadline: float | None = None,
         forfeits: dict[int, str] | None = None,
+        owed_ping: tuple[int, str, int] | Literal["keep"] | None = "keep",
     ) -> str:
         """The JSON stored in ``games.state_json`` (full state: never shown to anyone)."""
+        ping = self.owed_ping if owed_ping == "keep" else owed_ping
         return json.dumps(
             {
                 "format": SNAPSHOT_FORMAT,
@@ -371,6 +377,7 @@ class GameSession:
                 "forfeits": {
                     str(k): v for k, v in (self.forfeits if forfeits is None else forfeits).items()
                 },
+                "ping": list(ping) if ping is not None else None,
             },
             separators=(",", ":"),
         )
@@ -1156,6 +1163,8 @@ class GameService:
                 series=info.series,
             )
             session.deadline = self._deadline_policy(session, game)
+            if session.seats[game.attacker].is_human:
+                session.owed_ping = (game.attacker, "lead", 1)
             await self.storage.begin_game(
                 game_id,
                 [s.seat for s in info.seats],
@@ -1226,7 +1235,14 @@ class GameService:
         new_version = session.version + 1
         new_strikes = session.strikes if strikes is None else strikes
         deadline = self._deadline_policy(session, candidate)
-        snapshot = session.snapshot(candidate, new_events, new_version, deadline)
+        pings = pings_between(before, candidate)
+        owed_ping = session.owed_ping
+        human_pings = [(seat, kind) for seat, kind in pings if session.seats[seat].is_human]
+        if human_pings:
+            owed_ping = (*human_pings[-1], new_version)
+        snapshot = session.snapshot(
+            candidate, new_events, new_version, deadline, owed_ping=owed_ping
+        )
         fools: tuple[int, ...] = ()
         text: str | None = None
         if candidate.result is not None:
@@ -1257,12 +1273,13 @@ class GameService:
         session.reminded = False
         session.strikes = dict(new_strikes)
         session.forfeit_seats, session.forfeit_text = fools, text
+        session.owed_ping = owed_ping
         log.debug("game %d v%d: %s", session.game_id, new_version, action.kind.value)
         if candidate.result is not None:
             session.status = "finished"
             self._retire(session)
             log.info("game %d: finished (%s)", session.game_id, candidate.result.kind)
-        return pings_between(before, candidate)
+        return pings
 
     async def _after_change(self, session: GameSession, pings: list[tuple[int, PingKind]]) -> None:
         await self._after_change_no_kick(session, pings)
@@ -1545,6 +1562,9 @@ class GameService:
             takeover_difficulty=settings.default_ai_difficulty,
             series=Series.from_json(row.options.get("series")),
         )
+        ping = data.get("ping")
+        if ping is not None:
+            session.owed_ping = (int(ping[0]), str(ping[1]), int(ping[2]))
         session.events.extend(PublicEvent.from_json(e) for e in data.get("events", []))
         if len(session.seats) != game.n:
             raise ValueError("seat rows do not match the stored game")

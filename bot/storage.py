@@ -1437,6 +1437,23 @@ class Storage:
                 (game_id, kind, version),
             )
 
+    async def ping_delivered(self, game_id: int, version: int) -> None:
+        """Discord took the turn ping owed at ``version``: a restart does not repeat it."""
+        async with self._transaction() as conn:
+            await conn.execute(
+                "UPDATE games SET pinged_version = ? WHERE id = ? AND pinged_version < ?",
+                (version, game_id, version),
+            )
+
+    async def pinged_version(self, game_id: int) -> int:
+        """The version of the last turn ping delivered for ``game_id`` (0: none)."""
+        async with (
+            self._read() as conn,
+            conn.execute("SELECT pinged_version FROM games WHERE id = ?", (game_id,)) as cur,
+        ):
+            row = await cur.fetchone()
+        return int(row[0]) if row is not None else 0
+
     async def game_results(self, game_id: int) -> list[ResultRow]:
         """Results of one finished game ordered by seat (for the final announcement)."""
         async with (

@@ -12,3 +12,8 @@ CREATE TABLE outbox (
     created_at REAL    NOT NULL,
     PRIMARY KEY (game_id, kind)
 );
+
+-- The game version of the last turn ping Discord took. A running game's snapshot records the
+-- ping its turn owes (written with the move itself); after a restart it is sent again only
+-- when it is newer than this.
+ALTER TABLE games ADD COLUMN pinged_version INTEGER NOT NULL DEFAULT 0;

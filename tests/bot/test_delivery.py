@@ -268,3 +268,35 @@ async def test_a_ping_whose_turn_passed_is_not_delivered(tmp_path: Path) -> None
             )
             assert f"<@{session.seats[waited].user_id}>" in pings[0].content
         await env.bot.close()
+
+
+def _pings(channel: Any) -> list[discord.Message]:
+    return [m for m in channel.history() if not m.flags.ephemeral and m.content.startswith("<@")]
+
+
+@pytest.mark.usefixtures("slow_backoff")
+async def test_a_ping_owed_at_a_restart_is_delivered_after_it_once(tmp_path: Path) -> None:
+    db = tmp_path / "durak.db"
+    async with simcord.run(make_bot(db)) as env:
+        world = build_world(env)
+        channel = world["channel"]
+        env.inject_error("POST", f"/channels/{channel.id}/messages", status=503, times=None)
+        game_id = await start_game(world, PLAYERS)
+        session = service(env).session(game_id)
+        assert session is not None and session.owed_ping is not None
+        seat = session.owed_ping[0]
+        assert _pings(channel) == []  # the lead ping was refused
+        await env.bot.close()
+        env.backend.faults.clear()
+        await env.restart_bot(make_bot(db))
+        (ping,) = _pings(channel)
+        assert f"<@{session.seats[seat].user_id}>" in ping.content
+        restored = service(env).session(game_id)
+        assert restored is not None and restored.owed_ping is None
+        # Delivered and then a move stored that: the next restart owes nothing.
+        await play_out(env, channel, game_id, [world[n] for n in PLAYERS], stop_after=1)
+        await env.bot.close()
+        await env.restart_bot(make_bot(db))
+        assert len(_pings(channel)) == 2  # the first turn's and the second turn's, once each
+        assert [p.content for p in _pings(channel)].count(ping.content) == 1
+        await env.bot.close()
