@@ -58,6 +58,8 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
+#: Discord's limit on a message's text (a closed hand shows the whole result).
+CONTENT_LIMIT = 2000
 CARD_ROWS = 4  # rows of move buttons per page when no target select is shown
 LEADERBOARD_PAGE_SIZE = 10
 #: "Best record" only ranks players with this many games, or one lucky game tops the board.
@@ -109,7 +111,7 @@ def error_text(err: ServiceError, locale: str) -> str:
     if isinstance(err, HandClosed) and err.session is not None and err.session.status == "finished":
         result = render.result_text(err.session, locale)
         text = f"{text}\n{result}" if result else text
-    return text
+    return text[:CONTENT_LIMIT]
 
 
 async def reply_ephemeral(interaction: discord.Interaction, text: str) -> None:
@@ -665,8 +667,9 @@ class ActButton(
             # This very move ended the game: say so (a refused click says something else).
             text = t("hand.move_ended_game", locale)
             result = render.result_text(session, locale)
+            closing = f"{text}\n{result}" if result else text
             await update_message(
-                interaction, content=f"{text}\n{result}" if result else text, embed=None, view=None
+                interaction, content=closing[:CONTENT_LIMIT], embed=None, view=None
             )
             return
         content, embed, view = hand_message(session, seat, locale)
