@@ -313,15 +313,16 @@ class _Interaction:
 
 
 async def test_an_acknowledgement_that_would_land_late_is_given_up_in_time(
-    caplog: pytest.LogCaptureFixture,
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr("bot.answers.ANSWER_MIN_SECONDS", 0.05)
     interaction = _Interaction(age=ANSWER_DEADLINE_SECONDS - 0.05)
     with caplog.at_level(logging.INFO):
         acknowledged = await acknowledge(interaction)  # type: ignore[arg-type]
     assert interaction.response.started and not acknowledged
     (line,) = [r for r in caplog.records if "answer lost" in r.getMessage()]
     assert "time limit" in line.getMessage() and line.exc_info is None
-    # Already too old: not even tried.
+    # Looking too old (clocks differ): still one short try, never none.
     old = _Interaction(age=ANSWER_DEADLINE_SECONDS + 1)
     assert not await acknowledge(old)  # type: ignore[arg-type]
-    assert not old.response.started
+    assert old.response.started
