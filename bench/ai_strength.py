@@ -74,8 +74,11 @@ def play_deal(
     for rot in range(n):
         seat_kinds = [kinds[(s + rot) % len(kinds)] for s in range(n)]
         players = [
-            Timed(make_player(k, seed=seed * 101 + rot * 7 + s, max_iterations=iters,
-                              max_seconds=secs))
+            Timed(
+                make_player(
+                    k, seed=seed * 101 + rot * 7 + s, max_iterations=iters, max_seconds=secs
+                )
+            )
             for s, k in enumerate(seat_kinds)
         ]
         g = Game.new(rules, seed=seed)

@@ -38,9 +38,11 @@ How each figure is taken:
   whose tail is queueing behind the other 99 clicks (and simcord's work for them). The
   games are always set up in such bursts.
 * Acknowledge ("ack"): from discord.py starting to parse the click's gateway event to the
-  bot sending its interaction response, by ``time.perf_counter``. It includes the game
-  lock, the engine, the SQLite commit and the rendering, and any queueing on the event
-  loop, which the simulated Discord shares; it excludes only simcord's own work before the
+  bot sending its interaction response, by ``time.perf_counter``. For a hand click it
+  includes the rendering; a move click is acknowledged before the game lock, the engine and
+  the SQLite commit (bot/answers.py: the outcome follows as an edit, and "act"/"commit"
+  below time that part), so its ack is the parsing and any queueing on the event loop,
+  which the simulated Discord shares; it excludes only simcord's own work before the
   event reaches the bot and after the response leaves it (deep copies of every payload),
   which a real Discord does on its own machines. "e2e" adds that work back: click emitted
   to response recorded by simcord, an upper bound.
@@ -780,12 +782,31 @@ async def _move_phase(
         records = await clicker.wave([click for *_, click in wave])
         samples.wall += time.perf_counter() - start
         clicker.record(samples, records)
+        await _moves_applied(service, [(table.game_id, version) for table, _, version, _ in wave])
         for table, seat, version, _ in wave:
             session = service.session(table.game_id)
             assert session is not None
             if session.version != version + 1:
                 samples.refused += 1
             table.hands[seat] = (table.hands[seat][0], session.version)
+
+
+async def _moves_applied(
+    service: GameService, clicked: list[tuple[int, int]], limit: float = 5.0
+) -> None:
+    """Wait (a few real seconds at most) until every clicked game moved past the version its
+    move was made on. A move click is acknowledged before the move is applied (bot/answers.py),
+    so the wave's answers come back first; the next round must see the moves."""
+    waiting = list(clicked)
+    end = time.perf_counter() + limit
+    while waiting and time.perf_counter() < end:
+        waiting = [
+            (gid, version)
+            for gid, version in waiting
+            if (s := service.session(gid)) is not None and not s.finished and s.version == version
+        ]
+        if waiting:
+            await asyncio.sleep(0)
 
 
 # --------------------------------------------------------------------------- report

@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from .answers import log_lost_answer
 from .config import Config
 from .emojis import registry as card_emojis
 from .health import Heartbeat
@@ -68,17 +69,28 @@ class DurakTree(app_commands.CommandTree):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         command = interaction.command.qualified_name if interaction.command else "?"
-        log.error(
-            "command %s failed in channel %s", command, interaction.channel_id, exc_info=error
-        )
-        text = t("error.internal", pick_locale(interaction.locale, interaction.guild_locale))
+        original = getattr(error, "original", None)
+        if isinstance(original, discord.HTTPException):
+            # Discord refused an answer: one line, no apology (it would fail alike).
+            log_lost_answer(interaction, original)
+            return
+        if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+            # A command this build does not have (forged, or from a stale command list).
+            log.info("unknown command %r from %s", error, interaction.user.id)
+            key = "error.unknown_command"
+        else:
+            key = "error.internal"
+            log.error(
+                "command %s failed in channel %s", command, interaction.channel_id, exc_info=error
+            )
+        text = t(key, pick_locale(interaction.locale, interaction.guild_locale))
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
             else:
                 await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("could not send the error notice for %s", command)
+        except discord.HTTPException as exc:
+            log_lost_answer(interaction, exc)
 
 
 def discord_clock() -> float:
@@ -218,13 +230,25 @@ class DurakBot(commands.AutoShardedBot):
         return None
 
     async def _resume(self, sessions: list[GameSession]) -> None:
-        """Refresh each table (its buttons carry the new process's view) and let computer
-        seats continue, once the gateway is up so channel edits can go through."""
+        """Once the gateway is up: draw every open table again (its own row is the record of
+        what it should show: a change committed just before the restart may not have reached
+        Discord), owe again what ended games still owe (bot/delivery.py), and let computer
+        seats continue."""
         await self.wait_until_ready()
         assert self.publisher is not None and self.service is not None
+        assert self.storage is not None
         for session in sessions:
             await self.publisher.refresh(session.game_id)
+            owed = session.owed_ping  # stored with the state; delivered since?
+            if owed is not None and owed[2] > await self.storage.pinged_version(session.game_id):
+                await self.publisher.ping(session, owed[0], owed[1])  # type: ignore[arg-type]
+            else:
+                session.owed_ping = None
             self.service.resume(session)
+        for row in await self.storage.load_lobbies():
+            if row.table_message_id is not None:
+                await self.publisher.refresh(row.id)
+        await self.publisher.delivery.resume()
 
     async def _sync_commands(self) -> None:
         """Commands are synced deliberately: a dev guild syncs instantly, global sync can take

@@ -8,17 +8,20 @@ ones. Discord rate-limits message edits per channel, so this keeps busy tables r
 Pings and result announcements are separate short messages because edits do not notify.
 Each edit also replaces the picture of the table (:mod:`bot.pictures`) when the guild wants
 one, so the coalescing bounds uploads too.
+
+Nothing is sent from the service's call directly: each call becomes an obligation of
+:class:`bot.delivery.Delivery`, which retries it until Discord takes it, and calls back the
+``deliver_*`` methods here to render and send the content as it is at that moment.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 
 import discord
 
 from . import rematch, render
+from .delivery import Delivery, Obsolete, ping_due
 from .pictures import TablePictures
 from .rematch_views import rematch_message, result_announcement
 from .sessions import GameService, GameSession, PingKind
@@ -36,39 +39,36 @@ class DiscordPublisher:
         self.client = client
         self.service = service
         self.interval = interval
-        self._last_edit: dict[int, float] = {}
-        self._dirty: set[int] = set()
-        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self.delivery = Delivery(self, lambda: service.storage, interval=interval)
         self.pictures = TablePictures(service.settings)
 
     def _channel(self, channel_id: int, guild_id: int | None = None) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id, guild_id=guild_id)
 
+    # ----------------------------------------------------------------- the service's calls
+
     async def refresh(self, game_id: int) -> None:
-        self._dirty.add(game_id)
-        task = self._tasks.get(game_id)
-        if task is None or task.done():
-            self._tasks[game_id] = asyncio.get_running_loop().create_task(
-                self._run(game_id), name=f"durak-table-{game_id}"
-            )
+        session = self.service.session(game_id)
+        # Ended games and lobbies may hold an outbox row to clear once the edit went out
+        # (lobby edits are rare, so clearing a row that is not there costs little).
+        durable = session is None or session.finished
+        self.delivery.owe_table(game_id, session.version if session else 0, durable=durable)
 
-    async def _run(self, game_id: int) -> None:
-        loop = asyncio.get_running_loop()
-        while game_id in self._dirty:
-            wait = self._last_edit.get(game_id, float("-inf")) + self.interval - loop.time()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            self._dirty.discard(game_id)
-            try:
-                await self._edit(game_id)
-            except Exception:
-                log.exception("game %d: could not update the table message", game_id)
-            self._last_edit[game_id] = loop.time()
+    async def ping(self, session: GameSession, seat: int, kind: PingKind) -> None:
+        self.delivery.owe_ping(session.game_id, seat, kind, session.version)
 
-    async def _edit(self, game_id: int) -> None:
+    async def remind(self, session: GameSession, seat: int, deadline: float) -> None:
+        self.delivery.owe_reminder(session.game_id, seat, session.version, deadline)
+
+    async def finished(self, session: GameSession) -> None:
+        self.delivery.owe_result(session.game_id, session.version, durable=True)
+
+    # ----------------------------------------------------------------- delivery (retried)
+
+    async def deliver_table(self, game_id: int) -> None:
         state = await self.service.public_state(game_id)
         if state.message_id is None:
-            return
+            raise Obsolete
         if isinstance(state, GameSession):
             embed = render.table_embed(state)
             view = table_view(state)
@@ -82,16 +82,41 @@ class DiscordPublisher:
         )
         await self.pictures.edit_table(message, state, embed=embed, view=view)
 
-    async def ping(self, session: GameSession, seat: int, kind: PingKind) -> None:
+    async def deliver_ping(self, game_id: int, seat: int, kind: str, version: int) -> None:
+        session = self.service.session(game_id)
+        if session is None:
+            raise Obsolete
+        if kind not in ("defend", "lead") or not ping_due(session, seat, kind):
+            self._ping_settled(session, seat, kind)
+            raise Obsolete
         user_id = session.seats[seat].user_id
         await self._channel(session.channel_id, session.guild_id).send(
-            render.ping_text(session, seat, kind),
+            render.ping_text(session, seat, kind),  # type: ignore[arg-type]
             allowed_mentions=discord.AllowedMentions(
                 users=[discord.Object(user_id)] if user_id else False, roles=False, everyone=False
             ),
         )
+        owed = session.owed_ping
+        self._ping_settled(session, seat, kind)
+        if owed is not None and owed[:2] == (seat, kind):
+            try:
+                await self.service.storage.ping_delivered(game_id, owed[2])
+            except Exception:  # at worst the ping is repeated after a restart
+                log.warning("game %d: could not record the delivered ping", game_id)
 
-    async def remind(self, session: GameSession, seat: int, deadline: float) -> None:
+    @staticmethod
+    def _ping_settled(session: GameSession, seat: int, kind: str) -> None:
+        """The turn's ping went out (or never will): the next stored state drops it."""
+        owed = session.owed_ping
+        if owed is not None and owed[:2] == (seat, kind):
+            session.owed_ping = None
+
+    async def deliver_reminder(
+        self, game_id: int, seat: int, version: int, deadline: float
+    ) -> None:
+        session = self.service.session(game_id)
+        if session is None or session.finished or session.version != version:
+            raise Obsolete
         user_id = session.seats[seat].user_id
         await self._channel(session.channel_id, session.guild_id).send(
             render.reminder_text(session, seat, deadline),
@@ -100,7 +125,10 @@ class DiscordPublisher:
             ),
         )
 
-    async def finished(self, session: GameSession) -> None:
+    async def deliver_result(self, game_id: int) -> None:
+        session = await self.service.ended_session(game_id)
+        if session is None or session.status != "finished":
+            raise Obsolete
         humans = [discord.Object(s.user_id) for s in session.seats if s.user_id is not None]
         content, view = result_announcement(session)
         await self._channel(session.channel_id, session.guild_id).send(
@@ -110,10 +138,5 @@ class DiscordPublisher:
         )
 
     async def close(self) -> None:
-        tasks = list(self._tasks.values())
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await self.delivery.close()
         self.pictures.close()

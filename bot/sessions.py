@@ -60,6 +60,7 @@ __all__ = [
     "GameOver",
     "GameService",
     "GameSession",
+    "HandClosed",
     "IllegalMove",
     "LobbyInfo",
     "NotAPlayer",
@@ -80,6 +81,14 @@ AI_DIFFICULTIES: tuple[str, ...] = ("easy", "normal", "hard")
 TAKEOVER_DIFFICULTY = "easy"
 #: Longest forfeit text (the storage CHECK constraint agrees).
 FORFEIT_MAX_LENGTH = 200
+#: A guild's turn timer: 0 (off) or this many seconds. Shorter is unplayable, longer is no
+#: timer at all; Discord's option range says the same, but a forged or replayed command does
+#: not go through Discord's client, so the service checks too.
+TURN_TIMER_MIN_SECONDS = 15
+TURN_TIMER_MAX_SECONDS = 3600
+#: Leaderboard periods and orders (anything else is refused politely).
+LEADERBOARD_PERIODS: tuple[str, ...] = ("all", "month", "week")
+LEADERBOARD_SORTS: tuple[str, ...] = ("fools", "record")
 #: Expired turns in a row after which a player forfeits.
 MAX_TIMER_STRIKES = 2
 #: Public events kept with the state for the table's "last moves".
@@ -112,6 +121,18 @@ class GameMissing(ServiceError):
 
 class GameOver(ServiceError):
     key = "error.game_finished"
+
+
+class HandClosed(ServiceError):
+    """A hand of a game that ended (``hand.closed.finished`` / ``.cancelled``) or that the
+    player left (``hand.closed.left``): it offers no moves any more and says why. The ended
+    game's ``session`` lets the answer show its result."""
+
+    key = "hand.closed.finished"
+
+    def __init__(self, key: str, session: GameSession | None = None) -> None:
+        super().__init__(key)
+        self.session = session
 
 
 class NotAPlayer(ServiceError):
@@ -307,6 +328,10 @@ class GameSession:
     #: The session of deals this game belongs to; None for a one-off (or a session's first)
     #: game. Loaded from the game's stored options, so the tally survives restarts.
     series: Series | None = None
+    #: The turn ping not yet known to be delivered: (seat, kind, version it was owed at).
+    #: Stored with the state in the same write, so a restart delivers it if still due
+    #: (bot/delivery.py); cleared once delivered or obsolete.
+    owed_ping: tuple[int, str, int] | None = None
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat a human plays, or None (also for a human who already left)."""
@@ -337,8 +362,10 @@ class GameSession:
         version: int | None = None,
         deadline: float | None = None,
         forfeits: dict[int, str] | None = None,
+        owed_ping: tuple[int, str, int] | Literal["keep"] | None = "keep",
     ) -> str:
         """The JSON stored in ``games.state_json`` (full state: never shown to anyone)."""
+        ping = self.owed_ping if owed_ping == "keep" else owed_ping
         return json.dumps(
             {
                 "format": SNAPSHOT_FORMAT,
@@ -350,6 +377,7 @@ class GameSession:
                 "forfeits": {
                     str(k): v for k, v in (self.forfeits if forfeits is None else forfeits).items()
                 },
+                "ping": list(ping) if ping is not None else None,
             },
             separators=(",", ":"),
         )
@@ -560,6 +588,13 @@ class GameService:
     async def update_settings(self, guild_id: int, **changes: Any) -> st.GuildSettings:
         """Save settings and apply them to the guild's running games: language and computer
         difficulty at once, the turn length from the next turn on."""
+        timer = changes.get("turn_timer_seconds")
+        if timer is not None and not (
+            timer == 0 or TURN_TIMER_MIN_SECONDS <= timer <= TURN_TIMER_MAX_SECONDS
+        ):
+            raise ServiceError(
+                "settings.invalid_timer", min=TURN_TIMER_MIN_SECONDS, max=TURN_TIMER_MAX_SECONDS
+            )
         if "default_preset" in changes or "default_options" in changes:
             current = await self.storage.get_guild_settings(guild_id)
             preset = changes.get("default_preset", current.default_preset)
@@ -592,6 +627,13 @@ class GameService:
         return settings
 
     # ----------------------------------------------------------------- forfeits and stats
+
+    @staticmethod
+    def check_leaderboard(period: str, sort: str) -> None:
+        """Refuse a leaderboard that does not exist (Discord's choices do not bind a forged
+        command or an old button)."""
+        if period not in LEADERBOARD_PERIODS or sort not in LEADERBOARD_SORTS:
+            raise ServiceError("leaderboard.bad_period")
 
     async def forfeits(self, guild_id: int) -> list[st.Forfeit]:
         return await self.storage.list_forfeits(guild_id)
@@ -646,10 +688,36 @@ class GameService:
 
     async def public_state(self, game_id: int) -> GameSession | LobbyInfo:
         """What the game's public message should show right now."""
-        session = self.session(game_id)
+        session = self.session(game_id) or await self.ended_session(game_id)
         if session is not None:
             return session
         return await self.lobby(game_id)
+
+    async def ended_session(self, game_id: int) -> GameSession | None:
+        """A game that ended (finished or cancelled after it started), from memory or rebuilt
+        from storage: its final table and result are rendered from it after a restart too,
+        so they read the same. None for lobbies, running games and unknown ids."""
+        session = self.session(game_id)
+        if session is not None:
+            return session if session.finished else None
+        row = await self.storage.get_game(game_id)
+        if row is None or row.status not in ("finished", "cancelled") or row.state_json is None:
+            return None
+        try:
+            session = await self._session_from_row(row)
+        except (InvalidPosition, RuleError, KeyError, ValueError, TypeError):
+            log.warning("game %d: stored final state is unreadable", game_id)
+            return None
+        session.status = row.status
+        session.deadline = None
+        results = await self.storage.game_results(game_id)
+        session.forfeit_seats = tuple(r.seat for r in results if r.forfeit_text)
+        session.forfeit_text = next((r.forfeit_text for r in results if r.forfeit_text), None)
+        session.ended_by = next(
+            (e.seat for e in reversed(session.events) if e.kind == "forfeit_end"), None
+        )
+        self._remember_ended(session)
+        return session
 
     async def running_games(self, guild_id: int) -> list[tuple[int, str, int, list[SeatInfo]]]:
         """(game id, preset, channel id, seats) of every running game in a guild."""
@@ -692,16 +760,32 @@ class GameService:
         return session, seat
 
     async def require_player(self, game_id: int, user_id: int) -> tuple[GameSession, int]:
-        """Like :meth:`player_seat` but tells lobbies and ended games apart via storage."""
-        session = self.session(game_id)
+        """The running game and seat of a player who may see their hand; otherwise the
+        reason, told apart via storage. An ended game (or one the player left) raises
+        :class:`HandClosed` whether it is still in memory or only on disk, so its hands
+        answer the same before and after a restart."""
+        session = self.session(game_id) or await self.ended_session(game_id)
         if session is None:
             row = await self.storage.get_game(game_id)
             if row is None:
                 raise GameMissing()
             if row.status in ("finished", "cancelled"):
-                raise GameOver()
+                raise HandClosed("hand.closed.cancelled")
             raise ServiceError("error.not_started")
+        self._check_hand_open(session, user_id)
         return self.player_seat(game_id, user_id)
+
+    @staticmethod
+    def _check_hand_open(session: GameSession, user_id: int) -> None:
+        """Raise :class:`HandClosed` when ``user_id``'s hand in ``session`` is closed."""
+        if session.status == "cancelled":
+            raise HandClosed("hand.closed.cancelled", session)
+        if session.finished:
+            raise HandClosed("hand.closed.finished", session)
+        if session.seat_of(user_id) is None and any(
+            s.user_id == user_id and s.left for s in session.seats
+        ):
+            raise HandClosed("hand.closed.left", session)
 
     # ----------------------------------------------------------------- lobby
 
@@ -1024,12 +1108,15 @@ class GameService:
 
     def _retire(self, session: GameSession) -> None:
         self._sessions.pop(session.game_id, None)
-        self._ended[session.game_id] = session
-        while len(self._ended) > 256:  # bounded: old tables are rendered from storage
-            self._ended.pop(next(iter(self._ended)))
+        self._remember_ended(session)
         for task in (session.ai_task, session.timer_task):
             if task is not None and task is not asyncio.current_task() and not task.done():
                 task.cancel()
+
+    def _remember_ended(self, session: GameSession) -> None:
+        self._ended[session.game_id] = session
+        while len(self._ended) > 256:  # bounded: old tables are rendered from storage
+            self._ended.pop(next(iter(self._ended)))
 
     async def start(
         self,
@@ -1076,6 +1163,8 @@ class GameService:
                 series=info.series,
             )
             session.deadline = self._deadline_policy(session, game)
+            if session.seats[game.attacker].is_human:
+                session.owed_ping = (game.attacker, "lead", 1)
             await self.storage.begin_game(
                 game_id,
                 [s.seat for s in info.seats],
@@ -1107,8 +1196,7 @@ class GameService:
             await self.require_player(game_id, user_id)  # raises the right refusal
             raise GameOver()
         async with session.lock:
-            if session.finished:
-                raise GameOver()
+            self._check_hand_open(session, user_id)
             seat = session.seat_of(user_id)
             if seat is None:
                 raise NotAPlayer()
@@ -1147,7 +1235,14 @@ class GameService:
         new_version = session.version + 1
         new_strikes = session.strikes if strikes is None else strikes
         deadline = self._deadline_policy(session, candidate)
-        snapshot = session.snapshot(candidate, new_events, new_version, deadline)
+        pings = pings_between(before, candidate)
+        owed_ping = session.owed_ping
+        human_pings = [(seat, kind) for seat, kind in pings if session.seats[seat].is_human]
+        if human_pings:
+            owed_ping = (*human_pings[-1], new_version)
+        snapshot = session.snapshot(
+            candidate, new_events, new_version, deadline, owed_ping=owed_ping
+        )
         fools: tuple[int, ...] = ()
         text: str | None = None
         if candidate.result is not None:
@@ -1178,12 +1273,13 @@ class GameService:
         session.reminded = False
         session.strikes = dict(new_strikes)
         session.forfeit_seats, session.forfeit_text = fools, text
+        session.owed_ping = owed_ping
         log.debug("game %d v%d: %s", session.game_id, new_version, action.kind.value)
         if candidate.result is not None:
             session.status = "finished"
             self._retire(session)
             log.info("game %d: finished (%s)", session.game_id, candidate.result.kind)
-        return pings_between(before, candidate)
+        return pings
 
     async def _after_change(self, session: GameSession, pings: list[tuple[int, PingKind]]) -> None:
         await self._after_change_no_kick(session, pings)
@@ -1466,6 +1562,9 @@ class GameService:
             takeover_difficulty=settings.default_ai_difficulty,
             series=Series.from_json(row.options.get("series")),
         )
+        ping = data.get("ping")
+        if ping is not None:
+            session.owed_ping = (int(ping[0]), str(ping[1]), int(ping[2]))
         session.events.extend(PublicEvent.from_json(e) for e in data.get("events", []))
         if len(session.seats) != game.n:
             raise ValueError("seat rows do not match the stored game")

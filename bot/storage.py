@@ -43,6 +43,7 @@ __all__ = [
     "ACTIVE_STATUSES",
     "DEFAULT_FORFEITS",
     "MIGRATIONS_DIR",
+    "OUTBOX_KINDS",
     "AlreadyInGame",
     "Forfeit",
     "GameNotFound",
@@ -52,6 +53,7 @@ __all__ = [
     "LeaderboardEntry",
     "LobbyFull",
     "Migration",
+    "OutboxRow",
     "ResultEntry",
     "ResultRow",
     "SeatRow",
@@ -76,6 +78,8 @@ Period = Literal["all", "month", "week"]
 LeaderboardSort = Literal["fools", "record"]
 
 ACTIVE_STATUSES: tuple[str, ...] = ("lobby", "running")
+#: What an ended game can still owe the channel (table ``outbox``, migration 0006).
+OUTBOX_KINDS: tuple[str, ...] = ("table", "result")
 DEFAULT_TURN_TIMER_SECONDS = 90
 OUTCOMES: frozenset[str] = frozenset({"fool", "win", "draw", "forfeit", "lost_team"})
 AI_DIFFICULTIES: frozenset[str] = frozenset({"easy", "normal", "hard"})
@@ -332,6 +336,16 @@ class UserStats:
     def fool_rate(self) -> float:
         """Share of games ending as the fool, 0.0–1.0."""
         return self.fools / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxRow:
+    """Something the channel is still owed for an ended game: its final ``table`` or its
+    ``result`` announcement, as of game ``version`` (see bot/delivery.py)."""
+
+    game_id: int
+    kind: str
+    version: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -1265,6 +1279,7 @@ class Storage:
                 (state_json, version, ts, ts, game_id),
             )
             await conn.execute("DELETE FROM active_players WHERE game_id = ?", (game_id,))
+            await self._owe(conn, game_id, version, ("table", "result"), ts)
 
     async def active_game_in_channel(self, channel_id: int) -> int | None:
         """The lobby or running game whose table lives in this channel or thread, if any.
@@ -1385,7 +1400,59 @@ class Storage:
                 (ts, ts, game_id),
             )
             await conn.execute("DELETE FROM active_players WHERE game_id = ?", (game_id,))
+            await self._owe(conn, game_id, game.version, ("table",), ts)
         return True
+
+    # ----------------------------------------------------------------- outbox (bot/delivery.py)
+
+    @staticmethod
+    async def _owe(
+        conn: aiosqlite.Connection, game_id: int, version: int, kinds: Iterable[str], ts: float
+    ) -> None:
+        """Inside the transaction that ends a game: record what its end owes the channel, so
+        a Discord failure or a restart between this commit and the delivery loses nothing."""
+        await conn.executemany(
+            "INSERT INTO outbox (game_id, kind, version, created_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (game_id, kind) DO UPDATE SET version = excluded.version,"
+            " created_at = excluded.created_at WHERE excluded.version >= outbox.version",
+            [(game_id, kind, version, ts) for kind in kinds],
+        )
+
+    async def outbox_pending(self) -> list[OutboxRow]:
+        """Everything still owed to the channel, oldest first (delivery resumes it)."""
+        async with (
+            self._read() as conn,
+            conn.execute(
+                "SELECT game_id, kind, version FROM outbox ORDER BY created_at, game_id, kind"
+            ) as cur,
+        ):
+            return [OutboxRow(int(r[0]), str(r[1]), int(r[2])) async for r in cur]
+
+    async def outbox_done(self, game_id: int, kind: str, version: int) -> None:
+        """Discord took (or can never take) ``kind`` of ``game_id`` as of ``version``; a newer
+        obligation of the same kind stays."""
+        async with self._transaction() as conn:
+            await conn.execute(
+                "DELETE FROM outbox WHERE game_id = ? AND kind = ? AND version <= ?",
+                (game_id, kind, version),
+            )
+
+    async def ping_delivered(self, game_id: int, version: int) -> None:
+        """Discord took the turn ping owed at ``version``: a restart does not repeat it."""
+        async with self._transaction() as conn:
+            await conn.execute(
+                "UPDATE games SET pinged_version = ? WHERE id = ? AND pinged_version < ?",
+                (version, game_id, version),
+            )
+
+    async def pinged_version(self, game_id: int) -> int:
+        """The version of the last turn ping delivered for ``game_id`` (0: none)."""
+        async with (
+            self._read() as conn,
+            conn.execute("SELECT pinged_version FROM games WHERE id = ?", (game_id,)) as cur,
+        ):
+            row = await cur.fetchone()
+        return int(row[0]) if row is not None else 0
 
     async def game_results(self, game_id: int) -> list[ResultRow]:
         """Results of one finished game ordered by seat (for the final announcement)."""

@@ -31,12 +31,14 @@ from engine import Action, ActionKind, Card, Observation
 from engine.cards import sort_key
 
 from . import render
+from .answers import acknowledge, log_lost_answer, on_public_message, update_message
 from .emojis import registry as card_emojis
 from .i18n import has_key, normalize_locale, pick_locale, t
 from .sessions import (
     AI_DIFFICULTIES,
     GameService,
     GameSession,
+    HandClosed,
     IllegalMove,
     LobbyInfo,
     PlayerRef,
@@ -56,6 +58,8 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
+#: Discord's limit on a message's text (a closed hand shows the whole result).
+CONTENT_LIMIT = 2000
 CARD_ROWS = 4  # rows of move buttons per page when no target select is shown
 LEADERBOARD_PAGE_SIZE = 10
 #: "Best record" only ranks players with this many games, or one lucky game tops the board.
@@ -103,7 +107,11 @@ def error_text(err: ServiceError, locale: str) -> str:
     if isinstance(err, IllegalMove):
         reason = t(f"illegal.{err.code}", locale) if has_key(f"illegal.{err.code}") else err.code
         return t("error.illegal_action", locale, reason=reason)
-    return t(err.key, locale, **err.params)
+    text = t(err.key, locale, **err.params)
+    if isinstance(err, HandClosed) and err.session is not None and err.session.status == "finished":
+        result = render.result_text(err.session, locale)
+        text = f"{text}\n{result}" if result else text
+    return text[:CONTENT_LIMIT]
 
 
 async def reply_ephemeral(interaction: discord.Interaction, text: str) -> None:
@@ -322,6 +330,7 @@ async def leaderboard_message(
 ) -> tuple[discord.Embed, discord.ui.View, bool]:
     """Embed and paging buttons for one page; the flag says ``page`` had to be clamped
     (the board shrank since the buttons were drawn, e.g. the week rolled on)."""
+    service.check_leaderboard(period, sort)
     min_games = RECORD_MIN_GAMES if sort == "record" else 1
     size = await service.storage.leaderboard_size(guild_id, period, min_games=min_games)  # type: ignore[arg-type]
     pages = max(1, -(-size // LEADERBOARD_PAGE_SIZE))
@@ -367,7 +376,7 @@ async def _edit_hand(
 ) -> None:
     locale = pick_locale(interaction.locale, session.locale)
     content, embed, view = hand_message(session, seat, locale, page=page, target=target, note=note)
-    await interaction.response.edit_message(content=content, embed=embed, view=view)
+    await update_message(interaction, content=content, embed=embed, view=view)
 
 
 async def send_hand(interaction: discord.Interaction, session: GameSession, seat: int) -> None:
@@ -387,11 +396,15 @@ class _Guarded:
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
-            await self.handle(interaction)
-        except ServiceError as err:
-            await reply_ephemeral(
-                interaction, error_text(err, pick_locale(interaction.locale, None))
-            )
+            try:
+                await self.handle(interaction)
+            except ServiceError as err:
+                await reply_ephemeral(
+                    interaction, error_text(err, pick_locale(interaction.locale, None))
+                )
+        except discord.HTTPException as exc:
+            # Discord refused an answer: one line, and no apology (it would fail alike).
+            log_lost_answer(interaction, exc)
         except Exception:
             log.exception("component %s (%s) failed", type(self).__name__, self.rest)
             try:
@@ -531,25 +544,57 @@ class ShowHandButton(
 
 
 class _HandItem(_Guarded):
-    """Shared handling for items on a hand message: refusals re-render the hand in place."""
+    """Shared handling for items on a hand message: refusals re-render the hand in place,
+    and a hand whose game ended (or that its player left) turns into a sentence saying so."""
 
     async def refuse(
         self, interaction: discord.Interaction, game_id: int, err: ServiceError
     ) -> None:
         service = _service(interaction)
+        if on_public_message(interaction):
+            await reply_ephemeral(
+                interaction, error_text(err, pick_locale(interaction.locale, None))
+            )
+            return
+        if not isinstance(err, HandClosed):
+            try:
+                await service.require_player(game_id, interaction.user.id)
+            except HandClosed as closed:
+                err = closed  # e.g. a stale click on a hand of a game that ended since
+            except ServiceError:
+                pass
         try:
             session, seat = service.player_seat(game_id, interaction.user.id)
         except ServiceError:
             session = None
             seat = -1
-        if session is None or session.finished:
-            locale = pick_locale(interaction.locale, None)
-            await interaction.response.edit_message(
-                content=error_text(err, locale), embed=None, view=None
+        if session is None or session.finished or isinstance(err, HandClosed):
+            locale = pick_locale(interaction.locale, session.locale if session else None)
+            await update_message(
+                interaction, content=error_text(err, locale), embed=None, view=None
             )
             return
         locale = pick_locale(interaction.locale, session.locale)
         await _edit_hand(interaction, session, seat, note=error_text(err, locale))
+
+    async def answer_public(self, interaction: discord.Interaction, game_id: int) -> None:
+        """A hand component on a public message (forged or replayed): never edit that
+        message; give the player their hand privately, or say privately why not."""
+        log.info("hand component %s on a public message from %s", self.rest, interaction.user.id)
+        try:
+            session, seat = await _service(interaction).require_player(game_id, interaction.user.id)
+        except ServiceError as err:
+            await reply_ephemeral(
+                interaction, error_text(err, pick_locale(interaction.locale, None))
+            )
+            return
+        locale = pick_locale(interaction.locale, session.locale)
+        content, embed, view = hand_message(
+            session, seat, locale, note=t("hand.public_click", locale)
+        )
+        await interaction.response.send_message(
+            content=content, embed=embed, view=view, ephemeral=True
+        )
 
 
 class ActButton(
@@ -591,6 +636,13 @@ class ActButton(
             await self.malformed(interaction)
             return
         game_id, version = int(parts[0]), int(parts[1])
+        if on_public_message(interaction):
+            await self.answer_public(interaction, game_id)
+            return
+        # The move takes the game's lock and a commit: acknowledge first, while Discord
+        # still accepts it, and show the outcome by an edit (bot/answers.py).
+        if not await acknowledge(interaction):
+            return
         service = _service(interaction)
         try:
             session, seat = await service.require_player(game_id, interaction.user.id)
@@ -611,9 +663,17 @@ class ActButton(
             await self.refuse(interaction, game_id, err)
             return
         locale = pick_locale(interaction.locale, session.locale)
-        note = t("error.game_finished", locale) if session.finished else None
-        content, embed, view = hand_message(session, seat, locale, note=note)
-        await interaction.response.edit_message(content=content, embed=embed, view=view)
+        if session.finished:
+            # This very move ended the game: say so (a refused click says something else).
+            text = t("hand.move_ended_game", locale)
+            result = render.result_text(session, locale)
+            closing = f"{text}\n{result}" if result else text
+            await update_message(
+                interaction, content=closing[:CONTENT_LIMIT], embed=None, view=None
+            )
+            return
+        content, embed, view = hand_message(session, seat, locale)
+        await update_message(interaction, content=content, embed=embed, view=view)
 
 
 class HandNavButton(
@@ -657,6 +717,9 @@ class HandNavButton(
         target = _card_list(parts[3]) if parts[3] != "-" else []
         if target is None or len(target) > 1:
             await self.malformed(interaction)
+            return
+        if on_public_message(interaction):
+            await self.answer_public(interaction, game_id)
             return
         try:
             session, seat = await _service(interaction).require_player(game_id, interaction.user.id)
@@ -721,6 +784,9 @@ class TargetSelect(
             await self.malformed(interaction)
             return
         game_id = int(parts[0])
+        if on_public_message(interaction):
+            await self.answer_public(interaction, game_id)
+            return
         try:
             session, seat = await _service(interaction).require_player(game_id, interaction.user.id)
         except ServiceError as err:

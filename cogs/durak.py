@@ -16,6 +16,8 @@ from bot.publisher import DiscordPublisher
 from bot.sessions import (
     AI_DIFFICULTIES,
     DONE_STYLES,
+    TURN_TIMER_MAX_SECONDS,
+    TURN_TIMER_MIN_SECONDS,
     GameService,
     GameSession,
     PlayerRef,
@@ -28,9 +30,9 @@ from engine import PRESETS, RuleSet
 log = logging.getLogger(__name__)
 
 DEFAULT_PRESET = "podkidnoy"
-#: Shortest turn timer a guild may set (besides 0 = off): anything shorter is unplayable.
-TIMER_MIN_SECONDS = 15
-TIMER_MAX_SECONDS = 3600
+#: Turn timer bounds (besides 0 = off); the service enforces them (bot/sessions.py).
+TIMER_MIN_SECONDS = TURN_TIMER_MIN_SECONDS
+TIMER_MAX_SECONDS = TURN_TIMER_MAX_SECONDS
 THROW_IN_CHOICES = ("all", "neighbours", "attacker", "none")
 TRUMP_EXCHANGE_CHOICES = ("off", "lowest", "lowest_for_ace")
 
@@ -343,9 +345,13 @@ class DurakCog(commands.Cog):
         """A public message in the server's language; its page buttons keep working later."""
         assert interaction.guild_id is not None
         locale = await _public_locale(interaction)
-        embed, view, _ = await leaderboard_message(
-            _service(interaction), interaction.guild_id, period, sort, page - 1, locale
-        )
+        try:
+            embed, view, _ = await leaderboard_message(
+                _service(interaction), interaction.guild_id, period, sort, page - 1, locale
+            )
+        except ServiceError as err:
+            await _refuse(interaction, err)
+            return
         await interaction.response.send_message(
             embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none()
         )
@@ -509,11 +515,7 @@ class DurakCog(commands.Cog):
             elif language is not None:
                 changes["locale"] = language
             if timer is not None:
-                if 0 < timer < TIMER_MIN_SECONDS:
-                    raise ServiceError(
-                        "settings.invalid_timer", min=TIMER_MIN_SECONDS, max=TIMER_MAX_SECONDS
-                    )
-                changes["turn_timer_seconds"] = timer
+                changes["turn_timer_seconds"] = timer  # the service checks the range
             if threads is not None:
                 changes["use_threads"] = threads
             if pictures is not None:

@@ -146,8 +146,13 @@ def test_hard_converts_the_win_to_the_end() -> None:
     g = Game.from_position(RuleSet.preset("perevodnoy"), **LEAD_BOTH_NINES)  # type: ignore[arg-type]
     for seed in range(3):
         game = g.copy()
-        result = play_game(game, [make_player("hard", seed, max_iterations=8),
-                                  make_player("hard", seed + 1, max_iterations=8)])
+        result = play_game(
+            game,
+            [
+                make_player("hard", seed, max_iterations=8),
+                make_player("hard", seed + 1, max_iterations=8),
+            ],
+        )
         assert 0 not in result.losers
 
 
@@ -193,4 +198,3 @@ def test_hard_searches_only_forced_decisions() -> None:
     p.choose(g.observation(g.attacker))
     assert p.last_method[0] == "sampling" and p.last_method[1] <= 12 + 40
     assert p.choose(g.observation(g.defender)) is None  # nothing to do while the lead is awaited
-

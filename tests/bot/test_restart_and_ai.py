@@ -175,7 +175,7 @@ async def test_leaving_hands_the_seat_to_a_computer_and_counts_a_forfeit(
     shown = await world["carol"].click(
         message(channel, session.message_id or 0), custom_id=f"durak:show:{game_id}"
     )
-    assert shown.response is not None and "not playing" in shown.response.content
+    assert shown.response is not None and "You left this game" in shown.response.content
 
     await play_out(simcord_env, channel, game_id, [world["alice"], world["bob"]])
     rows = {r.user_id: r.outcome for r in await svc.storage.game_results(game_id)}

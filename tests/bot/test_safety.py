@@ -167,5 +167,5 @@ async def test_clicks_on_a_finished_game(simcord_env: simcord.Env, world: Any) -
     assert session.finished
     late = await attacker.click(old_hand, custom_id=custom_ids(old_hand, "durak:act:")[0])
     assert late.response is not None and late.response.ephemeral
-    assert late.response.content == "This game has already finished."
+    assert late.response.content.startswith("This game is over")
     assert custom_ids(late.response.message) == []
