@@ -32,8 +32,9 @@ class BeatenOff(Variant):
         " turned-up trump stays where it lies, at the bottom. Once the talon is out there is no"
         " 'main deck' to return them to, and every bout is discarded as usual. The shuffle is"
         " the game's own: seeded from the deal, so a replayed game shuffles alike. The table"
-        " sees which cards went back (they were face up), not where they lie. Once the lowest"
-        " trump has been played, exchanging stays closed even if it returns to the talon."
+        " sees which cards went back (they were face up), not where they lie. A lowest trump"
+        " that goes back has no original holder any more: where only the original holder may"
+        " exchange it (the default), nobody may; where any holder may, whoever draws it may."
         " A deal that leaves no talon (six players, 36 cards) is refused: it would be the"
         " base game."
     )
@@ -64,6 +65,10 @@ class BeatenOff(Variant):
         hidden = talon[keep:] + [int(c) for c in bits(cards)]
         random.Random(f"{g.vstate.get('seed', 0)}:{count}").shuffle(hidden)
         g.talon = talon[:keep] + hidden
+        if cards >> g._low & 1:
+            # Kept in the position (lowest_origin), so a saved game decides exchanges alike.
+            g.lowest_origin = -1
+            g._exchange_on = g.rules.trump_exchange != "off"
         back = tuple(CARDS[c] for c in bits(cards))
         ev.append(Event("reshuffle", g.defender, back, -1, len(back), ()))
 
