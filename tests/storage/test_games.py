@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-import bot.storage as storage_module
+import bot.storage.store as storage_module
 from bot.storage import (
     AlreadyInGame,
     GameNotFound,
