@@ -16,7 +16,7 @@ How each figure is taken:
 * Memory per idle game: ``tracemalloc`` runs only while the measured games are set up (after
   a warm-up game has loaded lazy imports and caches, then been cancelled); once every game is
   idle, the live heap is split by the innermost frame that belongs to either side: the bot
-  (bot/, cogs/, engine/, discord.py, aiosqlite) or the simulated Discord (simcord keeps every
+  (bot/, cogs/, engine/, discord.py, asyncpg) or the simulated Discord (simcord keeps every
   message, interaction and a transcript, which a real bot does not); "other" is what the
   stdlib allocated with no owner in the recorded frame. One frame is recorded: deeper
   tracebacks move most of "other" to simcord, leave the bot's share within a few percent and
@@ -83,7 +83,7 @@ from typing import Any, TypeVar
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import aiosqlite  # noqa: E402
+import asyncpg  # noqa: E402
 import discord  # noqa: E402
 import simcord  # noqa: E402
 import simcord._runtime as sim_runtime  # noqa: E402
@@ -190,7 +190,7 @@ def _package_dir(module: Any) -> str:
 _BOT_DIRS = (
     *(str(ROOT / d) + os.sep for d in ("bot", "cogs", "engine")),
     _package_dir(discord),
-    _package_dir(aiosqlite),
+    _package_dir(asyncpg),
 )
 _SIMCORD_DIR = _package_dir(simcord)
 
@@ -872,7 +872,7 @@ def report(results: list[SizeResult], opts: Options) -> None:
         "interaction response; e2e = click emitted -> response recorded by simcord (adds the\n"
         "simulator's own work on both ends); act = GameService.act;\n"
         "commit = Storage.save_state/finish_game; bot KB/game = live Python heap allocated by\n"
-        "bot/, cogs/, engine/, discord.py or aiosqlite per idle game (tracemalloc); simcord =\n"
+        "bot/, cogs/, engine/, discord.py or asyncpg per idle game (tracemalloc); simcord =\n"
         "the simulated Discord's own records; other = allocations made by the stdlib alone"
     )
     for res in results:

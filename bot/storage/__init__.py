@@ -22,6 +22,7 @@ from .store import (
     Period,
 )
 from .store import __all__ as _store_all
+from .store import _dumps as _dumps  # used by bot/rematch_store.py, written like store.py
 
 __all__ = [
     *_store_all,

@@ -134,3 +134,34 @@ def test_env_example_is_valid_and_documents_every_key() -> None:
         "SHARD_COUNT",
         "HEARTBEAT_FILE",
     }
+
+
+def test_database_url_chooses_the_backend() -> None:
+    assert config_from_mapping({}).database == "sqlite:///data/durak.db"
+    pg = config_from_mapping({"DATABASE_URL": "postgresql://durak:pw@db:5432/durak"})
+    assert pg.database == pg.database_url == "postgresql://durak:pw@db:5432/durak"
+    lite = config_from_mapping({"DATABASE_URL": "sqlite:///var/durak.db"})
+    assert (lite.database, lite.database_path, lite.database_url) == (
+        "sqlite:///var/durak.db",
+        Path("var/durak.db"),
+        None,
+    )
+    # the older setting keeps working
+    old = config_from_mapping({"DATABASE_PATH": "/srv/durak.db"})
+    assert old.database == "sqlite:////srv/durak.db"
+
+
+@pytest.mark.parametrize(
+    ("env", "fragment"),
+    [
+        ({"DATABASE_URL": "mysql://x@y/z"}, "DATABASE_URL must start with sqlite:///"),
+        ({"DATABASE_URL": "data/durak.db"}, "DATABASE_URL must start with"),
+        (
+            {"DATABASE_URL": "postgresql://db/durak", "DATABASE_PATH": "data/x.db"},
+            "either DATABASE_URL or the older DATABASE_PATH",
+        ),
+    ],
+)
+def test_bad_database_settings_explain_themselves(env: dict[str, str], fragment: str) -> None:
+    with pytest.raises(ConfigError, match=fragment):
+        config_from_mapping(env)
