@@ -121,6 +121,11 @@ class PostgresDatabase(Database):
             url,
             min_size=1,
             max_size=pool_size,
+            # No timers per idle connection or per cached statement (asyncpg's defaults close
+            # or forget them after 300 s): the bot's few statements are worth keeping, and
+            # every pending timer keeps simcord's settle (tests, bench) waiting for it.
+            max_inactive_connection_lifetime=0,
+            max_cached_statement_lifetime=0,
             server_settings={"application_name": "durak-bot"},
         )
         db = cls(pool)
