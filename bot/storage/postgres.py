@@ -7,6 +7,7 @@ Design notes (the *why*):
   on the in-process lock: each write transaction locks the rows it read before changing
   them (``SELECT ... FOR UPDATE``, see :attr:`PostgresConnection.for_update`) and every
   write of a game's state checks the stored version in its UPDATE.
+* Durability as SQLite's default here: see :data:`SYNCHRONOUS_COMMIT`.
 * READ COMMITTED (PostgreSQL's default) is enough with those row locks, and never fails a
   transaction with a serialisation error the caller would have to retry.
 * Group commit: the queued moves of many games go into one ``UPDATE ... FROM unnest(...)
@@ -32,11 +33,18 @@ from .backend import Database, take_batch
 from .dialect import Connection, Cursor, IntegrityError, postgres_ddl, postgres_sql
 from .migrations import MIGRATIONS_DIR, load_migrations, pending_migrations
 
-__all__ = ["POOL_SIZE", "PostgresConnection", "PostgresDatabase"]
+__all__ = ["POOL_SIZE", "SYNCHRONOUS_COMMIT", "PostgresConnection", "PostgresDatabase"]
 
 #: Connections per process: enough for the lobby/results transactions of a busy process to
 #: overlap while the group commit holds one; PostgreSQL's default limit is 100 in all.
 POOL_SIZE = 8
+#: A commit returns once it is in the write-ahead log in memory; the log reaches the disk
+#: within ~0.6 s (three ``wal_writer_delay``). So a crash of the database's machine may lose
+#: the last fraction of a second of moves - never half of one, never the order - which is
+#: what SQLite's default here (WAL, ``synchronous = NORMAL``) promises too. Waiting for the
+#: disk instead cost each move's commit 4 ms at best and up to 160 ms (p99) on the busy
+#: 2-core development machine (bench/bot_load.py). "on" gives the stricter guarantee.
+SYNCHRONOUS_COMMIT = "off"
 #: pg_advisory_lock key held while migrating ("DURAK" in ASCII).
 _MIGRATION_LOCK = 0x4455_5241_4B
 _RETURNS_ROWS = ("SELECT", "WITH", "VALUES", "SHOW", "TABLE")
@@ -126,7 +134,10 @@ class PostgresDatabase(Database):
             # every pending timer keeps simcord's settle (tests, bench) waiting for it.
             max_inactive_connection_lifetime=0,
             max_cached_statement_lifetime=0,
-            server_settings={"application_name": "durak-bot"},
+            server_settings={
+                "application_name": "durak-bot",
+                "synchronous_commit": SYNCHRONOUS_COMMIT,
+            },
         )
         db = cls(pool)
         try:
