@@ -29,7 +29,7 @@ from typing import Any, Self
 
 import asyncpg
 
-from .backend import Database, take_batch
+from .backend import Database, StateWrite, take_batch
 from .dialect import Connection, Cursor, IntegrityError, postgres_ddl, postgres_sql
 from .migrations import MIGRATIONS_DIR, load_migrations, pending_migrations
 
@@ -189,19 +189,25 @@ class PostgresDatabase(Database):
 
     async def _drain_states(self) -> None:
         """Commit batches on one connection until the queue is empty; a failed batch is
-        reported to its moves and the next batch still gets its go."""
-        async with self.pool.acquire() as conn:
-            while self._state_queue and not self._state_closing.is_set():
-                batch = take_batch(self._state_queue)
-                columns: list[list[Any]] = [
-                    list(c) for c in zip(*(w.params for w in batch), strict=True)
-                ]
-                for i in _FLOAT_COLUMNS:
-                    columns[i] = [None if x is None else float(x) for x in columns[i]]
-                try:
-                    rows = await conn.fetch(_BATCH_UPDATE, *columns)
-                except Exception as exc:
-                    self._settle(batch, exc)
-                    continue
-                stored = {int(r[0]) for r in rows}
-                self._settle(batch, [w.game_id in stored for w in batch])
+        reported to its moves and the next batch still gets its go. If no connection can be
+        had (the server restarts, say), the queued moves fail with that error and the next
+        move tries again: the writer itself never gives up."""
+        try:
+            async with self.pool.acquire() as conn:
+                while self._state_queue and not self._state_closing.is_set():
+                    await self._write_batch(conn, take_batch(self._state_queue))
+        except Exception as exc:
+            while self._state_queue:
+                self._settle([self._state_queue.popleft()], exc)
+
+    async def _write_batch(self, conn: asyncpg.Connection, batch: list[StateWrite]) -> None:
+        columns: list[list[Any]] = [list(c) for c in zip(*(w.params for w in batch), strict=True)]
+        for i in _FLOAT_COLUMNS:
+            columns[i] = [None if x is None else float(x) for x in columns[i]]
+        try:
+            rows = await conn.fetch(_BATCH_UPDATE, *columns)
+        except Exception as exc:
+            self._settle(batch, exc)
+            return
+        stored = {int(r[0]) for r in rows}
+        self._settle(batch, [w.game_id in stored for w in batch])

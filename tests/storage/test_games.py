@@ -20,6 +20,8 @@ from bot.storage import (
     StaleVersion,
     Storage,
 )
+from bot.storage.postgres import PostgresDatabase
+from tests.postgres import fresh_schema
 from tests.storage.conftest import FakeClock
 
 GUILD, CHANNEL = 100, 200
@@ -399,3 +401,27 @@ async def test_wal_checkpoints_run_off_the_commit_path(
         assert len(ran) == before + 1 and ran[-1][0] > 0 and ran[-1][0] == ran[-1][1]
     async with await Storage.open(db_path, clock=clock) as st:
         assert [g.state_json for g in await st.load_running_games()] == ['{"v": 2}']
+
+
+async def test_postgresql_writer_survives_an_unreachable_server(clock: FakeClock) -> None:
+    """While no connection can be had, queued moves fail with that error; the next move,
+    once the server answers again, is written: the group commit never gives up for good."""
+    async with fresh_schema() as url, await Storage.open(url, clock=clock) as st:
+        game_id = await _running_game(st, 1, 2)
+        db = st.database
+        assert isinstance(db, PostgresDatabase)
+        pool = db.pool
+
+        class Down:
+            def acquire(self) -> Any:
+                raise ConnectionRefusedError("the server is restarting")
+
+        db.pool = Down()  # type: ignore[assignment]
+        try:
+            with pytest.raises(ConnectionRefusedError):
+                await st.save_state(game_id, '{"v": 2}', 1, 2)
+        finally:
+            db.pool = pool
+        await st.save_state(game_id, '{"v": 2}', 1, 2)
+        game = await st.get_game(game_id)
+        assert game is not None and (game.state_json, game.version) == ('{"v": 2}', 2)
