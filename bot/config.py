@@ -157,11 +157,8 @@ def config_from_mapping(env: Mapping[str, str]) -> Config:
                 f"postgresql:// (e.g. postgresql://durak:secret@localhost/durak), got "
                 f"{database_url.split('://', 1)[0]!r}."
             )
-        if database_path is not None:
-            raise ConfigError(
-                "Set either DATABASE_URL or the older DATABASE_PATH, not both: "
-                f"DATABASE_URL=sqlite:///{database_path} says the same as DATABASE_PATH."
-            )
+        # DATABASE_URL wins: it is the newer setting, and .env files made from the older
+        # .env.example all carry DATABASE_PATH=data/durak.db
         if database_url.startswith("sqlite:///"):  # one spelling of the file in the config
             database_path = database_url.removeprefix("sqlite:///")
             database_url = None

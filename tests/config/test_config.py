@@ -121,10 +121,11 @@ def test_env_example_is_valid_and_documents_every_key() -> None:
     values = {k: v or "" for k, v in dotenv_values(example).items()}
     cfg = config_from_mapping(values)
     assert cfg.discord_token is None and cfg.database_path == Path("data/durak.db")
+    assert cfg.database == "sqlite:///data/durak.db"
     documented = set(values)
     assert documented == {
         "DISCORD_TOKEN",
-        "DATABASE_PATH",
+        "DATABASE_URL",
         "DEV_GUILD_ID",
         "LOG_LEVEL",
         "AI_DELAY_SECONDS",
@@ -146,9 +147,13 @@ def test_database_url_chooses_the_backend() -> None:
         Path("var/durak.db"),
         None,
     )
-    # the older setting keeps working
+    # the older setting keeps working, and the newer one wins over it
     old = config_from_mapping({"DATABASE_PATH": "/srv/durak.db"})
     assert old.database == "sqlite:////srv/durak.db"
+    both = config_from_mapping(
+        {"DATABASE_PATH": "data/durak.db", "DATABASE_URL": "postgresql://db/durak"}
+    )
+    assert both.database == "postgresql://db/durak"
 
 
 @pytest.mark.parametrize(
@@ -156,10 +161,6 @@ def test_database_url_chooses_the_backend() -> None:
     [
         ({"DATABASE_URL": "mysql://x@y/z"}, "DATABASE_URL must start with sqlite:///"),
         ({"DATABASE_URL": "data/durak.db"}, "DATABASE_URL must start with"),
-        (
-            {"DATABASE_URL": "postgresql://db/durak", "DATABASE_PATH": "data/x.db"},
-            "either DATABASE_URL or the older DATABASE_PATH",
-        ),
     ],
 )
 def test_bad_database_settings_explain_themselves(env: dict[str, str], fragment: str) -> None:
