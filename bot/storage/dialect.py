@@ -137,8 +137,9 @@ class Connection(ABC):
         """Run one statement once per parameter tuple."""
 
     @abstractmethod
-    async def insert_returning_id(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """Run an INSERT into a table with an ``id INTEGER PRIMARY KEY`` and return the id."""
+    async def insert_returning_id(self, sql: str, params: Sequence[Any] = ()) -> int | None:
+        """Run an INSERT into a table with an ``id INTEGER PRIMARY KEY`` and return the new
+        id; None when its ``ON CONFLICT DO NOTHING`` left the row out."""
 
 
 # --------------------------------------------------------------------------- PostgreSQL

@@ -97,12 +97,12 @@ class PostgresConnection(Connection):
         except asyncpg.IntegrityConstraintViolationError as exc:
             raise IntegrityError(str(exc)) from exc
 
-    async def insert_returning_id(self, sql: str, params: Sequence[Any] = ()) -> int:
+    async def insert_returning_id(self, sql: str, params: Sequence[Any] = ()) -> int | None:
         try:
             value = await self.raw.fetchval(postgres_sql(sql) + " RETURNING id", *params)
         except asyncpg.IntegrityConstraintViolationError as exc:
             raise IntegrityError(str(exc)) from exc
-        return int(value)
+        return None if value is None else int(value)
 
 
 class PostgresDatabase(Database):

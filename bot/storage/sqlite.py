@@ -163,10 +163,9 @@ class SqliteConnection(Connection):
         rows = list(seq)
         await self._thread.call(lambda conn: _run_many(conn, sql, rows))
 
-    async def insert_returning_id(self, sql: str, params: Sequence[Any] = ()) -> int:
+    async def insert_returning_id(self, sql: str, params: Sequence[Any] = ()) -> int | None:
         cur = await self.execute(sql, params)
-        assert cur.lastrowid is not None
-        return cur.lastrowid
+        return cur.lastrowid if cur.rowcount == 1 else None
 
     async def call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``fn`` with the raw sqlite3 connection in the database thread."""

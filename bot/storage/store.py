@@ -412,6 +412,7 @@ class Storage:
                     ts,
                 ),
             )
+            assert game_id is not None  # no ON CONFLICT: a refused insert raises
             if host_display_name is not None:
                 await self._claim_user(conn, host_id, game_id)
                 await conn.execute(
@@ -1040,6 +1041,7 @@ class Storage:
                 "INSERT INTO forfeits (guild_id, text, created_at) VALUES (?, ?, ?)",
                 (guild_id, text, ts),
             )
+            assert forfeit_id is not None
             return Forfeit(forfeit_id, text)
 
     async def remove_forfeit(
