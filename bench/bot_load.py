@@ -696,9 +696,13 @@ async def run_size(
                             simulator_history_out_of_gc(opts)
                             await _move_phase(env, service, clicker, live, move, opts, rng)
                     busy = (time.process_time() - cpu) / max(time.perf_counter() - wall, 1e-9)
-                    await env.settle()
+                    try:  # the figures are taken; a backlog that outlasts the settle is reported
+                        await env.settle()
+                        unsettled = []
+                    except TimeoutError as exc:
+                        unsettled = [f"the bot did not settle after the clicks: {exc}"]
                 finished = sum(1 for t in tables if _finished(service, t))
-                errors = [repr(e) for e in env.errors]
+                errors = [repr(e) for e in env.errors] + unsettled
             finally:
                 await env.bot.close()
                 gc.unfreeze()
