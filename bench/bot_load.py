@@ -16,7 +16,7 @@ How each figure is taken:
 * Memory per idle game: ``tracemalloc`` runs only while the measured games are set up (after
   a warm-up game has loaded lazy imports and caches, then been cancelled); once every game is
   idle, the live heap is split by the innermost frame that belongs to either side: the bot
-  (bot/, cogs/, engine/, discord.py, aiosqlite) or the simulated Discord (simcord keeps every
+  (bot/, cogs/, engine/, discord.py, asyncpg) or the simulated Discord (simcord keeps every
   message, interaction and a transcript, which a real bot does not); "other" is what the
   stdlib allocated with no owner in the recorded frame. One frame is recorded: deeper
   tracebacks move most of "other" to simcord, leave the bot's share within a few percent and
@@ -67,6 +67,7 @@ import argparse
 import asyncio
 import gc
 import itertools
+import json
 import math
 import os
 import random
@@ -74,16 +75,16 @@ import sys
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Awaitable, Callable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import aiosqlite  # noqa: E402
+import asyncpg  # noqa: E402
 import discord  # noqa: E402
 import simcord  # noqa: E402
 import simcord._runtime as sim_runtime  # noqa: E402
@@ -98,10 +99,14 @@ from simcord.enums import ComponentType, InteractionType  # noqa: E402
 from bot.app import DurakBot  # noqa: E402
 from bot.config import Config  # noqa: E402
 from bot.sessions import GameService, GameSession  # noqa: E402
+from bot.storage import Storage  # noqa: E402
+from bot.storage.url import parse_database_url  # noqa: E402
 
 TARGET_ACK_P99_MS = 50.0
 TARGET_KB_PER_GAME = 100.0
 TARGET_GAMES = 1000
+#: The PostgreSQL goal: this many live games across two processes, same p99 target.
+TARGET_GAMES_POSTGRES = 5000
 FREEZE_EVERY = 50  # clicks; see simulator_history_out_of_gc
 #: Mean seconds between two clicks of one live game. A Durak player needs a few seconds per
 #: decision and every move is followed by someone opening or refreshing a hand, so a busy
@@ -190,7 +195,7 @@ def _package_dir(module: Any) -> str:
 _BOT_DIRS = (
     *(str(ROOT / d) + os.sep for d in ("bot", "cogs", "engine")),
     _package_dir(discord),
-    _package_dir(aiosqlite),
+    _package_dir(asyncpg),
 )
 _SIMCORD_DIR = _package_dir(simcord)
 
@@ -438,7 +443,9 @@ class Table:
         return self.channel.id
 
 
-def make_config(db_path: Path, edit_interval: float, turn_timer: int) -> Config:
+def make_config(
+    db_path: Path, edit_interval: float, turn_timer: int, database_url: str | None = None
+) -> Config:
     return Config(
         discord_token=None,
         database_path=db_path,
@@ -448,6 +455,7 @@ def make_config(db_path: Path, edit_interval: float, turn_timer: int) -> Config:
         table_edit_interval=edit_interval,
         default_turn_timer_seconds=turn_timer,
         shard_count=1,  # simcord needs the count Discord would recommend for the sharded bot
+        database_url=database_url,
     )
 
 
@@ -579,6 +587,10 @@ class Options:
     freeze: bool = True
     fast_simcord: bool = True
     seed: int = SEED
+    #: PostgreSQL URL ("" = a fresh SQLite file) and how many bot processes share it.
+    database: str = ""
+    processes: int = 1
+    process_index: int = 0  # which of those processes this is
 
     @property
     def paced(self) -> bool:
@@ -607,13 +619,21 @@ class Options:
         return []
 
 
-async def run_size(games: int, opts: Options) -> SizeResult:
-    """A fresh bot, database and simulated Discord with ``games`` live games."""
+async def run_size(
+    games: int, opts: Options, barrier: Callable[[str], Awaitable[None]] | None = None
+) -> SizeResult:
+    """A fresh bot, database and simulated Discord with ``games`` live games.
+
+    ``barrier`` (several processes, see :func:`run_processes`) waits until every process
+    has started its bot and again until every one has set up its games, so that no bot
+    restores another's games at its start and the click rounds of all run at once."""
     seeds = itertools.count(opts.seed)
     rng = random.Random(opts.seed)
     with tempfile.TemporaryDirectory(prefix="durak-load-") as tmp:
         bot = DurakBot(
-            make_config(Path(tmp) / "durak.db", opts.edit_interval, opts.turn_timer),
+            make_config(
+                Path(tmp) / "durak.db", opts.edit_interval, opts.turn_timer, opts.database or None
+            ),
             sync="global",
             seed_factory=lambda: next(seeds),
         )
@@ -623,6 +643,10 @@ async def run_size(games: int, opts: Options) -> SizeResult:
         async with simcord.run(bot, settle_timeout=settle, check_errors=False) as env:
             clicker = Clicker(env, opts)
             kinds = {kind: Samples() for kind in KINDS}
+            if opts.process_index:
+                # simcord's ids come from its clock, which starts at the same instant in
+                # every process: a day apart per process, their users never share an id
+                await env.advance_time(86400.0 * opts.process_index)
             full_gcs: list[float] = []
             try:
                 with clicker.watching(), identity_callback_records(opts.fast_simcord):
@@ -630,6 +654,8 @@ async def run_size(games: int, opts: Options) -> SizeResult:
                         env.create_guild(f"Load {i}")
                         for i in range(max(1, -(-games // GAMES_PER_GUILD)))
                     ]
+                    if barrier is not None:
+                        await barrier("started")
                     await warm_up(env, clicker, guilds[0], opts)
                     service = service_of(env)
 
@@ -655,6 +681,8 @@ async def run_size(games: int, opts: Options) -> SizeResult:
                     service.act = timed(move.act, service.act)  # type: ignore[method-assign,assignment]
                     for name in ("save_state", "finish_game"):
                         setattr(storage, name, timed(move.commit, getattr(storage, name)))
+                    if barrier is not None:
+                        await barrier("set-up")
                     # Freezing starts only now: frozen cyclic garbage is never collected, so
                     # freezing during the setup would count it in the memory figure above.
                     cpu, wall = time.process_time(), time.perf_counter()
@@ -668,9 +696,13 @@ async def run_size(games: int, opts: Options) -> SizeResult:
                             simulator_history_out_of_gc(opts)
                             await _move_phase(env, service, clicker, live, move, opts, rng)
                     busy = (time.process_time() - cpu) / max(time.perf_counter() - wall, 1e-9)
-                    await env.settle()
+                    try:  # the figures are taken; a backlog that outlasts the settle is reported
+                        await env.settle()
+                        unsettled = []
+                    except TimeoutError as exc:
+                        unsettled = [f"the bot did not settle after the clicks: {exc}"]
                 finished = sum(1 for t in tables if _finished(service, t))
-                errors = [repr(e) for e in env.errors]
+                errors = [repr(e) for e in env.errors] + unsettled
             finally:
                 await env.bot.close()
                 gc.unfreeze()
@@ -828,6 +860,11 @@ def report(results: list[SizeResult], opts: Options) -> None:
         f"{'records compared by identity' if opts.fast_simcord else 'unmodified'}; "
         f"simulator history {'kept out of' if opts.freeze else 'scanned by'} full collections"
     )
+    if opts.database:
+        where = parse_database_url(opts.database).redacted()
+        print(f"database: PostgreSQL {where}, {opts.processes} bot process(es) sharing it")
+    else:
+        print("database: a fresh SQLite file, one bot process")
     print(
         "setup: real /durak new slash command, then Join and Start clicks, per game; measured: "
         "real clicks on the table and on hand messages; times in ms"
@@ -872,7 +909,7 @@ def report(results: list[SizeResult], opts: Options) -> None:
         "interaction response; e2e = click emitted -> response recorded by simcord (adds the\n"
         "simulator's own work on both ends); act = GameService.act;\n"
         "commit = Storage.save_state/finish_game; bot KB/game = live Python heap allocated by\n"
-        "bot/, cogs/, engine/, discord.py or aiosqlite per idle game (tracemalloc); simcord =\n"
+        "bot/, cogs/, engine/, discord.py or asyncpg per idle game (tracemalloc); simcord =\n"
         "the simulated Discord's own records; other = allocations made by the stdlib alone"
     )
     for res in results:
@@ -882,14 +919,16 @@ def report(results: list[SizeResult], opts: Options) -> None:
             f"longest {longest:.1f} ms; the process (bot and simulated Discord, all threads) "
             f"was busy {res.busy:.0%} of the clicks' wall time"
         )
+    target_games = TARGET_GAMES_POSTGRES if opts.database else TARGET_GAMES
     for res in results:
-        if res.games != TARGET_GAMES:
+        if res.games != target_games:
             continue
         clicks = [x for kind in ("hand", "move") for x in res.kinds[kind].ack]
         p99 = percentile(clicks, 99) * 1000
         verdict = "met" if p99 < TARGET_ACK_P99_MS else "NOT met"
         line = (
-            f"target at {TARGET_GAMES} games ({opts.mode}): p99 acknowledge (hand and move "
+            f"target at {target_games} games ({opts.mode}; {opts.processes} process(es)): "
+            f"p99 acknowledge (hand and move "
             f"clicks) {p99:.1f} ms vs < {TARGET_ACK_P99_MS:g} ms: {verdict}"
         )
         if res.memory.bot_bytes is not None:
@@ -906,7 +945,7 @@ def _sizes(text: str) -> list[int]:
     return [int(x) for x in text.split(",") if x.strip()]
 
 
-def parse_args(argv: Sequence[str] | None) -> tuple[list[int], Options]:
+def parse_args(argv: Sequence[str] | None) -> tuple[list[int], Options, Path | None]:
     defaults = Options()
     p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     p.add_argument(
@@ -956,7 +995,26 @@ def parse_args(argv: Sequence[str] | None) -> tuple[list[int], Options]:
         help="let full garbage collections scan the simulator's ever-growing history",
     )
     p.add_argument("--seed", type=int, default=defaults.seed)
+    p.add_argument(
+        "--database",
+        default="",
+        help="a PostgreSQL URL (postgresql://...) to run on, each size in a fresh schema; "
+        "default: a fresh SQLite file",
+    )
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        choices=range(1, 5),
+        help="bot processes sharing the PostgreSQL database, each with its share of the games",
+    )
+    p.add_argument("--child", type=Path, help=argparse.SUPPRESS)
+    p.add_argument("--process-index", type=int, default=0, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.database and not args.database.startswith(("postgresql://", "postgres://")):
+        p.error("--database must be a postgresql:// URL (SQLite is the default)")
+    if args.processes > 1 and not args.database:
+        p.error("--processes needs --database: processes can only share PostgreSQL")
     if not args.sizes or min(args.sizes) < 1 or min(args.clicks, args.rate, args.think) < 0:
         p.error("--sizes needs positive numbers; --clicks, --rate and --think must be >= 0")
     if 0 < args.turn_timer < 10:
@@ -973,17 +1031,157 @@ def parse_args(argv: Sequence[str] | None) -> tuple[list[int], Options]:
         freeze=not args.no_freeze,
         fast_simcord=not args.pristine_simcord,
         seed=args.seed,
+        database=args.database,
+        processes=args.processes,
+        process_index=args.process_index,
     )
-    return args.sizes, opts
+    return args.sizes, opts, args.child
+
+
+# --------------------------------------------------------------------------- PostgreSQL
+
+
+@asynccontextmanager
+async def fresh_schema(url: str) -> AsyncIterator[str]:
+    """A new, empty schema of the given database for one run, dropped afterwards, so every
+    size starts from empty tables as the SQLite runs do (``?search_path=`` in the URL)."""
+    schema = f"bench_{os.getpid()}_{time.time_ns()}"
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(f"CREATE SCHEMA {schema}")
+        try:
+            yield f"{url}{'&' if '?' in url else '?'}search_path={schema}"
+        finally:
+            await conn.execute(f"DROP SCHEMA {schema} CASCADE")
+    finally:
+        await conn.close()
+
+
+async def run_in_schema(games: int, opts: Options) -> SizeResult:
+    """One bot process on PostgreSQL."""
+    async with fresh_schema(opts.database) as url:
+        return await run_size(games, replace(opts, database=url))
+
+
+def _child_args(opts: Options, games: int, url: str, index: int, out: Path) -> list[str]:
+    args = [
+        sys.executable, __file__, "--child", str(out), "--sizes", str(games),
+        "--database", url, "--seed", str(opts.seed + 1000 * index),
+        "--process-index", str(index),
+        "--clicks", str(opts.clicks), "--players", str(opts.players),
+        "--think", str(opts.think), "--inflight", str(opts.inflight), "--rate", str(opts.rate),
+        "--edit-interval", str(opts.edit_interval), "--turn-timer", str(opts.turn_timer),
+        "--no-trace",
+    ]  # fmt: skip
+    if not opts.freeze:
+        args.append("--no-freeze")
+    if not opts.fast_simcord:
+        args.append("--pristine-simcord")
+    return args
+
+
+async def run_processes(games: int, opts: Options) -> SizeResult:
+    """``opts.processes`` bot processes, each with its own simulated Discord and its share
+    of the games, on one PostgreSQL database, as shards of one bot would be.
+
+    The processes start their bots, then wait for each other (no bot may find another's
+    games at its start: the shard filter of restart recovery is not what is measured
+    here), set up their games, wait again, and then click at the same time; their samples
+    are merged, so the percentiles are over every click of every process."""
+    shares = [games // opts.processes + (i < games % opts.processes) for i in range(opts.processes)]
+    async with fresh_schema(opts.database) as url:
+        async with await Storage.open(url):  # migrate once, before the processes start
+            pass
+        with tempfile.TemporaryDirectory(prefix="durak-load-") as tmp:
+            procs = []
+            for i, share in enumerate(shares):
+                out = Path(tmp) / f"process-{i}.json"
+                proc = await asyncio.create_subprocess_exec(
+                    *_child_args(opts, share, url, i, out),
+                    stdin=asyncio.subprocess.PIPE,
+                    stdout=asyncio.subprocess.PIPE,
+                )
+                procs.append((proc, out))
+            try:
+                for stage in ("started", "set-up"):
+                    for proc, _ in procs:
+                        assert proc.stdout is not None
+                        line = (await proc.stdout.readline()).decode().strip()
+                        if line != stage:
+                            raise RuntimeError(f"a bot process said {line!r}, not {stage!r}")
+                    for proc, _ in procs:
+                        assert proc.stdin is not None
+                        proc.stdin.write(b"go\n")
+                        await proc.stdin.drain()
+                for proc, _ in procs:
+                    await proc.wait()
+            finally:
+                for proc, _ in procs:
+                    if proc.returncode is None:
+                        proc.kill()
+                        await proc.wait()
+            parts = [_load_result(out) for _, out in procs]
+    return _merge(games, parts)
+
+
+async def _stdin_barrier(stage: str) -> None:
+    """In a child process: say which stage is reached, wait for the parent's go."""
+    print(stage, flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+
+
+def _load_result(path: Path) -> SizeResult:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return SizeResult(
+        games=data["games"],
+        memory=Memory(**data["memory"]),
+        kinds={k: Samples(**v) for k, v in data["kinds"].items()},
+        finished=data["finished"],
+        errors=data["errors"],
+        full_gcs=data["full_gcs"],
+        busy=data["busy"],
+    )
+
+
+def _merge(games: int, parts: Sequence[SizeResult]) -> SizeResult:
+    """One result over every process: samples pooled, the clicks' wall time is the longest
+    process's (they click at once), CPU busy is summed (2.0 = both cores all the time)."""
+    kinds = {kind: Samples() for kind in KINDS}
+    for part in parts:
+        for kind, s in part.kinds.items():
+            total = kinds[kind]
+            for name in ("ack", "e2e", "act", "commit"):
+                getattr(total, name).extend(getattr(s, name))
+            total.wall = max(total.wall, s.wall)
+            total.refused += s.refused
+    setup = max(p.memory.setup_seconds for p in parts)
+    return SizeResult(
+        games,
+        Memory(None, None, None, setup),
+        kinds,
+        sum(p.finished for p in parts),
+        [e for p in parts for e in p.errors],
+        [g for p in parts for g in p.full_gcs],
+        sum(p.busy for p in parts),
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run every size in a fresh bot and database; 1 if the bot reported errors."""
-    sizes, opts = parse_args(argv)
+    sizes, opts, child = parse_args(argv)
+    if child is not None:  # one of run_processes' bot processes
+        result = asyncio.run(run_size(sizes[0], opts, _stdin_barrier))
+        child.write_text(json.dumps(asdict(result)), encoding="utf-8")
+        return 1 if result.errors else 0
     results = []
     for games in sizes:
         start = time.perf_counter()
-        results.append(asyncio.run(run_size(games, opts)))
+        if opts.processes > 1:
+            results.append(asyncio.run(run_processes(games, opts)))
+        elif opts.database:
+            results.append(asyncio.run(run_in_schema(games, opts)))
+        else:
+            results.append(asyncio.run(run_size(games, opts)))
         print(f"{games} games done in {time.perf_counter() - start:.0f} s", file=sys.stderr)
     report(results, opts)
     return 1 if any(r.errors for r in results) else 0

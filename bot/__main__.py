@@ -1,5 +1,8 @@
 """Entry point: ``python -m bot`` / ``durak-bot``.
 
+``durak-bot migrate-db --from sqlite:///... --to postgresql://...`` copies an SQLite database
+into PostgreSQL instead (bot/storage/transfer.py).
+
 Without a token the bot cannot connect, and a newcomer should not be greeted by a traceback:
 we print one sentence saying where the token comes from. ``--play-offline`` (used by
 ``make run``) then starts the terminal game instead, so the project is playable in one command.
@@ -115,6 +118,11 @@ def _run(what: Callable[[], object]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the bot; returns the process exit code."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["migrate-db"]:  # a maintenance command, not the bot: see its --help
+        from .storage.transfer import main as migrate_db
+
+        return migrate_db(argv[1:])
     args = _parser().parse_args(argv)
     try:
         config = load_config()

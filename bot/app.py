@@ -2,7 +2,7 @@
 
 Everything that makes a restart safe happens in :meth:`DurakBot.setup_hook`: the dynamic
 components are registered before the gateway delivers a single click, and running games are
-loaded from SQLite so the old buttons (which carry game id and version) resolve against the
+loaded from the database so the old buttons (which carry game id and version) resolve against the
 same state they were drawn for.
 """
 
@@ -37,10 +37,10 @@ __all__ = ["INVITE_PERMISSIONS", "SYNC_MODES", "DurakBot", "SyncMode", "sync_com
 log = logging.getLogger(__name__)
 
 #: Longest the event loop's thread keeps the GIL while another thread waits for it (CPython's
-#: default is 5 ms). Every SQLite call runs in aiosqlite's thread, which needs a turn at the
-#: GIL to start it and the loop needs one to hear it finished; under load each move's commit
-#: waited up to 5 ms per hand-over (bench/bot_load.py). 1 ms keeps those waits short and
-#: costs nothing measurable while only one thread has work.
+#: default is 5 ms). Every SQLite call runs in the storage's database thread, which needs a
+#: turn at the GIL to start it and the loop needs one to hear it finished; under load each
+#: move's commit waited up to 5 ms per hand-over (bench/bot_load.py). 1 ms keeps those waits
+#: short and costs nothing measurable while only one thread has work.
 GIL_SWITCH_INTERVAL = 0.001
 
 #: Every permission the bot uses, and no other (the README's invite steps ask for the same):
@@ -163,7 +163,7 @@ class DurakBot(commands.AutoShardedBot):
             await self._sync_commands()
             return
         sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_INTERVAL))
-        self.storage = await Storage.open(self.config.database_path, clock=self.clock)
+        self.storage = await Storage.open(self.config.database, clock=self.clock)
         self.storage.default_turn_timer_seconds = self.config.default_turn_timer_seconds
         self.service = GameService(
             self.storage,

@@ -17,6 +17,7 @@ from dotenv import load_dotenv
 __all__ = ["DEFAULT_DATABASE_PATH", "Config", "ConfigError", "load_config"]
 
 DEFAULT_DATABASE_PATH = "data/durak.db"
+_DATABASE_SCHEMES = ("sqlite:///", "postgresql://", "postgres://")
 _VALID_LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 
 
@@ -42,6 +43,14 @@ class Config:
     shard_count: int | None = None
     #: File the running bot touches while healthy; ``python -m bot --health`` reads it.
     heartbeat_file: Path | None = None
+    #: ``DATABASE_URL`` when given (``sqlite:///...`` or ``postgresql://...``); None means the
+    #: SQLite file at ``database_path``.
+    database_url: str | None = None
+
+    @property
+    def database(self) -> str:
+        """What :meth:`bot.storage.Storage.open` is given: the URL, else the SQLite path."""
+        return self.database_url or f"sqlite:///{self.database_path}"
 
     @property
     def log_level_number(self) -> int:
@@ -139,9 +148,24 @@ def config_from_mapping(env: Mapping[str, str]) -> Config:
     shard_ids, shard_count = _parse_shards(env)
     heartbeat = _clean(env, "HEARTBEAT_FILE")
 
+    database_url = _clean(env, "DATABASE_URL")
+    database_path = _clean(env, "DATABASE_PATH")
+    if database_url is not None:
+        if not database_url.startswith(_DATABASE_SCHEMES):
+            raise ConfigError(
+                "DATABASE_URL must start with sqlite:/// (e.g. sqlite:///data/durak.db) or "
+                f"postgresql:// (e.g. postgresql://durak:secret@localhost/durak), got "
+                f"{database_url.split('://', 1)[0]!r}."
+            )
+        # DATABASE_URL wins: it is the newer setting, and .env files made from the older
+        # .env.example all carry DATABASE_PATH=data/durak.db
+        if database_url.startswith("sqlite:///"):  # one spelling of the file in the config
+            database_path = database_url.removeprefix("sqlite:///")
+            database_url = None
+
     return Config(
         discord_token=_clean(env, "DISCORD_TOKEN"),
-        database_path=Path(_clean(env, "DATABASE_PATH") or DEFAULT_DATABASE_PATH),
+        database_path=Path(database_path or DEFAULT_DATABASE_PATH),
         dev_guild_id=dev_guild_id,
         log_level=log_level,
         ai_delay_seconds=_parse_float(env, "AI_DELAY_SECONDS", 1.0),
@@ -150,6 +174,7 @@ def config_from_mapping(env: Mapping[str, str]) -> Config:
         shard_ids=shard_ids,
         shard_count=shard_count,
         heartbeat_file=Path(heartbeat) if heartbeat else None,
+        database_url=database_url,
     )
 
 

@@ -34,4 +34,4 @@ def setup_logging(level: str | int = "INFO", *, stream: TextIO | None = None) ->
     )
     for noisy in ("discord.gateway", "discord.http", "discord.client"):
         logging.getLogger(noisy).setLevel(max(level, logging.INFO))
-    logging.getLogger("aiosqlite").setLevel(max(level, logging.INFO))
+    logging.getLogger("asyncpg").setLevel(max(level, logging.INFO))

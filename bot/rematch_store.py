@@ -16,12 +16,18 @@ they hold the ``active_players`` row for it; the lobby starts when every human h
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .storage import AlreadyInGame, GameNotFound, InvalidGameStatus, Storage, _dumps
+from .storage import (
+    AlreadyInGame,
+    GameNotFound,
+    InvalidGameStatus,
+    Storage,
+    StorageError,
+    _dumps,
+)
 
 __all__ = ["RematchSeat", "confirm", "confirmed_users", "create_rematch", "rematch_of"]
 
@@ -67,35 +73,34 @@ async def create_rematch(
     ts = storage._clock()
     async with storage._transaction() as conn:
         prev = await storage._fetch_game(conn, previous_id)
-        try:
-            cur = await conn.execute(
-                "INSERT INTO games (guild_id, channel_id, thread_id, host_id, status, preset,"
-                " options, created_at, updated_at, previous_game_id, series_id)"
-                " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
-                (
-                    prev.guild_id,
-                    prev.channel_id,
-                    prev.thread_id,
-                    host_id,
-                    preset,
-                    _dumps(dict(options)),
-                    ts,
-                    ts,
-                    previous_id,
-                    series_id,
-                ),
-            )
-        except sqlite3.IntegrityError:
+        # ON CONFLICT rather than catching the unique index's error: on PostgreSQL a failed
+        # statement aborts the transaction, so the look-up below could not run after it.
+        game_id = await conn.insert_returning_id(
+            "INSERT INTO games (guild_id, channel_id, thread_id, host_id, status, preset,"
+            " options, created_at, updated_at, previous_game_id, series_id)"
+            " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            (
+                prev.guild_id,
+                prev.channel_id,
+                prev.thread_id,
+                host_id,
+                preset,
+                _dumps(dict(options)),
+                ts,
+                ts,
+                previous_id,
+                series_id,
+            ),
+        )
+        if game_id is None:  # another rematch of the same game won the race
             async with conn.execute(
                 "SELECT id FROM games WHERE previous_game_id = ? AND status <> 'cancelled'",
                 (previous_id,),
             ) as found:
                 row = await found.fetchone()
             if row is None:
-                raise
+                raise StorageError(f"game {previous_id}: the rematch insert was refused")
             return int(row[0]), False
-        game_id = cur.lastrowid
-        assert game_id is not None
         await conn.executemany(
             "INSERT INTO game_seats (game_id, seat, user_id, ai_difficulty, display_name)"
             " VALUES (?, ?, ?, ?, ?)",
@@ -109,7 +114,7 @@ async def confirm(storage: Storage, game_id: int, user_id: int) -> bool:
     """Confirm ``user_id``'s seat in the rematch lobby ``game_id``. False when they had
     already confirmed; :class:`AlreadyInGame` when they play elsewhere."""
     async with storage._transaction() as conn:
-        game = await storage._fetch_game(conn, game_id)
+        game = await storage._fetch_game(conn, game_id, lock=True)
         if game.status != "lobby":
             raise InvalidGameStatus(game_id, game.status, ("lobby",))
         async with conn.execute(

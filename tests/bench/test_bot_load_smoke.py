@@ -11,6 +11,7 @@ import re
 import pytest
 
 from bench import bot_load
+from tests import postgres
 
 
 def test_tiny_run_prints_every_row(capsys: pytest.CaptureFixture[str]) -> None:
@@ -35,3 +36,16 @@ def test_untraced_run_reports_no_memory_figure(capsys: pytest.CaptureFixture[str
     out = capsys.readouterr().out
     assert re.search(r"^\s+1\s+n/a\s+n/a\s+n/a\s", out, re.MULTILINE), out
     assert re.search(r"^\s+1 move\s+2\s", out, re.MULTILINE), out
+
+
+def test_two_processes_on_postgresql(capsys: pytest.CaptureFixture[str]) -> None:
+    """The PostgreSQL mode: two bot processes, their clicks pooled into one report."""
+    postgres.skip_unless_available()
+    argv = ["--sizes", "4", "--clicks", "2", "--think", "0", "--processes", "2"]
+    assert bot_load.main([*argv, "--database", postgres.base_url()]) == 0
+    out = capsys.readouterr().out
+    assert "2 bot process(es) sharing it" in out, out
+    # 4 games (2 per process) x (Join + Start) at setup; 2 rounds x 4 games of moves
+    assert re.search(r"^\s+4 lobby\s+8\s", out, re.MULTILINE), out
+    assert re.search(r"^\s+4 move\s+8\s", out, re.MULTILINE), out
+    assert re.search(r"^\s+4\s+n/a\s+n/a\s+n/a\s+\S+\s+0\s+0$", out, re.MULTILINE), out

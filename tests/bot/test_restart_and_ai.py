@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
+import pytest
 import simcord
 
 from bot.sessions import AI_DIFFICULTIES
@@ -22,6 +24,7 @@ from tests.bot.helpers import (
     start_against_computer,
 )
 from tests.bot.test_play import check_results, start_game
+from tests.postgres import fresh_schema
 
 PLAYERS = ["alice", "bob", "carol"]
 
@@ -39,10 +42,29 @@ async def _reference(db: Path) -> tuple[list[str], dict[str, Any], list[tuple[in
     return moves, state, results
 
 
-async def test_restart_mid_game_continues_to_the_same_end(tmp_path: Path) -> None:
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_restart_mid_game_continues_to_the_same_end(tmp_path: Path, backend: str) -> None:
+    """A whole game by clicks with a restart in the middle, on each backend, ends exactly as
+    the same game played through without a restart on SQLite."""
     ref_moves, ref_state, ref_results = await _reference(tmp_path / "reference.db")
-    db = tmp_path / "restarted.db"
-    async with simcord.run(make_bot(db)) as env:
+    async with AsyncExitStack() as stack:
+        if backend == "postgresql":
+            url = await stack.enter_async_context(fresh_schema())
+            await _restart_mid_game(tmp_path / "unused.db", ref_moves, ref_state, ref_results, url)
+            assert not (tmp_path / "unused.db").exists()
+        else:
+            await _restart_mid_game(tmp_path / "restarted.db", ref_moves, ref_state, ref_results)
+
+
+async def _restart_mid_game(
+    db: Path,
+    ref_moves: list[str],
+    ref_state: dict[str, Any],
+    ref_results: list[tuple[int, str]],
+    url: str | None = None,
+) -> None:
+    async with simcord.run(make_bot(db, database_url=url)) as env:
+        assert env.bot.storage.dialect == ("sqlite" if url is None else "postgresql")
         world = build_world(env)
         channel = world["channel"]
         actors = [world[n] for n in PLAYERS]
@@ -61,7 +83,7 @@ async def test_restart_mid_game_continues_to_the_same_end(tmp_path: Path) -> Non
         old_hand = shown.response.message
 
         await env.bot.close()
-        await env.restart_bot(make_bot(db))
+        await env.restart_bot(make_bot(db, database_url=url))
 
         restored = service(env).session(game_id)
         assert restored is not None and restored is not session

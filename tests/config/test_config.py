@@ -121,10 +121,11 @@ def test_env_example_is_valid_and_documents_every_key() -> None:
     values = {k: v or "" for k, v in dotenv_values(example).items()}
     cfg = config_from_mapping(values)
     assert cfg.discord_token is None and cfg.database_path == Path("data/durak.db")
+    assert cfg.database == "sqlite:///data/durak.db"
     documented = set(values)
     assert documented == {
         "DISCORD_TOKEN",
-        "DATABASE_PATH",
+        "DATABASE_URL",
         "DEV_GUILD_ID",
         "LOG_LEVEL",
         "AI_DELAY_SECONDS",
@@ -134,3 +135,34 @@ def test_env_example_is_valid_and_documents_every_key() -> None:
         "SHARD_COUNT",
         "HEARTBEAT_FILE",
     }
+
+
+def test_database_url_chooses_the_backend() -> None:
+    assert config_from_mapping({}).database == "sqlite:///data/durak.db"
+    pg = config_from_mapping({"DATABASE_URL": "postgresql://durak:pw@db:5432/durak"})
+    assert pg.database == pg.database_url == "postgresql://durak:pw@db:5432/durak"
+    lite = config_from_mapping({"DATABASE_URL": "sqlite:///var/durak.db"})
+    assert (lite.database, lite.database_path, lite.database_url) == (
+        "sqlite:///var/durak.db",
+        Path("var/durak.db"),
+        None,
+    )
+    # the older setting keeps working, and the newer one wins over it
+    old = config_from_mapping({"DATABASE_PATH": "/srv/durak.db"})
+    assert old.database == "sqlite:////srv/durak.db"
+    both = config_from_mapping(
+        {"DATABASE_PATH": "data/durak.db", "DATABASE_URL": "postgresql://db/durak"}
+    )
+    assert both.database == "postgresql://db/durak"
+
+
+@pytest.mark.parametrize(
+    ("env", "fragment"),
+    [
+        ({"DATABASE_URL": "mysql://x@y/z"}, "DATABASE_URL must start with sqlite:///"),
+        ({"DATABASE_URL": "data/durak.db"}, "DATABASE_URL must start with"),
+    ],
+)
+def test_bad_database_settings_explain_themselves(env: dict[str, str], fragment: str) -> None:
+    with pytest.raises(ConfigError, match=fragment):
+        config_from_mapping(env)

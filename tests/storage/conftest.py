@@ -1,4 +1,9 @@
-"""Fixtures giving each test a fresh on-disk database (WAL needs a real file)."""
+"""Fixtures giving each test a fresh database on each backend.
+
+``storage`` and ``db_url`` run a test twice: on an SQLite file (WAL needs a real file) and
+on PostgreSQL (a fresh schema, see tests/postgres.py; skipped with the reason when no server
+is reachable). ``db_path`` is for the tests of SQLite's own machinery.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,9 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Storage
+from tests.postgres import fresh_schema
+
+BACKENDS = ("sqlite", "postgresql")
 
 
 class FakeClock:
@@ -33,7 +41,24 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "durak.db"
 
 
+@pytest.fixture(params=BACKENDS)
+async def db_url(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterator[str]:
+    """Where a fresh database lives, once per backend (reopen it as often as needed)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{db_path}"
+        return
+    async with fresh_schema() as url:
+        yield url
+
+
 @pytest.fixture
-async def storage(db_path: Path, clock: FakeClock) -> AsyncIterator[Storage]:
+async def storage(db_url: str, clock: FakeClock) -> AsyncIterator[Storage]:
+    async with await Storage.open(db_url, clock=clock) as st:
+        yield st
+
+
+@pytest.fixture
+async def sqlite_storage(db_path: Path, clock: FakeClock) -> AsyncIterator[Storage]:
+    """For tests of SQLite's own machinery (its database thread, WAL, old versions)."""
     async with await Storage.open(db_path, clock=clock) as st:
         yield st

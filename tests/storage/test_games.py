@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import bot.storage as storage_module
+import bot.storage.sqlite as sqlite_backend
 from bot.storage import (
     AlreadyInGame,
     GameNotFound,
@@ -19,6 +20,8 @@ from bot.storage import (
     StaleVersion,
     Storage,
 )
+from bot.storage.postgres import PostgresDatabase
+from tests.postgres import fresh_schema
 from tests.storage.conftest import FakeClock
 
 GUILD, CHANNEL = 100, 200
@@ -149,20 +152,25 @@ async def test_concurrent_saves_one_wins(storage: Storage) -> None:
     assert sum(isinstance(o, StaleVersion) for o in outcomes) == 4
 
 
-@pytest.mark.parametrize("update_from", [True, False], ids=["one-statement", "old-sqlite"])
-async def test_group_commit_writes_many_games_in_one_transaction(
-    storage: Storage, monkeypatch: pytest.MonkeyPatch, update_from: bool
-) -> None:
-    monkeypatch.setattr(storage_module, "_UPDATE_FROM", update_from)
-    games = [await _running_game(storage, 10 + 2 * i, 11 + 2 * i) for i in range(20)]
-    real = storage_module._update_states
+def _spy_batches(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Sizes of the group-commit batches the storage's backend takes from its queue."""
+    backend = sys.modules[type(storage.database).__module__]
+    real = backend.take_batch
     batches: list[int] = []
 
-    def spy(conn: Any, batch: Any) -> list[bool]:
-        batches.append(len(batch))
-        return real(conn, batch)
+    def spy(queue: Any) -> Any:
+        batch = real(queue)
+        if batch:
+            batches.append(len(batch))
+        return batch
 
-    monkeypatch.setattr(storage_module, "_update_states", spy)
+    monkeypatch.setattr(backend, "take_batch", spy)
+    return batches
+
+
+async def _many_games_in_few_batches(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    games = [await _running_game(storage, 10 + 2 * i, 11 + 2 * i) for i in range(20)]
+    batches = _spy_batches(storage, monkeypatch)
     await asyncio.gather(*(storage.save_state(g, f'{{"g": {g}}}', 1, 2) for g in games))
     for g in games:
         row = await storage.get_game(g)
@@ -171,12 +179,8 @@ async def test_group_commit_writes_many_games_in_one_transaction(
     assert sum(batches) == len(games) and len(batches) < len(games)
 
 
-@pytest.mark.parametrize("update_from", [True, False], ids=["one-statement", "old-sqlite"])
-async def test_group_commit_isolates_a_stale_move(
-    storage: Storage, monkeypatch: pytest.MonkeyPatch, update_from: bool
-) -> None:
-    monkeypatch.setattr(storage_module, "_UPDATE_FROM", update_from)
-    a, b, c = [await _running_game(storage, 10 + 2 * i, 11 + 2 * i) for i in range(3)]
+async def _stale_move_isolated(storage: Storage) -> None:
+    a, b, c = [await _running_game(storage, 100 + 2 * i, 101 + 2 * i) for i in range(3)]
     await storage.save_state(a, '{"a": 2}', 1, 2)
     outcomes = await asyncio.gather(
         storage.save_state(a, '{"a": "late"}', 1, 2),
@@ -194,15 +198,55 @@ async def test_group_commit_isolates_a_stale_move(
     ]
 
 
-async def test_moves_queued_during_a_commit_ride_the_same_trip(
+async def test_group_commit_writes_many_games_in_one_transaction(
     storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await _many_games_in_few_batches(storage, monkeypatch)
+
+
+async def test_group_commit_isolates_a_stale_move(storage: Storage) -> None:
+    await _stale_move_isolated(storage)
+
+
+async def test_group_commit_on_sqlite_older_than_update_from(
+    sqlite_storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite before 3.33 has no UPDATE ... FROM: a batch is written row by row, still in
+    one transaction, and still gives each move its own answer."""
+    monkeypatch.setattr(sqlite_backend, "_UPDATE_FROM", False)
+    await _many_games_in_few_batches(sqlite_storage, monkeypatch)
+    await _stale_move_isolated(sqlite_storage)
+
+
+async def test_a_move_written_by_another_process_makes_ours_stale(db_url: str) -> None:
+    """Two storages on one database (two bot processes): the version check is in the
+    database, so the second writer of the same version is refused, not only by a lock."""
+    async with await Storage.open(db_url) as one, await Storage.open(db_url) as two:
+        game_id = await _running_game(one, 1, 2)
+        await two.save_state(game_id, '{"by": "two"}', 1, 2)
+        with pytest.raises(StaleVersion) as err:
+            await one.save_state(game_id, '{"by": "one"}', 1, 2)
+        assert err.value.actual == 2
+        with pytest.raises(StaleVersion):
+            await one.finish_game(game_id, [], '{"end": 1}', expected_version=1)
+        # finishing from the other process, then a late move from the first
+        await one.finish_game(game_id, [], '{"end": 1}', expected_version=2)
+        with pytest.raises(InvalidGameStatus):
+            await two.save_state(game_id, '{"late": 1}', 2, 3)
+        game = await two.get_game(game_id)
+        assert game is not None and (game.status, game.state_json) == ("finished", '{"end": 1}')
+
+
+async def test_moves_queued_during_a_commit_ride_the_same_trip(
+    sqlite_storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The database thread keeps committing what the loop queues meanwhile: moves made one
     after another (each awaited) need one trip, not one writer wake-up each."""
-    monkeypatch.setattr(storage_module, "_STATE_LINGER_SECONDS", 0.5)
-    monkeypatch.setattr(storage_module, "_STATE_TRIP_SECONDS", 5.0)
+    monkeypatch.setattr(sqlite_backend, "_STATE_LINGER_SECONDS", 0.5)
+    monkeypatch.setattr(sqlite_backend, "_STATE_TRIP_SECONDS", 5.0)
+    storage = sqlite_storage
     games = [await _running_game(storage, 10 + 2 * i, 11 + 2 * i) for i in range(3)]
-    real_drain, real_update = storage_module._drain_states, storage_module._update_states
+    real_drain, real_update = sqlite_backend._drain_queue, sqlite_backend._update_states
     trips: list[int] = []
     batches: list[int] = []
 
@@ -214,8 +258,8 @@ async def test_moves_queued_during_a_commit_ride_the_same_trip(
         batches.append(len(batch))
         return real_update(conn, batch)
 
-    monkeypatch.setattr(storage_module, "_drain_states", drain)
-    monkeypatch.setattr(storage_module, "_update_states", update)
+    monkeypatch.setattr(sqlite_backend, "_drain_queue", drain)
+    monkeypatch.setattr(sqlite_backend, "_update_states", update)
     for g in games:
         await storage.save_state(g, f'{{"g": {g}}}', 1, 2)
     assert batches == [1, 1, 1] and trips == [1]
@@ -224,14 +268,14 @@ async def test_moves_queued_during_a_commit_ride_the_same_trip(
     assert row is not None and (row.state_json, row.version) == ('{"g": "again"}', 3)
 
 
-async def test_close_waits_for_queued_moves(db_path: Path, clock: FakeClock) -> None:
-    st = await Storage.open(db_path, clock=clock)
+async def test_close_waits_for_queued_moves(db_url: str, clock: FakeClock) -> None:
+    st = await Storage.open(db_url, clock=clock)
     games = [await _running_game(st, 10 + 2 * i, 11 + 2 * i) for i in range(5)]
     saves = [asyncio.create_task(st.save_state(g, '{"v": 2}', 1, 2)) for g in games]
     await asyncio.sleep(0)  # queued, not yet written
     await st.close()
     await asyncio.gather(*saves)
-    async with await Storage.open(db_path, clock=clock) as st2:
+    async with await Storage.open(db_url, clock=clock) as st2:
         assert [g.version for g in await st2.load_running_games()] == [2] * 5
 
 
@@ -248,12 +292,12 @@ async def test_start_requires_lobby_and_save_requires_running(storage: Storage) 
         await storage.save_state(12345, "{}", 0, 1)
 
 
-async def test_load_running_games_survives_reopen(db_path: Path, clock: FakeClock) -> None:
-    async with await Storage.open(db_path, clock=clock) as st:
+async def test_load_running_games_survives_reopen(db_url: str, clock: FakeClock) -> None:
+    async with await Storage.open(db_url, clock=clock) as st:
         game_id = await _running_game(st, 1, 2)
         await st.save_state(game_id, '{"v": 2}', 1, 2, deadline=clock.now + 90)
         await st.create_lobby(GUILD, CHANNEL, 3, "podkidnoy")
-    async with await Storage.open(db_path, clock=clock) as st:
+    async with await Storage.open(db_url, clock=clock) as st:
         running = await st.load_running_games()
         assert [(g.id, g.state_json, g.version) for g in running] == [(game_id, '{"v": 2}', 2)]
         assert running[0].turn_deadline == clock.now + 90
@@ -331,27 +375,53 @@ async def test_cancel_game(storage: Storage) -> None:
 async def test_wal_checkpoints_run_off_the_commit_path(
     db_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(storage_module, "CHECKPOINT_BYTES", 1)
+    monkeypatch.setattr(sqlite_backend, "CHECKPOINT_BYTES", 1)
     async with await Storage.open(db_path, clock=clock) as st:
-        async with st._conn.execute("PRAGMA wal_autocheckpoint") as cur:
+        db = st.database
+        assert isinstance(db, sqlite_backend.SqliteDatabase)
+        async with db.read() as conn, conn.execute("PRAGMA wal_autocheckpoint") as cur:
             row = await cur.fetchone()
         assert row is not None and row[0] == 0  # a commit never checkpoints by itself
         ran: list[tuple[int, int]] = []
-        real = st.checkpoint
+        real = db.checkpoint
 
         async def spy() -> tuple[int, int]:
             ran.append(await real())
             return ran[-1]
 
-        monkeypatch.setattr(st, "checkpoint", spy)
+        monkeypatch.setattr(db, "checkpoint", spy)
         game_id = await _running_game(st, 1, 2)
-        while st._checkpoint_task is not None:
+        while db._checkpoint_task is not None:
             await asyncio.sleep(0.01)
         before = len(ran)
         await st.save_state(game_id, '{"v": 2}', 1, 2)
-        while st._checkpoint_task is not None:
+        while db._checkpoint_task is not None:
             await asyncio.sleep(0.01)
         # the move's commit started a checkpoint of its own, which emptied the WAL
         assert len(ran) == before + 1 and ran[-1][0] > 0 and ran[-1][0] == ran[-1][1]
     async with await Storage.open(db_path, clock=clock) as st:
         assert [g.state_json for g in await st.load_running_games()] == ['{"v": 2}']
+
+
+async def test_postgresql_writer_survives_an_unreachable_server(clock: FakeClock) -> None:
+    """While no connection can be had, queued moves fail with that error; the next move,
+    once the server answers again, is written: the group commit never gives up for good."""
+    async with fresh_schema() as url, await Storage.open(url, clock=clock) as st:
+        game_id = await _running_game(st, 1, 2)
+        db = st.database
+        assert isinstance(db, PostgresDatabase)
+        pool = db.pool
+
+        class Down:
+            def acquire(self) -> Any:
+                raise ConnectionRefusedError("the server is restarting")
+
+        db.pool = Down()  # type: ignore[assignment]
+        try:
+            with pytest.raises(ConnectionRefusedError):
+                await st.save_state(game_id, '{"v": 2}', 1, 2)
+        finally:
+            db.pool = pool
+        await st.save_state(game_id, '{"v": 2}', 1, 2)
+        game = await st.get_game(game_id)
+        assert game is not None and (game.state_json, game.version) == ('{"v": 2}', 2)

@@ -1,20 +1,52 @@
-"""Schema migrations: fresh databases, in-place upgrades, WAL and foreign keys."""
+"""Schema migrations on both backends: fresh databases, in-place upgrades, refusals, WAL
+(SQLite) and foreign keys."""
 
 from __future__ import annotations
 
+import asyncio
 import fnmatch
 import sqlite3
 import sys
 import tomllib
 import zipfile
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.storage import MIGRATIONS_DIR, Storage, StorageError, load_migrations
+from bot.storage.sqlite import SqliteDatabase
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+async def _raw(st: Storage, *statements: tuple[str, Sequence[Any]]) -> None:
+    """Write rows the way an older build did, bypassing today's methods (one transaction)."""
+    async with st.database.transaction() as conn:
+        for sql, params in statements:
+            await conn.execute(sql, params)
+
+
+async def _tables_and_columns(url: str, table: str) -> tuple[set[str], set[str]]:
+    """(tables, columns of ``table``) of the database behind ``url``."""
+    async with await Storage.open(url, target_version=0) as st, st.database.read() as conn:
+        if st.dialect == "sqlite":
+            cur = await conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            tables = {r[0] for r in await cur.fetchall()}
+            cur = await conn.execute(f"PRAGMA table_info({table})")
+            return tables, {r[1] for r in await cur.fetchall()}
+        cur = await conn.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        )
+        tables = {r[0] for r in await cur.fetchall()}
+        cur = await conn.execute(
+            "SELECT column_name FROM information_schema.columns"
+            " WHERE table_schema = current_schema() AND table_name = ?",
+            (table,),
+        )
+        return tables, {r[0] for r in await cur.fetchall()}
 
 
 def test_migrations_are_numbered_without_gaps() -> None:
@@ -66,11 +98,23 @@ def test_empty_migration_directory_is_refused(tmp_path: Path) -> None:
         load_migrations(tmp_path)
 
 
-async def test_fresh_database_reaches_latest_version(db_path: Path) -> None:
+async def test_fresh_database_reaches_latest_version(db_url: str) -> None:
+    latest = load_migrations()[-1].version
+    async with await Storage.open(db_url) as st:
+        assert st.schema_version == latest
+    async with await Storage.open(db_url) as st:  # reopening applies nothing again
+        assert st.schema_version == latest
+    tables, _ = await _tables_and_columns(db_url, "games")
+    assert {"guild_settings", "games", "game_seats", "active_players", "results", "forfeits"} <= (
+        tables
+    )
+
+
+async def test_sqlite_file_is_in_wal_mode_with_its_version_in_user_version(db_path: Path) -> None:
     latest = load_migrations()[-1].version
     async with await Storage.open(db_path) as st:
-        assert st.schema_version == latest
-        assert await st.journal_mode() == "wal"
+        assert isinstance(st.database, SqliteDatabase)
+        assert await st.database.journal_mode() == "wal"
     conn = sqlite3.connect(db_path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == latest
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -80,38 +124,44 @@ async def test_fresh_database_reaches_latest_version(db_path: Path) -> None:
     conn.close()
 
 
-async def test_reopen_is_idempotent(db_path: Path) -> None:
-    async with await Storage.open(db_path) as st:
+async def test_reopen_is_idempotent(db_url: str) -> None:
+    async with await Storage.open(db_url) as st:
         game_id = await st.create_lobby(1, 2, 3, "podkidnoy")
-    async with await Storage.open(db_path) as st:
+    async with await Storage.open(db_url) as st:
         assert (await st.get_game(game_id)) is not None
 
 
-async def test_upgrade_in_place_keeps_data(db_path: Path) -> None:
-    async with await Storage.open(db_path, target_version=1, clock=lambda: 1000.0) as old:
+async def test_two_processes_starting_at_once_migrate_once(db_url: str) -> None:
+    opened = await asyncio.gather(Storage.open(db_url), Storage.open(db_url))
+    latest = load_migrations()[-1].version
+    assert [st.schema_version for st in opened] == [latest, latest]
+    for st in opened:
+        await st.close()
+
+
+async def test_upgrade_in_place_keeps_data(db_url: str) -> None:
+    async with await Storage.open(db_url, target_version=1, clock=lambda: 1000.0) as old:
         assert old.schema_version == 1
         game_id = await old.create_lobby(
             10, 20, 30, "perevodnoy", {"deck": 36}, host_display_name="H"
         )
         await old.start_game(game_id, '{"s": 1}', 1)
         # Forfeit columns do not exist yet: write a result with the old shape directly.
-        conn = old._conn  # reach in to simulate an old build
-        await conn.execute("BEGIN")
-        await conn.execute(
-            "INSERT INTO results (game_id, guild_id, user_id, seat, outcome, preset, finished_at)"
-            " VALUES (?, 10, 30, 0, 'fool', 'perevodnoy', 1000.0)",
-            (game_id,),
+        await _raw(
+            old,
+            (
+                "INSERT INTO results (game_id, guild_id, user_id, seat, outcome, preset,"
+                " finished_at) VALUES (?, 10, 30, 0, 'fool', 'perevodnoy', 1000.0)",
+                (game_id,),
+            ),
+            ("UPDATE games SET status = 'finished' WHERE id = ?", (game_id,)),
+            ("DELETE FROM active_players", ()),
         )
-        await conn.execute("UPDATE games SET status = 'finished' WHERE id = ?", (game_id,))
-        await conn.execute("DELETE FROM active_players")
-        await conn.commit()
 
-    sqlite_conn = sqlite3.connect(db_path)
-    cols = {r[1] for r in sqlite_conn.execute("PRAGMA table_info(results)")}
-    assert "forfeit_text" not in cols
-    sqlite_conn.close()
+    _, cols = await _tables_and_columns(db_url, "results")
+    assert "forfeit_text" not in cols and "outcome" in cols
 
-    async with await Storage.open(db_path) as st:
+    async with await Storage.open(db_url) as st:
         assert st.schema_version == load_migrations()[-1].version
         game = await st.get_game(game_id)
         assert game is not None
@@ -126,7 +176,7 @@ async def test_upgrade_in_place_keeps_data(db_path: Path) -> None:
         assert (await st.list_forfeits(10))[-1].text == "Dance"
 
 
-async def test_failed_migration_rolls_back(tmp_path: Path, db_path: Path) -> None:
+async def test_failed_migration_rolls_back(tmp_path: Path, db_url: str) -> None:
     migrations = tmp_path / "migrations"
     migrations.mkdir()
     good = load_migrations()[0]
@@ -134,65 +184,68 @@ async def test_failed_migration_rolls_back(tmp_path: Path, db_path: Path) -> Non
     (migrations / "0002_broken.sql").write_text(
         "CREATE TABLE half_done (x INTEGER);\nTHIS IS NOT SQL;\n", encoding="utf-8"
     )
-    with pytest.raises(sqlite3.OperationalError):
-        await Storage.open(db_path, migrations_dir=migrations)
-    conn = sqlite3.connect(db_path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
-    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert "half_done" not in tables
-    conn.close()
+    with pytest.raises(Exception, match=r"(?i)syntax"):
+        await Storage.open(db_url, migrations_dir=migrations)
+    tables, _ = await _tables_and_columns(db_url, "games")
+    assert "half_done" not in tables and "games" in tables
+    # the good migration stayed applied, the broken one is retried on the next start
+    (migrations / "0002_broken.sql").write_text("CREATE TABLE fixed (x INTEGER);\n")
+    async with await Storage.open(db_url, migrations_dir=migrations) as st:
+        assert st.schema_version == 2
 
 
-async def test_newer_database_is_refused(db_path: Path) -> None:
-    conn = sqlite3.connect(db_path)
-    conn.execute("PRAGMA user_version = 999")
-    conn.close()
-    with pytest.raises(StorageError):
-        await Storage.open(db_path)
+async def test_newer_database_is_refused(db_url: str) -> None:
+    async with await Storage.open(db_url) as st:  # a later release recorded version 999
+        if st.dialect == "sqlite":
+            await _raw(st, ("PRAGMA user_version = 999", ()))
+        else:
+            record = "INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, ?, 0)"
+            await _raw(st, (record, ("0999_future",)))
+    with pytest.raises(StorageError, match="newer than this code"):
+        await Storage.open(db_url)
 
 
 async def test_foreign_keys_enforced(storage: Storage) -> None:
-    conn = storage._conn
-    async with conn.execute("PRAGMA foreign_keys") as cur:
-        row = await cur.fetchone()
-    assert row is not None and row[0] == 1
-    with pytest.raises(sqlite3.IntegrityError):
-        await conn.execute("INSERT INTO active_players (user_id, game_id) VALUES (1, 424242)")
+    with pytest.raises(sqlite3.IntegrityError):  # what either backend raises (IntegrityError)
+        await _raw(storage, ("INSERT INTO active_players (user_id, game_id) VALUES (1, 4242)", ()))
+    assert await storage.user_active_game(1) is None
 
 
-async def test_upgrade_from_schema_2_keeps_data_and_adds_timer_columns(db_path: Path) -> None:
+async def test_upgrade_from_schema_2_keeps_data_and_adds_timer_columns(db_url: str) -> None:
     """A database written by the previous release (schema 2, with settings, custom forfeits,
     a running game with a deadline and a finished game) is upgraded in place."""
-    async with await Storage.open(db_path, target_version=2, clock=lambda: 5000.0) as old:
+    async with await Storage.open(db_url, target_version=2, clock=lambda: 5000.0) as old:
         assert old.schema_version == 2
-        conn = old._conn  # the previous release's rows, written with its column set
-        await conn.execute("BEGIN")
-        await conn.execute(
-            "INSERT INTO guild_settings (guild_id, locale, turn_timer_seconds, use_threads,"
-            " allowed_channel_ids) VALUES (10, 'ru', 45, 1, '[20]'), (11, 'en', 30, 0, NULL)"
+        # the previous release's rows, written with its column set
+        await _raw(
+            old,
+            (
+                "INSERT INTO guild_settings (guild_id, locale, turn_timer_seconds, use_threads,"
+                " allowed_channel_ids) VALUES (10, 'ru', 45, 1, '[20]'), (11, 'en', 30, 0, NULL)",
+                (),
+            ),
         )
-        await conn.commit()
         await old.add_forfeit(10, "Кукарекать под столом")
         running = await old.create_lobby(10, 20, 30, "podkidnoy", host_display_name="H")
         await old.add_seat(running, user_id=31, display_name="B")
         await old.start_game(running, '{"s": 1}', 1, deadline=5045.0)
         finished = await old.create_lobby(10, 21, 40, "teams-2v2", host_display_name="C")
-        await conn.execute("BEGIN")
-        await conn.execute(
-            "INSERT INTO results (game_id, guild_id, user_id, seat, outcome, preset,"
-            " finished_at, forfeit_text) VALUES (?, 10, 40, 0, 'forfeit', 'teams-2v2', 4000.0,"
-            " 'Кукарекать под столом')",
-            (finished,),
+        await _raw(
+            old,
+            (
+                "INSERT INTO results (game_id, guild_id, user_id, seat, outcome, preset,"
+                " finished_at, forfeit_text) VALUES (?, 10, 40, 0, 'forfeit', 'teams-2v2',"
+                " 4000.0, 'Кукарекать под столом')",
+                (finished,),
+            ),
+            ("UPDATE games SET status = 'finished' WHERE id = ?", (finished,)),
+            ("DELETE FROM active_players WHERE game_id = ?", (finished,)),
         )
-        await conn.execute("UPDATE games SET status = 'finished' WHERE id = ?", (finished,))
-        await conn.execute("DELETE FROM active_players WHERE game_id = ?", (finished,))
-        await conn.commit()
 
-    raw = sqlite3.connect(db_path)
-    assert "turn_reminded" not in {r[1] for r in raw.execute("PRAGMA table_info(games)")}
-    raw.close()
+    _, cols = await _tables_and_columns(db_url, "games")
+    assert "turn_reminded" not in cols and "turn_deadline" in cols
 
-    async with await Storage.open(db_path, clock=lambda: 6000.0) as st:
+    async with await Storage.open(db_url, clock=lambda: 6000.0) as st:
         assert st.schema_version == load_migrations()[-1].version >= 3
         settings = await st.get_guild_settings(10)
         assert (settings.locale, settings.turn_timer_seconds, settings.use_threads) == (
@@ -226,19 +279,17 @@ async def test_upgrade_from_schema_2_keeps_data_and_adds_timer_columns(db_path: 
 
 
 async def test_upgrade_to_table_pictures_keeps_settings_and_turns_pictures_on(
-    db_path: Path,
+    db_url: str,
 ) -> None:
     """Guilds that existed before migration 0005 get pictures (the new default)."""
-    async with await Storage.open(db_path, target_version=4, clock=lambda: 5000.0) as old:
-        conn = old._conn
-        await conn.execute("BEGIN")
-        await conn.execute(
-            "INSERT INTO guild_settings (guild_id, locale, use_threads) VALUES (10, 'ru', 1)"
+    async with await Storage.open(db_url, target_version=4, clock=lambda: 5000.0) as old:
+        await _raw(
+            old,
+            ("INSERT INTO guild_settings (guild_id, locale, use_threads) VALUES (10, 'ru', 1)", ()),
         )
-        await conn.commit()
-    async with await Storage.open(db_path, clock=lambda: 6000.0) as st:
+    async with await Storage.open(db_url, clock=lambda: 6000.0) as st:
         settings = await st.get_guild_settings(10)
         assert (settings.locale, settings.use_threads, settings.pictures) == ("ru", True, True)
         off = await st.update_guild_settings(10, pictures=False)
-    async with await Storage.open(db_path, clock=lambda: 7000.0) as st:
+    async with await Storage.open(db_url, clock=lambda: 7000.0) as st:
         assert await st.get_guild_settings(10) == off

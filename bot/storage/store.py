@@ -1,16 +1,21 @@
-"""Persistent storage for lobbies, running games, results, guild settings and forfeits.
+"""The storage service: every operation on lobbies, games, results, settings and forfeits.
 
 Design notes (the *why*):
 
-* One aiosqlite connection guarded by an :class:`asyncio.Lock`. Every public method is exactly
-  one transaction (``BEGIN IMMEDIATE`` … ``COMMIT``), so a crash between two awaits can never
-  leave half an operation behind, and no coroutine can observe another one's uncommitted rows.
-* Schema changes are numbered SQL files in ``bot/migrations``; each is applied in its own
-  transaction together with ``PRAGMA user_version`` so an interrupted upgrade rolls back
-  cleanly and is retried on the next start.
-* ``games.version`` gives optimistic concurrency: a writer states which version it read and the
-  write is refused if somebody else got there first (e.g. a double-clicked button, or an
-  interaction replayed after a restart). That is what prevents duplicated actions.
+* Written once, for both engines: the SQL below is the portable subset with ``?``
+  placeholders, run through a :class:`~bot.storage.dialect.Connection`; the backend (SQLite
+  by default, PostgreSQL when several processes share one database) is chosen by the
+  database URL given to :meth:`Storage.open`. What differs per engine lives in dialect.py,
+  sqlite.py and postgres.py.
+* Every public method is exactly one transaction, so a crash between two awaits can never
+  leave half an operation behind, and no caller can observe another one's uncommitted rows.
+* Schema changes are numbered SQL files in ``bot/migrations`` (see migrations.py).
+* ``games.version`` gives optimistic concurrency: a writer states which version it read and
+  the UPDATE itself is refused (``WHERE id = ? AND version = ?``) if somebody else got there
+  first - a double-clicked button, an interaction replayed after a restart, or another bot
+  process. That, not an in-process lock, is what prevents duplicated actions. Reads that a
+  write transaction depends on lock their rows (``conn.for_update``) where the engine locks
+  rows rather than the whole database.
 * The "one active game per user" rule lives in the ``active_players`` primary key rather than
   in a check-then-insert in Python, so it also holds for concurrent joins.
 * Time is injected (``clock``/``now``) so that tests can control periods and streaks.
@@ -18,42 +23,75 @@ Design notes (the *why*):
 
 from __future__ import annotations
 
-import asyncio
 import json
-import logging
 import os
 import random
-import re
-import sqlite3
-import threading
 import time
-from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field, fields, replace
-from importlib.resources import files
+from dataclasses import fields, replace
 from importlib.resources.abc import Traversable
-from pathlib import Path
 from types import TracebackType
-from typing import Any, Literal, Self
+from typing import Any, Self
 
-import aiosqlite
+from .backend import STATE_UPDATE, Database
+from .dialect import Connection
+from .migrations import MIGRATIONS_DIR, Migration, load_migrations
+from .rows import (
+    DEFAULT_TURN_TIMER_SECONDS,
+    AlreadyInGame,
+    Forfeit,
+    ForfeitReason,
+    GameNotFound,
+    GameRow,
+    GameStatus,
+    GuildSettings,
+    InvalidGameStatus,
+    LeaderboardEntry,
+    LeaderboardSort,
+    LobbyFull,
+    OutboxRow,
+    Outcome,
+    Period,
+    ResultEntry,
+    ResultRow,
+    Row,
+    SeatRow,
+    SeatTaken,
+    StaleVersion,
+    StorageError,
+    UserStats,
+)
+from .url import DatabaseUrl, parse_database_url
 
 __all__ = [
     "ACTIVE_STATUSES",
+    "AI_DIFFICULTIES",
     "DEFAULT_FORFEITS",
+    "DEFAULT_TURN_TIMER_SECONDS",
+    "FOOL_OUTCOMES",
+    "FORFEIT_REASONS",
+    "LOCALES",
     "MIGRATIONS_DIR",
     "OUTBOX_KINDS",
+    "OUTCOMES",
+    "PERIOD_SECONDS",
     "AlreadyInGame",
+    "DatabaseUrl",
     "Forfeit",
+    "ForfeitReason",
     "GameNotFound",
     "GameRow",
+    "GameStatus",
     "GuildSettings",
     "InvalidGameStatus",
     "LeaderboardEntry",
+    "LeaderboardSort",
     "LobbyFull",
     "Migration",
     "OutboxRow",
+    "Outcome",
+    "Period",
     "ResultEntry",
     "ResultRow",
     "SeatRow",
@@ -63,24 +101,12 @@ __all__ = [
     "StorageError",
     "UserStats",
     "load_migrations",
+    "parse_database_url",
 ]
-
-#: The schema ships inside the package and is read through importlib.resources, so it is found
-#: wherever the package is installed (site-packages, a zip, a Docker image) and never depends on
-#: the working directory or on a data/ folder next to the code (which, as a Docker volume,
-#: would keep serving the migrations of the first image forever).
-MIGRATIONS_DIR: Traversable = files("bot").joinpath("migrations")
-
-GameStatus = Literal["lobby", "running", "finished", "cancelled"]
-Outcome = Literal["fool", "win", "draw", "forfeit", "lost_team"]
-ForfeitReason = Literal["left", "timeout"]
-Period = Literal["all", "month", "week"]
-LeaderboardSort = Literal["fools", "record"]
 
 ACTIVE_STATUSES: tuple[str, ...] = ("lobby", "running")
 #: What an ended game can still owe the channel (table ``outbox``, migration 0006).
 OUTBOX_KINDS: tuple[str, ...] = ("table", "result")
-DEFAULT_TURN_TIMER_SECONDS = 90
 OUTCOMES: frozenset[str] = frozenset({"fool", "win", "draw", "forfeit", "lost_team"})
 AI_DIFFICULTIES: frozenset[str] = frozenset({"easy", "normal", "hard"})
 LOCALES: frozenset[str] = frozenset({"en", "ru"})
@@ -113,325 +139,6 @@ DEFAULT_FORFEITS: dict[str, tuple[str, ...]] = {
     ),
 }
 
-log = logging.getLogger(__name__)
-
-_MIGRATION_NAME = re.compile(r"^(\d{4})_[A-Za-z0-9_]+\.sql$")
-
-
-# --------------------------------------------------------------------------- errors
-
-
-class StorageError(Exception):
-    """Base class so callers can catch every storage refusal in one place."""
-
-
-class GameNotFound(StorageError):
-    """The game id does not exist (stale button, or the row was purged)."""
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(f"game {game_id} does not exist")
-        self.game_id = game_id
-
-
-class InvalidGameStatus(StorageError):
-    """The operation does not fit the game's current status (e.g. joining a finished game)."""
-
-    def __init__(self, game_id: int, status: str, expected: Iterable[str]) -> None:
-        expected_list = sorted(expected)
-        super().__init__(f"game {game_id} is {status!r}, expected one of {expected_list}")
-        self.game_id = game_id
-        self.status = status
-        self.expected = tuple(expected_list)
-
-
-class StaleVersion(StorageError):
-    """Someone else advanced the game first; the caller must reload and re-validate."""
-
-    def __init__(self, game_id: int, expected: int, actual: int | None) -> None:
-        super().__init__(f"game {game_id}: expected version {expected}, stored {actual}")
-        self.game_id = game_id
-        self.expected = expected
-        self.actual = actual
-
-
-class AlreadyInGame(StorageError):
-    """The user already sits in a lobby or running game (``game_id``), maybe this very one."""
-
-    def __init__(self, user_id: int, game_id: int) -> None:
-        super().__init__(f"user {user_id} is already in active game {game_id}")
-        self.user_id = user_id
-        self.game_id = game_id
-
-
-class LobbyFull(StorageError):
-    """No free seat below ``max_seats``."""
-
-    def __init__(self, game_id: int, max_seats: int) -> None:
-        super().__init__(f"game {game_id} is full ({max_seats} seats)")
-        self.game_id = game_id
-        self.max_seats = max_seats
-
-
-class SeatTaken(StorageError):
-    """An explicit seat number was requested but is occupied."""
-
-    def __init__(self, game_id: int, seat: int) -> None:
-        super().__init__(f"game {game_id}: seat {seat} is taken")
-        self.game_id = game_id
-        self.seat = seat
-
-
-# --------------------------------------------------------------------------- rows
-
-
-@dataclass(frozen=True, slots=True)
-class GameRow:
-    """A ``games`` row with JSON columns decoded. ``state_json`` stays a string: only the
-    engine knows how to parse it, and keeping it opaque keeps storage engine-independent."""
-
-    id: int
-    guild_id: int
-    channel_id: int
-    thread_id: int | None
-    table_message_id: int | None
-    host_id: int
-    status: str
-    preset: str
-    options: dict[str, Any]
-    state_json: str | None
-    version: int
-    created_at: float
-    updated_at: float
-    finished_at: float | None
-    turn_deadline: float | None
-    timer_strikes: dict[str, int]
-    turn_reminded: bool = False
-
-    @property
-    def message_channel_id(self) -> int:
-        """Where the table message lives: the thread if the game uses one."""
-        return self.thread_id if self.thread_id is not None else self.channel_id
-
-
-@dataclass(frozen=True, slots=True)
-class SeatRow:
-    """One seat; ``user_id`` is None for a computer player."""
-
-    game_id: int
-    seat: int
-    user_id: int | None
-    ai_difficulty: str | None
-    display_name: str
-    left_at: float | None
-
-    @property
-    def is_ai(self) -> bool:
-        """Computer seats have no Discord user behind them."""
-        return self.user_id is None
-
-
-@dataclass(frozen=True, slots=True)
-class ResultEntry:
-    """Input for :meth:`Storage.finish_game`: one per *human* seat."""
-
-    user_id: int
-    seat: int
-    outcome: Outcome
-    forfeit_text: str | None = None
-    forfeit_reason: ForfeitReason | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ResultRow:
-    """A stored ``results`` row."""
-
-    game_id: int
-    guild_id: int
-    user_id: int
-    seat: int
-    outcome: str
-    preset: str
-    finished_at: float
-    forfeit_text: str | None
-    forfeit_reason: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class GuildSettings:
-    """Per-guild settings; a guild with no row gets these defaults without a write."""
-
-    guild_id: int
-    locale: str = "en"
-    default_preset: str = "podkidnoy"
-    default_options: dict[str, Any] = field(default_factory=dict)
-    turn_timer_seconds: int = DEFAULT_TURN_TIMER_SECONDS
-    use_threads: bool = False
-    default_ai_difficulty: str = "normal"
-    allowed_channel_ids: tuple[int, ...] | None = None
-    #: False until the guild picks a language: public messages then follow the server's
-    #: Discord language rather than ``locale``.
-    locale_explicit: bool = False
-    #: The table message carries a picture of the table (False: text only).
-    pictures: bool = True
-
-    def channel_allowed(self, channel_id: int) -> bool:
-        """None means no restriction, which is the friendlier default for a new guild."""
-        return self.allowed_channel_ids is None or channel_id in self.allowed_channel_ids
-
-
-@dataclass(frozen=True, slots=True)
-class Forfeit:
-    """A forfeit; ``id`` is None (and ``is_default`` True) for built-in, never-edited lists."""
-
-    id: int | None
-    text: str
-    is_default: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class LeaderboardEntry:
-    """Aggregates over ``results`` for one user in the chosen period.
-
-    ``fools`` counts outcomes ``fool``, ``lost_team`` and ``forfeit`` (see FOOL_OUTCOMES);
-    ``forfeits`` counts games the user abandoned or was timed out of (outcome ``forfeit``), so
-    a forfeit shows in both columns. ``wins`` = went out before the last player (``win``).
-    """
-
-    rank: int
-    user_id: int
-    games: int
-    fools: int
-    wins: int
-    draws: int
-    forfeits: int
-
-    @property
-    def fool_rate(self) -> float:
-        """Share of games ending as the fool, 0.0–1.0."""
-        return self.fools / self.games if self.games else 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class UserStats:
-    """Lifetime stats of a user in one guild.
-
-    The streak statistic is the longest run of consecutive games (by finish time) in which the
-    user was *not* the fool (``fool``/``lost_team``/``forfeit``: walking away is being the
-    fool, so it cannot protect a streak). Draws and wins extend it.
-    """
-
-    guild_id: int
-    user_id: int
-    games: int
-    fools: int
-    wins: int
-    draws: int
-    forfeits: int
-    favourite_preset: str | None
-    longest_fool_free_streak: int
-    current_fool_free_streak: int
-    last_played_at: float | None
-
-    @property
-    def fool_rate(self) -> float:
-        """Share of games ending as the fool, 0.0–1.0."""
-        return self.fools / self.games if self.games else 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class OutboxRow:
-    """Something the channel is still owed for an ended game: its final ``table`` or its
-    ``result`` announcement, as of game ``version`` (see bot/delivery.py)."""
-
-    game_id: int
-    kind: str
-    version: int
-
-
-@dataclass(frozen=True, slots=True)
-class Migration:
-    """A numbered SQL script from ``bot/migrations``."""
-
-    version: int
-    name: str
-    sql: str
-
-
-# --------------------------------------------------------------------------- migrations
-
-
-def load_migrations(directory: Traversable = MIGRATIONS_DIR) -> list[Migration]:
-    """Read ``NNNN_name.sql`` files; numbering must be gap-free so a missing file is loud.
-
-    Only the ``Traversable`` API is used (no ``Path`` methods), so the same code reads the
-    files from a source checkout, an installed wheel or a zip archive.
-    """
-    migrations: list[Migration] = []
-    for entry in sorted(directory.iterdir(), key=lambda e: e.name):
-        match = _MIGRATION_NAME.match(entry.name)
-        if match is None:
-            continue
-        migrations.append(
-            Migration(
-                int(match.group(1)),
-                entry.name.removesuffix(".sql"),
-                entry.read_text(encoding="utf-8"),
-            )
-        )
-    if not migrations:
-        raise StorageError(
-            f"no migrations found in {directory}; the package was installed without its"
-            " bot/migrations/*.sql files"
-        )
-    for expected, migration in enumerate(migrations, start=1):
-        if migration.version != expected:
-            raise StorageError(
-                f"migrations must be numbered 0001, 0002, … without gaps; "
-                f"found {migration.name} where version {expected} was expected"
-            )
-    return migrations
-
-
-async def _apply_migrations(
-    conn: aiosqlite.Connection, migrations: Sequence[Migration], target: int | None
-) -> int:
-    """Bring the database to ``target`` (default: latest). Returns the resulting version.
-
-    ``executescript`` commits any open transaction before running, so the BEGIN/COMMIT are
-    part of the script itself; on failure we roll back the half-applied script explicitly.
-    """
-    current = await _user_version(conn)
-    latest = migrations[-1].version if migrations else 0
-    if current > latest:
-        raise StorageError(
-            f"database schema version {current} is newer than this code supports ({latest}); "
-            "refusing to touch it"
-        )
-    target = latest if target is None else target
-    for migration in migrations:
-        if migration.version <= current or migration.version > target:
-            continue
-        script = (
-            "BEGIN IMMEDIATE;\n"
-            f"{migration.sql}\n;\n"
-            f"PRAGMA user_version = {migration.version};\n"
-            "COMMIT;"
-        )
-        try:
-            await conn.executescript(script)
-        except BaseException:
-            if conn.in_transaction:
-                await conn.rollback()
-            raise
-        current = migration.version
-    return current
-
-
-async def _user_version(conn: aiosqlite.Connection) -> int:
-    async with conn.execute("PRAGMA user_version") as cur:
-        row = await cur.fetchone()
-    return int(row[0]) if row is not None else 0
-
 
 # --------------------------------------------------------------------------- helpers
 
@@ -441,7 +148,7 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
-def _game_from_row(row: sqlite3.Row) -> GameRow:
+def _game_from_row(row: Row) -> GameRow:
     return GameRow(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -467,7 +174,7 @@ def _game_from_row(row: sqlite3.Row) -> GameRow:
     )
 
 
-def _seat_from_row(row: sqlite3.Row) -> SeatRow:
+def _seat_from_row(row: Row) -> SeatRow:
     return SeatRow(
         game_id=row["game_id"],
         seat=row["seat"],
@@ -478,7 +185,7 @@ def _seat_from_row(row: sqlite3.Row) -> SeatRow:
     )
 
 
-def _settings_from_row(row: sqlite3.Row) -> GuildSettings:
+def _settings_from_row(row: Row) -> GuildSettings:
     allowed = row["allowed_channel_ids"]
     return GuildSettings(
         guild_id=row["guild_id"],
@@ -526,14 +233,6 @@ def _streaks(outcomes: Sequence[str]) -> tuple[int, int]:
 # --------------------------------------------------------------------------- storage
 
 
-#: The optimistic-version write of a running game's state: changes one row or none.
-_STATE_UPDATE = (
-    "UPDATE games SET state_json = ?, version = ?, turn_deadline = ?,"
-    " timer_strikes = COALESCE(?, timer_strikes), turn_reminded = 0, updated_at = ?"
-    " WHERE id = ? AND version = ? AND status = 'running'"
-)
-
-
 def _state_params(
     game_id: int,
     state_json: str,
@@ -543,157 +242,18 @@ def _state_params(
     timer_strikes: Mapping[str, int] | None,
     ts: float,
 ) -> tuple[object, ...]:
+    """Parameters of ``STATE_UPDATE`` (bot/storage/backend.py), in its order."""
     strikes = None if timer_strikes is None else _dumps(dict(timer_strikes))
     return (state_json, new_version, deadline, strikes, ts, game_id, expected_version)
 
 
-#: Bytes of game state written between two WAL checkpoints: about SQLite's own default of
-#: 1,000 pages, so the WAL stays a few megabytes.
-CHECKPOINT_BYTES = 4 << 20
-#: SQLite's default page size, the least one committed transaction adds to the WAL.
-PAGE_SIZE = 4096
-#: What an emptied WAL file may keep on disk (SQLite truncates it to this after a checkpoint).
-WAL_SIZE_LIMIT = 64 << 20
-
-#: Most moves one group commit writes; keeps a transaction (and the write lock) short.
-_STATE_BATCH_MAX = 256
-
-
-@dataclass
-class _StateWrite:
-    """One queued move: its parameters for ``_STATE_UPDATE`` and whether it was stored."""
-
-    game_id: int
-    params: tuple[object, ...]
-    stored: asyncio.Future[bool]
-
-
-#: ``UPDATE ... FROM`` arrived in SQLite 3.33 (2020); older libraries write moves one by one.
-_UPDATE_FROM = sqlite3.sqlite_version_info >= (3, 33, 0)
-
-
-def _batch_update_sql(rows: int) -> str:
-    """``_STATE_UPDATE`` for ``rows`` games in one statement (parameters as ``_state_params``)."""
-    values = ", ".join(["(?, ?, ?, ?, ?, ?, ?)"] * rows)
-    return (
-        "UPDATE games SET state_json = v.column1, version = v.column2, turn_deadline = v.column3,"
-        " timer_strikes = COALESCE(v.column4, games.timer_strikes), turn_reminded = 0,"
-        f" updated_at = v.column5 FROM (VALUES {values}) AS v"
-        " WHERE games.id = v.column6 AND games.version = v.column7 AND games.status = 'running'"
-    )
-
-
-def _update_states(conn: sqlite3.Connection, batch: Sequence[_StateWrite]) -> list[bool]:
-    """Runs in the database thread and stores a batch of moves in one transaction.
-
-    The moves go into one statement, because each statement costs the database thread a
-    fresh turn at the GIL, which a busy event loop hands over only every few milliseconds:
-    a batch written row by row took over 100 ms under load. When that statement changes
-    fewer rows than the batch holds, some version was stale: the transaction is rolled back
-    and every move is written alone, so that each gets its own answer.
-    """
-    if len(batch) == 1:  # autocommit: the statement is its own transaction
-        return [conn.execute(_STATE_UPDATE, batch[0].params).rowcount == 1]
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        if _UPDATE_FROM:
-            params = [p for w in batch for p in w.params]
-            if conn.execute(_batch_update_sql(len(batch)), params).rowcount == len(batch):
-                conn.commit()
-                return [True] * len(batch)
-            conn.rollback()
-            conn.execute("BEGIN IMMEDIATE")
-        stored = [conn.execute(_STATE_UPDATE, w.params).rowcount == 1 for w in batch]
-    except BaseException:
-        conn.rollback()
-        raise
-    conn.commit()
-    return stored
-
-
-#: Longest one trip to the database thread keeps committing moves before it hands the
-#: connection back (while it drains the queue the writer holds the storage lock, so other
-#: transactions wait), and how long it waits for the next move before it stops.
-_STATE_TRIP_SECONDS = 0.02
-_STATE_LINGER_SECONDS = 0.005
-
-_Settle = Callable[[list[_StateWrite], "list[bool] | BaseException"], None]
-
-
-def _take_batch(queue: deque[_StateWrite]) -> list[_StateWrite]:
-    """The oldest queued moves, at most one per game and ``_STATE_BATCH_MAX`` in all.
-
-    Strictly first in, first out: a game's second move ends the batch, so it is written after
-    its first and its version check sees the first one's version.
-    """
-    batch: list[_StateWrite] = []
-    seen: set[int] = set()
-    while queue and len(batch) < _STATE_BATCH_MAX:
-        w = queue.popleft()
-        if w.game_id in seen:
-            queue.appendleft(w)
-            break
-        seen.add(w.game_id)
-        batch.append(w)
-    return batch
-
-
-def _drain_states(
-    conn: sqlite3.Connection,
-    queue: deque[_StateWrite],
-    wake: threading.Event,
-    settle: _Settle,
-    closing: threading.Event,
-) -> None:
-    """Runs in the database thread: commit queued moves batch by batch until none comes.
-
-    Each batch is reported to the event loop as soon as it is committed (``settle`` is
-    thread-safe), and moves queued meanwhile go into the next batch without the event loop
-    having to start another trip: under load every hand-over between the loop and this thread
-    waits for a whole turn of the loop, so a move should wait only for its own commit and one
-    hand-over back. The thread waits briefly for the next move (``wake`` is set on every
-    queued move) and stops after ``_STATE_TRIP_SECONDS`` so other transactions get their turn.
-    ``closing`` stops the drain at shutdown; the deque's appends and pops are atomic, so the
-    loop may queue concurrently.
-    """
-    stop = time.monotonic() + _STATE_TRIP_SECONDS
-    while not closing.is_set():
-        wake.clear()
-        batch = _take_batch(queue)
-        if not batch:
-            if time.monotonic() >= stop or not wake.wait(_STATE_LINGER_SECONDS):
-                return
-            continue
-        try:
-            stored = _update_states(conn, batch)
-        except Exception as exc:  # reported to each waiter; the next batch still gets its go
-            settle(batch, exc)
-        else:
-            settle(batch, stored)
-        if time.monotonic() >= stop:
-            return
-
-
 class Storage:
-    """Async facade over the SQLite database. Create with ``await Storage.open(path)``."""
+    """Async facade over the database. Create with ``await Storage.open(url_or_path)``."""
 
-    def __init__(self, conn: aiosqlite.Connection, clock: Callable[[], float]) -> None:
-        """Prefer :meth:`open`; the constructor assumes an already configured connection."""
-        self._conn = conn
+    def __init__(self, db: Database, clock: Callable[[], float]) -> None:
+        """Prefer :meth:`open`; the constructor takes an already open and migrated database."""
+        self._db = db
         self._clock = clock
-        self._lock = asyncio.Lock()
-        #: Moves waiting for the group commit (see :meth:`save_state`) and its writer task.
-        #: (A deque: the database thread takes from it while the loop adds to it.)
-        self._state_queue: deque[_StateWrite] = deque()
-        self._state_writer: asyncio.Task[None] | None = None
-        self._state_closing = threading.Event()  # set once the writer is cancelled
-        self._state_wake = threading.Event()
-        #: A second connection that checkpoints the WAL off the commit path (file databases
-        #: in WAL mode only), and how many bytes of state were written since its last run.
-        self._checkpointer: aiosqlite.Connection | None = None
-        self._checkpoint_task: asyncio.Task[None] | None = None
-        self._unchecked_bytes = 0
-        self.schema_version = 0
         #: Turn timer of guilds that never saved settings (DEFAULT_TURN_TIMER_SECONDS); it is
         #: also what their first saved row starts from, so saving the language keeps it.
         self.default_turn_timer_seconds = DEFAULT_TURN_TIMER_SECONDS
@@ -703,7 +263,7 @@ class Storage:
     @classmethod
     async def open(
         cls,
-        path: str | os.PathLike[str],
+        target: str | os.PathLike[str],
         *,
         clock: Callable[[], float] = time.time,
         migrations_dir: Traversable = MIGRATIONS_DIR,
@@ -711,105 +271,44 @@ class Storage:
     ) -> Self:
         """Open (creating if needed) and migrate the database.
 
-        ``target_version`` exists for tests that need a database frozen at an old schema;
-        production always migrates to the latest.
+        ``target`` is a database URL (``sqlite:///data/durak.db``, ``postgresql://...``) or a
+        path of an SQLite file. ``target_version`` exists for tests that need a database
+        frozen at an old schema; production always migrates to the latest.
         """
-        path_str = os.fspath(path)
-        if path_str != ":memory:":
-            Path(path_str).parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: we issue BEGIN/COMMIT ourselves; the sqlite3 module's implicit
-        # transactions would otherwise interleave with ours in surprising ways.
-        conn = await aiosqlite.connect(path_str, isolation_level=None)
-        try:
-            conn.row_factory = sqlite3.Row
-            # WAL lets readers (e.g. a backup or a stats query tool) work during writes, and
-            # NORMAL sync is durable enough with WAL while much cheaper per action.
-            # Cursors are closed explicitly: `journal_mode` returns a row, and a cursor left
-            # unconsumed keeps its statement active until garbage collection, which makes the
-            # migration's COMMIT fail ("SQL statements in progress") wherever something else
-            # still references the cursor (seen under simcord).
-            for pragma in (
-                "PRAGMA journal_mode = WAL",
-                "PRAGMA synchronous = NORMAL",
-                "PRAGMA foreign_keys = ON",
-                "PRAGMA busy_timeout = 5000",
-            ):
-                async with conn.execute(pragma):
-                    pass
-            storage = cls(conn, clock)
-            storage.schema_version = await _apply_migrations(
-                conn, load_migrations(migrations_dir), target_version
+        url = parse_database_url(target)
+        db: Database
+        if url.dialect == "postgresql":
+            from .postgres import PostgresDatabase  # asyncpg is only needed when used
+
+            db = await PostgresDatabase.open(
+                url.url, migrations_dir=migrations_dir, target_version=target_version
             )
-            if path_str != ":memory:" and await storage.journal_mode() == "wal":
-                await storage._start_checkpointer(path_str)
-        except BaseException:
-            await conn.close()
-            raise
-        return storage
+        else:
+            from .sqlite import SqliteDatabase
 
-    async def _start_checkpointer(self, path: str) -> None:
-        """Move WAL checkpoints off the commit path.
+            db = await SqliteDatabase.open(
+                url.path, migrations_dir=migrations_dir, target_version=target_version
+            )
+        return cls(db, clock)
 
-        By default SQLite checkpoints inside whichever commit pushes the WAL past 1,000
-        pages: that commit copies the pages into the database file and syncs it, which took
-        20-200 ms, and every move queued behind it waited as long (the tail of
-        bench/bot_load.py). Here commits never checkpoint; after every ~4 MB of game state
-        a PASSIVE checkpoint runs on a second connection in its own thread, which does not
-        block the writer (WAL allows both at once).
-        """
-        async with self._conn.execute("PRAGMA wal_autocheckpoint = 0"):
-            pass
-        # the WAL file is reused from its start after a full checkpoint; cap what it keeps
-        async with self._conn.execute(f"PRAGMA journal_size_limit = {WAL_SIZE_LIMIT}"):
-            pass
-        checkpointer = await aiosqlite.connect(path, isolation_level=None)
-        try:
-            async with checkpointer.execute("PRAGMA busy_timeout = 5000"):
-                pass
-        except BaseException:
-            await checkpointer.close()
-            raise
-        self._checkpointer = checkpointer
+    @property
+    def database(self) -> Database:
+        """The backend (for its engine-specific tools, e.g. SQLite's ``checkpoint``)."""
+        return self._db
 
-    def _wrote(self, size: int) -> None:
-        """Count written bytes; start a background checkpoint once enough have piled up."""
-        self._unchecked_bytes += size
-        if (
-            self._unchecked_bytes >= CHECKPOINT_BYTES
-            and self._checkpointer is not None
-            and self._checkpoint_task is None
-        ):
-            self._checkpoint_task = asyncio.create_task(self._background_checkpoint())
+    @property
+    def dialect(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``."""
+        return self._db.dialect
 
-    async def _background_checkpoint(self) -> None:
-        try:
-            await self.checkpoint()
-        except Exception:
-            log.warning("WAL checkpoint failed; the next one will retry", exc_info=True)
-        finally:
-            self._checkpoint_task = None
-
-    async def checkpoint(self) -> tuple[int, int]:
-        """Copy committed pages from the WAL into the database file without blocking writers;
-        returns (pages in the WAL, pages checkpointed). (0, 0) when there is no WAL."""
-        if self._checkpointer is None:
-            return (0, 0)
-        self._unchecked_bytes = 0
-        async with self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)") as cur:
-            row = await cur.fetchone()
-        return (0, 0) if row is None else (int(row[1]), int(row[2]))
+    @property
+    def schema_version(self) -> int:
+        """The migration the database is at."""
+        return self._db.schema_version
 
     async def close(self) -> None:
-        """Close the connection; waits for queued moves and any in-flight transaction first."""
-        if self._state_writer is not None:  # its last batch may start a checkpoint
-            await asyncio.wait([self._state_writer])  # never raises: its waiters get that
-        if self._checkpoint_task is not None:
-            await asyncio.wait([self._checkpoint_task])
-        if self._checkpointer is not None:
-            await self._checkpointer.close()
-            self._checkpointer = None
-        async with self._lock:
-            await self._conn.close()
+        """Close the database; waits for queued moves and any in-flight transaction first."""
+        await self._db.close()
 
     async def __aenter__(self) -> Self:
         return self
@@ -822,41 +321,29 @@ class Storage:
     ) -> None:
         await self.close()
 
-    async def journal_mode(self) -> str:
-        """Exposed for health checks/tests: WAL silently falls back on some filesystems."""
-        async with self._read() as conn, conn.execute("PRAGMA journal_mode") as cur:
-            row = await cur.fetchone()
-        return str(row[0]) if row is not None else ""
-
     # ----------------------------------------------------------------- plumbing
 
     @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """Serialised write transaction. IMMEDIATE takes the write lock up front so that a
-        second process (e.g. a maintenance script) cannot make us fail half-way with BUSY."""
-        async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-            except BaseException:
-                await self._conn.rollback()
-                raise
-            else:
-                await self._conn.commit()
-                self._wrote(PAGE_SIZE)  # at least a page: lobbies and results count too
+    async def _transaction(self) -> AsyncIterator[Connection]:
+        """One write transaction (see the backend's ``transaction``)."""
+        async with self._db.transaction() as conn:
+            yield conn
 
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
-        """Reads share the lock so they never see another coroutine's uncommitted writes."""
-        async with self._lock:
-            yield self._conn
+    async def _read(self) -> AsyncIterator[Connection]:
+        """A connection for reads that never sees another caller's uncommitted writes."""
+        async with self._db.read() as conn:
+            yield conn
 
     def _now(self, now: float | None) -> float:
         return self._clock() if now is None else now
 
     @staticmethod
-    async def _fetch_game(conn: aiosqlite.Connection, game_id: int) -> GameRow:
-        async with conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
+    async def _fetch_game(conn: Connection, game_id: int, *, lock: bool = False) -> GameRow:
+        """The game row; ``lock`` keeps other transactions from changing it until this one
+        ends (needed where a write depends on what was read)."""
+        sql = "SELECT * FROM games WHERE id = ?" + (conn.for_update if lock else "")
+        async with conn.execute(sql, (game_id,)) as cur:
             row = await cur.fetchone()
         if row is None:
             raise GameNotFound(game_id)
@@ -864,28 +351,31 @@ class Storage:
 
     @classmethod
     async def _require_status(
-        cls, conn: aiosqlite.Connection, game_id: int, allowed: Iterable[str]
+        cls, conn: Connection, game_id: int, allowed: Iterable[str]
     ) -> GameRow:
+        """The game, locked for the rest of the transaction, if its status is allowed."""
         allowed_set = frozenset(allowed)
-        game = await cls._fetch_game(conn, game_id)
+        game = await cls._fetch_game(conn, game_id, lock=True)
         if game.status not in allowed_set:
             raise InvalidGameStatus(game_id, game.status, allowed_set)
         return game
 
     @staticmethod
-    async def _claim_user(conn: aiosqlite.Connection, user_id: int, game_id: int) -> None:
-        """Insert into active_players; the primary key turns a second active game into an
-        error we translate, instead of a race-prone SELECT-then-INSERT."""
-        try:
-            await conn.execute(
-                "INSERT INTO active_players (user_id, game_id) VALUES (?, ?)", (user_id, game_id)
-            )
-        except sqlite3.IntegrityError:
+    async def _claim_user(conn: Connection, user_id: int, game_id: int) -> None:
+        """Insert into active_players; the primary key turns a second active game into a
+        refusal we translate, instead of a race-prone SELECT-then-INSERT. (ON CONFLICT rather
+        than catching the violation: on PostgreSQL a failed statement aborts the transaction.)
+        """
+        cur = await conn.execute(
+            "INSERT INTO active_players (user_id, game_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            (user_id, game_id),
+        )
+        if cur.rowcount != 1:
             async with conn.execute(
                 "SELECT game_id FROM active_players WHERE user_id = ?", (user_id,)
             ) as cur:
                 row = await cur.fetchone()
-            raise AlreadyInGame(user_id, int(row[0]) if row else game_id) from None
+            raise AlreadyInGame(user_id, int(row[0]) if row else game_id)
 
     # ----------------------------------------------------------------- lobby
 
@@ -908,7 +398,7 @@ class Storage:
         """
         ts = self._now(now)
         async with self._transaction() as conn:
-            cur = await conn.execute(
+            game_id = await conn.insert_returning_id(
                 "INSERT INTO games (guild_id, channel_id, thread_id, host_id, status, preset,"
                 " options, created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
                 (
@@ -922,8 +412,7 @@ class Storage:
                     ts,
                 ),
             )
-            game_id = cur.lastrowid
-            assert game_id is not None
+            assert game_id is not None  # no ON CONFLICT: a refused insert raises
             if host_display_name is not None:
                 await self._claim_user(conn, host_id, game_id)
                 await conn.execute(
@@ -1072,11 +561,29 @@ class Storage:
         ts = self._now(now)
         async with self._transaction() as conn:
             await self._require_status(conn, game_id, ("lobby",))
-            await conn.execute(
-                "UPDATE games SET status = 'running', state_json = ?, version = ?,"
-                " turn_deadline = ?, timer_strikes = '{}', updated_at = ? WHERE id = ?",
-                (state_json, version, deadline, ts, game_id),
-            )
+            await self._start_lobby(conn, game_id, state_json, version, deadline, ts)
+
+    @classmethod
+    async def _start_lobby(
+        cls,
+        conn: Connection,
+        game_id: int,
+        state_json: str,
+        version: int,
+        deadline: float | None,
+        ts: float,
+    ) -> None:
+        """The lobby -> running write, guarded in the UPDATE itself: if another process
+        started or cancelled the lobby since it was read, nothing changes and we say so."""
+        cur = await conn.execute(
+            "UPDATE games SET status = 'running', state_json = ?, version = ?,"
+            " turn_deadline = ?, timer_strikes = '{}', updated_at = ?"
+            " WHERE id = ? AND status = 'lobby'",
+            (state_json, version, deadline, ts, game_id),
+        )
+        if cur.rowcount != 1:
+            game = await cls._fetch_game(conn, game_id)
+            raise InvalidGameStatus(game_id, game.status, ("lobby",))
 
     async def mark_reminded(self, game_id: int, version: int) -> bool:
         """Record that the half-time reminder for ``version``'s turn went out. False when the
@@ -1109,84 +616,20 @@ class Storage:
         if new_version <= expected_version:
             raise ValueError("new_version must be greater than expected_version")
         ts = self._now(now)
-        write = _StateWrite(
-            game_id,
-            _state_params(
-                game_id, state_json, expected_version, new_version, deadline, timer_strikes, ts
-            ),
-            asyncio.get_running_loop().create_future(),
+        if new_version <= expected_version:
+            raise ValueError("new_version must be greater than expected_version")
+        ts = self._now(now)
+        params = _state_params(
+            game_id, state_json, expected_version, new_version, deadline, timer_strikes, ts
         )
-        if self._state_closing.is_set():
-            raise StorageError("the database is closing")
-        self._state_queue.append(write)
-        self._state_wake.set()
-        if self._state_writer is None:
-            self._state_writer = asyncio.create_task(self._write_states())
-        if not await write.stored:
+        if not await self._db.store_state(game_id, params):
             async with self._read() as conn:
                 game = await self._require_status(conn, game_id, ("running",))
             raise StaleVersion(game_id, expected_version, game.version)
 
-    async def _write_states(self) -> None:
-        """Group commit: the moves of many games in one transaction.
-
-        Every accepted move waits for its own commit before the player sees it, and a trip to
-        the database thread costs a full turn of a busy event loop. One writer task therefore
-        hands the queue to the database thread, which commits whatever is queued in batches
-        (``_drain_states``) and settles each batch's moves from there, so under load the
-        commit time stays flat instead of growing with the queue (bench/bot_load.py). A batch
-        holds each game at most once, so two writes of one game keep their order and their
-        version check.
-
-        aiosqlite has no public way to run several statements in one trip, so this uses its
-        ``_execute`` (unchanged across the pinned 0.20-0.22 range); the tests of group commit
-        fail loudly should that ever change.
-        """
-        loop = asyncio.get_running_loop()
-
-        def settle(batch: list[_StateWrite], result: list[bool] | BaseException) -> None:
-            loop.call_soon_threadsafe(self._settle, batch, result)
-
-        run_in_thread: Callable[..., Awaitable[None]] = self._conn._execute
-        try:
-            while self._state_queue and not self._state_closing.is_set():
-                async with self._lock:
-                    await run_in_thread(
-                        _drain_states,
-                        self._conn._conn,
-                        self._state_queue,
-                        self._state_wake,
-                        settle,
-                        self._state_closing,
-                    )
-        except BaseException as exc:
-            # cancelled (shutdown) or the connection failed: nobody may wait forever for a
-            # write that never ran
-            self._state_closing.set()
-            error = exc if isinstance(exc, Exception) else StorageError("the database is closing")
-            while self._state_queue:
-                w = self._state_queue.popleft()
-                if not w.stored.done():
-                    w.stored.set_exception(error)
-            raise
-        finally:
-            self._state_writer = None
-
-    def _settle(self, batch: list[_StateWrite], result: list[bool] | BaseException) -> None:
-        """In the event loop: answer the moves of one committed (or failed) batch."""
-        if isinstance(result, BaseException):
-            for w in batch:
-                if not w.stored.done():
-                    w.stored.set_exception(result)
-            return
-        for w, ok in zip(batch, result, strict=True):
-            if not w.stored.done():
-                w.stored.set_result(ok)
-        self._wrote(sum(len(str(w.params[0])) for w in batch))
-
     async def _store_state(
         self,
-        conn: aiosqlite.Connection,
+        conn: Connection,
         game_id: int,
         state_json: str,
         expected_version: int,
@@ -1198,7 +641,7 @@ class Storage:
         """The optimistic-version write shared by every path that stores a running game's
         state: it changes one row or raises, inside the caller's transaction."""
         cur = await conn.execute(
-            _STATE_UPDATE,
+            STATE_UPDATE,
             _state_params(
                 game_id, state_json, expected_version, new_version, deadline, timer_strikes, ts
             ),
@@ -1255,6 +698,14 @@ class Storage:
             if expected_version is not None and game.version != expected_version:
                 raise StaleVersion(game_id, expected_version, game.version)
             version = new_version if new_version is not None else game.version + 1
+            cur = await conn.execute(
+                "UPDATE games SET status = 'finished', state_json = ?, version = ?,"
+                " finished_at = ?, updated_at = ?, turn_deadline = NULL"
+                " WHERE id = ? AND version = ? AND status = 'running'",
+                (state_json, version, ts, ts, game_id, game.version),
+            )
+            if cur.rowcount != 1:  # another process moved the game on since it was read
+                raise StaleVersion(game_id, game.version, None)
             await conn.executemany(
                 "INSERT INTO results (game_id, guild_id, user_id, seat, outcome, preset,"
                 " finished_at, forfeit_text, forfeit_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -1272,11 +723,6 @@ class Storage:
                     )
                     for r in results
                 ],
-            )
-            await conn.execute(
-                "UPDATE games SET status = 'finished', state_json = ?, version = ?,"
-                " finished_at = ?, updated_at = ?, turn_deadline = NULL WHERE id = ?",
-                (state_json, version, ts, ts, game_id),
             )
             await conn.execute("DELETE FROM active_players WHERE game_id = ?", (game_id,))
             await self._owe(conn, game_id, version, ("table", "result"), ts)
@@ -1334,11 +780,7 @@ class Storage:
                     "UPDATE game_seats SET seat = ? WHERE game_id = ? AND seat = ?",
                     (new, game_id, old + offset),
                 )
-            await conn.execute(
-                "UPDATE games SET status = 'running', state_json = ?, version = ?,"
-                " turn_deadline = ?, timer_strikes = '{}', updated_at = ? WHERE id = ?",
-                (state_json, version, deadline, ts, game_id),
-            )
+            await self._start_lobby(conn, game_id, state_json, version, deadline, ts)
 
     async def leave_running_game(
         self,
@@ -1391,23 +833,48 @@ class Storage:
         ended, which makes a double-clicked Cancel harmless."""
         ts = self._now(now)
         async with self._transaction() as conn:
-            game = await self._fetch_game(conn, game_id)
+            game = await self._fetch_game(conn, game_id, lock=True)
             if game.status not in ACTIVE_STATUSES:
                 return False
-            await conn.execute(
+            cur = await conn.execute(
                 "UPDATE games SET status = 'cancelled', finished_at = ?, updated_at = ?,"
-                " turn_deadline = NULL WHERE id = ?",
+                " turn_deadline = NULL WHERE id = ? AND status IN ('lobby', 'running')",
                 (ts, ts, game_id),
             )
+            if cur.rowcount != 1:  # ended by another process meanwhile
+                return False
             await conn.execute("DELETE FROM active_players WHERE game_id = ?", (game_id,))
             await self._owe(conn, game_id, game.version, ("table",), ts)
         return True
+
+    async def game_results(self, game_id: int) -> list[ResultRow]:
+        """Results of one finished game ordered by seat (for the final announcement)."""
+        async with (
+            self._read() as conn,
+            conn.execute(
+                "SELECT * FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
+            ) as cur,
+        ):
+            return [
+                ResultRow(
+                    game_id=r["game_id"],
+                    guild_id=r["guild_id"],
+                    user_id=r["user_id"],
+                    seat=r["seat"],
+                    outcome=r["outcome"],
+                    preset=r["preset"],
+                    finished_at=r["finished_at"],
+                    forfeit_text=r["forfeit_text"],
+                    forfeit_reason=r["forfeit_reason"],
+                )
+                async for r in cur
+            ]
 
     # ----------------------------------------------------------------- outbox (bot/delivery.py)
 
     @staticmethod
     async def _owe(
-        conn: aiosqlite.Connection, game_id: int, version: int, kinds: Iterable[str], ts: float
+        conn: Connection, game_id: int, version: int, kinds: Iterable[str], ts: float
     ) -> None:
         """Inside the transaction that ends a game: record what its end owes the channel, so
         a Discord failure or a restart between this commit and the delivery loses nothing."""
@@ -1454,29 +921,6 @@ class Storage:
             row = await cur.fetchone()
         return int(row[0]) if row is not None else 0
 
-    async def game_results(self, game_id: int) -> list[ResultRow]:
-        """Results of one finished game ordered by seat (for the final announcement)."""
-        async with (
-            self._read() as conn,
-            conn.execute(
-                "SELECT * FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
-            ) as cur,
-        ):
-            return [
-                ResultRow(
-                    game_id=r["game_id"],
-                    guild_id=r["guild_id"],
-                    user_id=r["user_id"],
-                    seat=r["seat"],
-                    outcome=r["outcome"],
-                    preset=r["preset"],
-                    finished_at=r["finished_at"],
-                    forfeit_text=r["forfeit_text"],
-                    forfeit_reason=r["forfeit_reason"],
-                )
-                async for r in cur
-            ]
-
     # ----------------------------------------------------------------- guild settings
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
@@ -1484,7 +928,7 @@ class Storage:
         async with self._read() as conn:
             return await self._get_settings(conn, guild_id)
 
-    async def _get_settings(self, conn: aiosqlite.Connection, guild_id: int) -> GuildSettings:
+    async def _get_settings(self, conn: Connection, guild_id: int) -> GuildSettings:
         async with conn.execute(
             "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)
         ) as cur:
@@ -1548,7 +992,7 @@ class Storage:
             return await self._list_forfeits(conn, guild_id)
 
     @classmethod
-    async def _list_forfeits(cls, conn: aiosqlite.Connection, guild_id: int) -> list[Forfeit]:
+    async def _list_forfeits(cls, conn: Connection, guild_id: int) -> list[Forfeit]:
         async with conn.execute(
             "SELECT forfeits_customised, locale FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
@@ -1563,7 +1007,7 @@ class Storage:
             return [Forfeit(r["id"], r["text"]) async for r in cur]
 
     @staticmethod
-    async def _materialise_forfeits(conn: aiosqlite.Connection, guild_id: int, ts: float) -> None:
+    async def _materialise_forfeits(conn: Connection, guild_id: int, ts: float) -> None:
         """Copy the defaults into the table on the first edit, so editing one item keeps the
         rest and an emptied list stays empty instead of reverting to the defaults."""
         await conn.execute(
@@ -1593,12 +1037,12 @@ class Storage:
         ts = self._now(now)
         async with self._transaction() as conn:
             await self._materialise_forfeits(conn, guild_id, ts)
-            cur = await conn.execute(
+            forfeit_id = await conn.insert_returning_id(
                 "INSERT INTO forfeits (guild_id, text, created_at) VALUES (?, ?, ?)",
                 (guild_id, text, ts),
             )
-            assert cur.lastrowid is not None
-            return Forfeit(cur.lastrowid, text)
+            assert forfeit_id is not None
+            return Forfeit(forfeit_id, text)
 
     async def remove_forfeit(
         self, guild_id: int, position: int, *, now: float | None = None
@@ -1642,6 +1086,17 @@ class Storage:
         span = PERIOD_SECONDS[period]
         return None if span is None else self._now(now) - span
 
+    def _window(self, period: str, now: float | None) -> tuple[str, tuple[float, ...]]:
+        """The WHERE condition of a period (empty for 'all') and its parameters.
+
+        Built in Python rather than as ``? IS NULL OR ...``: PostgreSQL cannot tell the type
+        of a parameter that is only compared with NULL.
+        """
+        start = self._period_start(period, now)
+        if start is None:
+            return "", ()
+        return " AND finished_at >= ? AND finished_at <= ?", (start, self._now(now))
+
     async def leaderboard(
         self,
         guild_id: int,
@@ -1667,24 +1122,22 @@ class Storage:
             order = "fool_rate ASC, games DESC, wins DESC, user_id"
         else:
             raise ValueError(f"sort must be 'fools' or 'record', got {sort!r}")
-        start = self._period_start(period, now)
+        window, window_params = self._window(period, now)
+        # CASE rather than SUM(boolean), which PostgreSQL has no SUM of; DOUBLE PRECISION is
+        # a float in both engines (PostgreSQL's REAL is single precision).
+        fools = "SUM(CASE WHEN outcome IN ('fool', 'lost_team', 'forfeit') THEN 1 ELSE 0 END)"
         sql = (
-            "SELECT user_id, COUNT(*) AS games,"
-            " SUM(outcome IN ('fool', 'lost_team', 'forfeit')) AS fools,"
-            " SUM(outcome = 'win') AS wins, SUM(outcome = 'draw') AS draws,"
-            " SUM(outcome = 'forfeit') AS forfeits,"
-            " CAST(SUM(outcome IN ('fool', 'lost_team', 'forfeit')) AS REAL) / COUNT(*)"
-            " AS fool_rate"
-            " FROM results WHERE guild_id = ? AND (? IS NULL OR finished_at >= ?)"
-            " AND (? IS NULL OR finished_at <= ?)"
+            f"SELECT user_id, COUNT(*) AS games, {fools} AS fools,"
+            " SUM(CASE WHEN outcome = 'win' THEN 1 ELSE 0 END) AS wins,"
+            " SUM(CASE WHEN outcome = 'draw' THEN 1 ELSE 0 END) AS draws,"
+            " SUM(CASE WHEN outcome = 'forfeit' THEN 1 ELSE 0 END) AS forfeits,"
+            f" CAST({fools} AS DOUBLE PRECISION) / COUNT(*) AS fool_rate"
+            f" FROM results WHERE guild_id = ?{window}"
             " GROUP BY user_id HAVING COUNT(*) >= ?"
             f" ORDER BY {order} LIMIT ? OFFSET ?"
         )
-        end = None if start is None else self._now(now)
-        async with (
-            self._read() as conn,
-            conn.execute(sql, (guild_id, start, start, end, end, min_games, limit, offset)) as cur,
-        ):
+        params = (guild_id, *window_params, min_games, limit, offset)
+        async with self._read() as conn, conn.execute(sql, params) as cur:
             rows = [r async for r in cur]
         return [
             LeaderboardEntry(
@@ -1708,15 +1161,13 @@ class Storage:
         min_games: int = 1,
     ) -> int:
         """Number of ranked users, for "page X of Y"."""
-        start = self._period_start(period, now)
-        end = None if start is None else self._now(now)
+        window, window_params = self._window(period, now)
         async with (
             self._read() as conn,
             conn.execute(
                 "SELECT COUNT(*) FROM (SELECT user_id FROM results WHERE guild_id = ?"
-                " AND (? IS NULL OR finished_at >= ?) AND (? IS NULL OR finished_at <= ?)"
-                " GROUP BY user_id HAVING COUNT(*) >= ?)",
-                (guild_id, start, start, end, end, min_games),
+                f"{window} GROUP BY user_id HAVING COUNT(*) >= ?) AS ranked",
+                (guild_id, *window_params, min_games),
             ) as cur,
         ):
             row = await cur.fetchone()
