@@ -54,6 +54,7 @@ __all__ = [
     "LobbyFull",
     "Migration",
     "OutboxRow",
+    "PlayerPrefs",
     "ResultEntry",
     "ResultRow",
     "SeatRow",
@@ -265,7 +266,9 @@ class GuildSettings:
     default_preset: str = "podkidnoy"
     default_options: dict[str, Any] = field(default_factory=dict)
     turn_timer_seconds: int = DEFAULT_TURN_TIMER_SECONDS
-    use_threads: bool = False
+    #: Each game in its own thread (where the bot may create threads). Until the guild sets
+    #: it (``threads_explicit``) it follows :attr:`Storage.default_use_threads`.
+    use_threads: bool = True
     default_ai_difficulty: str = "normal"
     allowed_channel_ids: tuple[int, ...] | None = None
     #: False until the guild picks a language: public messages then follow the server's
@@ -273,6 +276,8 @@ class GuildSettings:
     locale_explicit: bool = False
     #: The table message carries a picture of the table (False: text only).
     pictures: bool = True
+    #: False until the guild sets ``threads`` itself.
+    threads_explicit: bool = False
 
     def channel_allowed(self, channel_id: int) -> bool:
         """None means no restriction, which is the friendlier default for a new guild."""
@@ -478,24 +483,31 @@ def _seat_from_row(row: sqlite3.Row) -> SeatRow:
     )
 
 
-def _settings_from_row(row: sqlite3.Row) -> GuildSettings:
+def _settings_from_row(row: sqlite3.Row, default_threads: bool = True) -> GuildSettings:
     allowed = row["allowed_channel_ids"]
+    keys = row.keys()
+    threads_explicit = bool(row["threads_explicit"]) if "threads_explicit" in keys else False
     return GuildSettings(
         guild_id=row["guild_id"],
         locale=row["locale"],
         default_preset=row["default_preset"],
         default_options=json.loads(row["default_options"]),
         turn_timer_seconds=row["turn_timer_seconds"],
-        use_threads=bool(row["use_threads"]),
+        use_threads=bool(row["use_threads"]) if threads_explicit else default_threads,
         default_ai_difficulty=row["default_ai_difficulty"],
         allowed_channel_ids=None if allowed is None else tuple(int(c) for c in json.loads(allowed)),
-        locale_explicit=(
-            bool(row["locale_explicit"]) if "locale_explicit" in row.keys() else False  # noqa: SIM118
-        ),
-        pictures=(
-            bool(row["table_pictures"]) if "table_pictures" in row.keys() else True  # noqa: SIM118
-        ),
+        locale_explicit=(bool(row["locale_explicit"]) if "locale_explicit" in keys else False),
+        pictures=(bool(row["table_pictures"]) if "table_pictures" in keys else True),
+        threads_explicit=threads_explicit,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerPrefs:
+    """One user's own preferences, the same on every server; no row means the defaults."""
+
+    user_id: int
+    pings: bool = True
 
 
 _SETTINGS_FIELDS = frozenset(f.name for f in fields(GuildSettings)) - {"guild_id"}
@@ -697,6 +709,8 @@ class Storage:
         #: Turn timer of guilds that never saved settings (DEFAULT_TURN_TIMER_SECONDS); it is
         #: also what their first saved row starts from, so saving the language keeps it.
         self.default_turn_timer_seconds = DEFAULT_TURN_TIMER_SECONDS
+        #: Whether guilds that never set ``threads`` play each game in its own thread.
+        self.default_use_threads = True
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -1491,9 +1505,11 @@ class Storage:
             row = await cur.fetchone()
         if row is None:
             return GuildSettings(
-                guild_id=guild_id, turn_timer_seconds=self.default_turn_timer_seconds
+                guild_id=guild_id,
+                turn_timer_seconds=self.default_turn_timer_seconds,
+                use_threads=self.default_use_threads,
             )
-        return _settings_from_row(row)
+        return _settings_from_row(row, self.default_use_threads)
 
     async def update_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
         """Change some settings (keyword names = GuildSettings fields) and return the result.
@@ -1506,6 +1522,8 @@ class Storage:
             raise ValueError(f"unknown guild settings: {sorted(unknown)}")
         if "locale" in changes and "locale_explicit" not in changes:
             changes["locale_explicit"] = True
+        if "use_threads" in changes and "threads_explicit" not in changes:
+            changes["threads_explicit"] = True
         if changes.get("allowed_channel_ids") is not None:
             changes["allowed_channel_ids"] = tuple(int(c) for c in changes["allowed_channel_ids"])
         async with self._transaction() as conn:
@@ -1515,7 +1533,8 @@ class Storage:
             await conn.execute(
                 "INSERT INTO guild_settings (guild_id, locale, default_preset, default_options,"
                 " turn_timer_seconds, use_threads, default_ai_difficulty, allowed_channel_ids,"
-                " locale_explicit, table_pictures) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " locale_explicit, table_pictures, threads_explicit)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET locale = excluded.locale,"
                 " default_preset = excluded.default_preset,"
                 " default_options = excluded.default_options,"
@@ -1524,7 +1543,8 @@ class Storage:
                 " default_ai_difficulty = excluded.default_ai_difficulty,"
                 " allowed_channel_ids = excluded.allowed_channel_ids,"
                 " locale_explicit = excluded.locale_explicit,"
-                " table_pictures = excluded.table_pictures",
+                " table_pictures = excluded.table_pictures,"
+                " threads_explicit = excluded.threads_explicit",
                 (
                     guild_id,
                     settings.locale,
@@ -1536,9 +1556,33 @@ class Storage:
                     None if allowed is None else _dumps(list(allowed)),
                     int(settings.locale_explicit),
                     int(settings.pictures),
+                    int(settings.threads_explicit),
                 ),
             )
         return settings
+
+    # ----------------------------------------------------------------- player preferences
+
+    async def get_player_prefs(self, user_id: int) -> PlayerPrefs:
+        """A user's own preferences (defaults, not persisted, if never changed)."""
+        async with (
+            self._read() as conn,
+            conn.execute("SELECT pings FROM player_prefs WHERE user_id = ?", (user_id,)) as cur,
+        ):
+            row = await cur.fetchone()
+        return PlayerPrefs(user_id) if row is None else PlayerPrefs(user_id, bool(row["pings"]))
+
+    async def set_player_prefs(
+        self, user_id: int, *, pings: bool, now: float | None = None
+    ) -> PlayerPrefs:
+        async with self._transaction() as conn:
+            await conn.execute(
+                "INSERT INTO player_prefs (user_id, pings, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET pings = excluded.pings,"
+                " updated_at = excluded.updated_at",
+                (user_id, int(pings), self._now(now)),
+            )
+        return PlayerPrefs(user_id, pings)
 
     # ----------------------------------------------------------------- forfeits
 
