@@ -163,16 +163,22 @@ class LiveHands:
         *,
         page: int = 0,
         target: Card | None = None,
+        new_message: bool = False,
     ) -> None:
-        """``interaction`` is about to show the user their hand at ``session.version``.
+        """``interaction`` is about to show the user their hand at ``session.version``: in a
+        new ephemeral message (``new_message``), or by updating the message it came from.
 
         Call it right before sending the answer, with no ``await`` since the game was read, so
         an edit task cannot render an older version over the answer.
         """
-        if self._closing or session.finished:
+        if self._closing:
+            return
+        if session.finished:
+            # This answer shows the end of the game: nothing left to keep current.
+            self.forget(session.game_id, interaction.user.id)
             return
         message = interaction.message
-        if message is not None and not message.flags.ephemeral:
+        if not new_message and message is not None and not message.flags.ephemeral:
             # A component on a public message (a forged id): never edit a public message.
             return
         user_id = interaction.user.id
@@ -268,7 +274,9 @@ class LiveHands:
             return
         seat = next(s.seat for s in session.seats if s.user_id == user_id)
         expiring = worker.expiring or self._now() >= hand.expires - self.warn_before
-        if not expiring and hand.shown >= session.version:
+        if session.finished:
+            expiring = False  # the last edit shows the end; no reopen offer
+        elif not expiring and hand.shown >= session.version:
             return  # the player's own click already showed this version
         version = session.version
         if expiring:
@@ -357,4 +365,5 @@ class LiveHands:
 
     @staticmethod
     def _now() -> float:
-        return asyncio.get_running_loop().time()
+        # Discord's clock as discord.py sees it: wall time, or simcord's virtual time.
+        return discord.utils.utcnow().timestamp()

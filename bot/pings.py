@@ -238,4 +238,5 @@ class TurnPings:
 
     @staticmethod
     def _now() -> float:
-        return asyncio.get_running_loop().time()
+        # Discord's clock as discord.py sees it: wall time, or simcord's virtual time.
+        return discord.utils.utcnow().timestamp()

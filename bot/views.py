@@ -320,12 +320,13 @@ def _track(
     *,
     page: int = 0,
     target: Card | None = None,
+    new_message: bool = False,
 ) -> None:
     """This answer shows the player their hand: it becomes their live hand (bot.live_hands).
     Called right before the answer is sent, with no await since the game was read."""
     live = getattr(interaction.client, "live_hands", None)
     if live is not None:
-        live.opened(interaction, session, locale, page=page, target=target)
+        live.opened(interaction, session, locale, page=page, target=target, new_message=new_message)
 
 
 def lobby_view(info: LobbyInfo) -> discord.ui.View:
@@ -418,7 +419,7 @@ async def send_hand(interaction: discord.Interaction, session: GameSession, seat
     """A fresh ephemeral hand message (from the table button or /durak hand)."""
     locale = pick_locale(interaction.locale, session.locale)
     content, embed, view = hand_message(session, seat, locale)
-    _track(interaction, session, locale)
+    _track(interaction, session, locale, new_message=True)
     await interaction.response.send_message(content=content, embed=embed, view=view, ephemeral=True)
 
 
