@@ -161,6 +161,31 @@ class SizeResult:
     errors: list[str]
     full_gcs: list[float] = field(default_factory=list)  # pauses during the click rounds
     busy: float = float("nan")  # CPU seconds of the whole process per wall second of clicks
+    live: LiveFigures | None = None
+
+
+@dataclass
+class LiveFigures:
+    """What the live hands did during the click rounds (bot.live_hands, bot.publisher)."""
+
+    hands: int  # live hands registered when the rounds began
+    channels: int
+    seconds: float  # wall time of the rounds (clicks and everything between)
+    hand_edits: int
+    table_edits: int
+    retried: int
+    dropped: int
+    current: int  # hands found already up to date when their player was to move
+    refreshed: int  # hands that still had to be refreshed by a click
+
+    def per_hand(self) -> float:
+        return self.hand_edits / max(self.hands, 1) / max(self.seconds, 1e-9)
+
+    def per_channel(self) -> float:
+        return self.hand_edits / max(self.channels, 1) / max(self.seconds, 1e-9)
+
+    def table_per_channel(self) -> float:
+        return self.table_edits / max(self.channels, 1) / max(self.seconds, 1e-9)
 
 
 @contextmanager
@@ -448,6 +473,9 @@ def make_config(db_path: Path, edit_interval: float, turn_timer: int) -> Config:
         table_edit_interval=edit_interval,
         default_turn_timer_seconds=turn_timer,
         shard_count=1,  # simcord needs the count Discord would recommend for the sharded bot
+        # One channel per game, the table in it: the thread default would add a notice and
+        # a thread per game to the setup, and nothing to the clicks measured.
+        default_threads=False,
     )
 
 
@@ -650,6 +678,20 @@ async def run_size(games: int, opts: Options) -> SizeResult:
                         memory = Memory(*classify(snapshot), setup)
                         del snapshot
 
+                    # Every player opens their hand once: from now on the bot keeps it live.
+                    await _open_all_hands(env, service, clicker, tables, kinds["hand"], opts)
+                    bot_live = env.bot.live_hands
+                    publisher = env.bot.publisher
+                    assert bot_live is not None and publisher is not None
+                    live_hands = bot_live.count()
+                    stats0 = (
+                        bot_live.stats.edits,
+                        publisher.table_edits,
+                        bot_live.stats.retried,
+                        bot_live.stats.dropped,
+                    )
+                    counts = [0, 0]  # hands found current / refreshed by a click
+
                     move = kinds["move"]
                     storage = service.storage
                     service.act = timed(move.act, service.act)  # type: ignore[method-assign,assignment]
@@ -664,17 +706,29 @@ async def run_size(games: int, opts: Options) -> SizeResult:
                             if not live:
                                 break
                             simulator_history_out_of_gc(opts)
-                            await _hand_phase(env, service, clicker, live, kinds["hand"], opts)
+                            await _hand_phase(
+                                env, service, clicker, live, kinds["hand"], opts, counts
+                            )
                             simulator_history_out_of_gc(opts)
                             await _move_phase(env, service, clicker, live, move, opts, rng)
                     busy = (time.process_time() - cpu) / max(time.perf_counter() - wall, 1e-9)
                     await env.settle()
+                    live_figures = LiveFigures(
+                        live_hands,
+                        len(tables),
+                        time.perf_counter() - wall,
+                        bot_live.stats.edits - stats0[0],
+                        publisher.table_edits - stats0[1],
+                        bot_live.stats.retried - stats0[2],
+                        bot_live.stats.dropped - stats0[3],
+                        *counts,
+                    )
                 finished = sum(1 for t in tables if _finished(service, t))
                 errors = [repr(e) for e in env.errors]
             finally:
                 await env.bot.close()
                 gc.unfreeze()
-    return SizeResult(games, memory, kinds, finished, errors, full_gcs, busy)
+    return SizeResult(games, memory, kinds, finished, errors, full_gcs, busy, live_figures)
 
 
 def simulator_history_out_of_gc(opts: Options) -> None:
@@ -708,6 +762,43 @@ def _waves(items: list[T], opts: Options, *, setup: bool = False) -> Iterator[li
         yield items[i : i + step]
 
 
+async def _open_all_hands(
+    env: simcord.Env,
+    service: GameService,
+    clicker: Clicker,
+    tables: list[Table],
+    samples: Samples,
+    opts: Options,
+) -> None:
+    """Every player of every game presses "Show my hand" once (two live hands per game)."""
+    planned: list[tuple[Table, int, tuple[simcord.MemberActor, int, int, str]]] = []
+    for table in tables:
+        session = service.session(table.game_id)
+        assert session is not None
+        for seat in session.seats:
+            actor = table.actors[seat.user_id or 0]
+            click = (actor, table.channel_id, table.message_id, f"durak:show:{table.game_id}")
+            planned.append((table, seat.seat, click))
+    for wave in _waves(planned, opts, setup=True):
+        start = time.perf_counter()
+        records = await clicker.wave([click for _, _, click in wave], paced=False)
+        samples.wall += time.perf_counter() - start
+        clicker.record(samples, records)
+        for (table, seat, _), record in zip(wave, records, strict=True):
+            session = service.session(table.game_id)
+            assert session is not None and record.message_id is not None
+            table.hands[seat] = (record.message_id, session.version)
+
+
+def _shown_version(env: simcord.Env, channel_id: int, message_id: int) -> int | None:
+    """The game version a hand message's buttons were drawn for (live edits change it)."""
+    for cid in custom_ids(env, channel_id, message_id, "durak:"):
+        parts = cid.split(":")
+        if parts[1] in ("act", "hand") and parts[3].isdigit():
+            return int(parts[3])
+    return None
+
+
 async def _hand_phase(
     env: simcord.Env,
     service: GameService,
@@ -715,8 +806,11 @@ async def _hand_phase(
     live: list[Table],
     samples: Samples,
     opts: Options,
+    counts: list[int],
 ) -> None:
-    """Bring the next player's hand message up to date, as a pinged player would."""
+    """Make sure the next player's hand is up to date. With live hands the bot has usually
+    done it already (counted in ``counts[0]``); otherwise (the edit is still coalescing, or
+    was dropped) the player refreshes it with a click, as before live hands."""
     planned: list[tuple[Table, int, tuple[simcord.MemberActor, int, int, str]]] = []
     for table in live:
         session = service.session(table.game_id)
@@ -728,6 +822,11 @@ async def _hand_phase(
         hand = table.hands.get(seat)
         if hand is not None and hand[1] == session.version:
             continue
+        if hand is not None and _shown_version(env, table.channel_id, hand[0]) == session.version:
+            table.hands[seat] = (hand[0], session.version)
+            counts[0] += 1
+            continue
+        counts[1] += 1
         if hand is None:
             click = (actor, table.channel_id, table.message_id, f"durak:show:{table.game_id}")
         else:
@@ -867,7 +966,9 @@ def report(results: list[SizeResult], opts: Options) -> None:
         )
     print()
     print(
-        "lobby = Join/Start clicks (setup), hand = Show my hand / refresh, move = a legal move;\n"
+        "lobby = Join/Start clicks (setup), hand = Show my hand (both players of every game,\n"
+        "once, after the setup) and refreshes of hands the bot had not updated yet, move = a\n"
+        "legal move on the (live) hand;\n"
         "ack = the bot's acknowledge time: discord.py receives the click -> the bot sends the\n"
         "interaction response; e2e = click emitted -> response recorded by simcord (adds the\n"
         "simulator's own work on both ends); act = GameService.act;\n"
@@ -881,6 +982,17 @@ def report(results: list[SizeResult], opts: Options) -> None:
             f"{res.games} games: {len(res.full_gcs)} full garbage collections during the clicks, "
             f"longest {longest:.1f} ms; the process (bot and simulated Discord, all threads) "
             f"was busy {res.busy:.0%} of the clicks' wall time"
+        )
+    for res in results:
+        lv = res.live
+        if lv is None:
+            continue
+        print(
+            f"{res.games} games, live hands: {lv.hands} open; {lv.hand_edits} hand edits in "
+            f"{lv.seconds:.1f} s = {lv.per_hand():.3f} edits/s per hand, "
+            f"{lv.per_channel():.3f} per channel (table edits {lv.table_per_channel():.3f}/s "
+            f"per channel); {lv.retried} retried, {lv.dropped} dropped; the mover's hand was "
+            f"already current {lv.current} times, refreshed by a click {lv.refreshed} times"
         )
     for res in results:
         if res.games != TARGET_GAMES:
