@@ -327,8 +327,13 @@ class LiveHands:
             except discord.NotFound:
                 log.info("game %d: hand of %d is gone (dismissed)", hand.game_id, hand.user_id)
                 return "gone"
-            except discord.HTTPException as exc:
-                transient = exc.status == 429 or exc.status >= 500
+            except (discord.HTTPException, OSError, TimeoutError) as exc:
+                # 429/5xx (after discord.py's own retries) and network trouble may pass;
+                # any other 4xx means this token or message will never take an edit.
+                status = exc.status if isinstance(exc, discord.HTTPException) else "network"
+                transient = not isinstance(exc, discord.HTTPException) or (
+                    exc.status == 429 or exc.status >= 500
+                )
                 if (
                     not transient
                     or attempt == self.attempts
@@ -336,10 +341,10 @@ class LiveHands:
                 ):
                     self.stats.dropped += 1
                     log.warning(
-                        "game %d: live hand edit for %d dropped (HTTP %s)",
+                        "game %d: live hand edit for %d dropped (%s)",
                         hand.game_id,
                         hand.user_id,
-                        exc.status,
+                        status,
                     )
                     return "dropped" if transient else "gone"
                 self.stats.retried += 1

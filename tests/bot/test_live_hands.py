@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import simcord
@@ -10,6 +11,7 @@ from bot.app import DurakBot
 from bot.live_hands import LiveHands
 from bot.pings import TurnPings
 from bot.sessions import GameSession
+from tests.bot.conftest import build_world, make_bot
 from tests.bot.helpers import (
     acting_seat,
     assert_no_leak,
@@ -424,3 +426,42 @@ async def test_pings_off_is_honoured(simcord_env: simcord.Env, world: Any) -> No
     # The preference is stored per user, not per server.
     again = await bob.slash(channel, "durak me")
     assert "Turn pings: Off" in (again.response.content or "")
+
+
+async def test_after_a_restart_old_hands_answer_and_live_updates_resume(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "restart.db"
+    async with simcord.run(make_bot(db)) as env:
+        world = build_world(env)
+        channel = world["channel"]
+        session, leader, defender = await two_player_game(env, world)
+        lead_actor, def_actor = actor_of(world, session, leader), actor_of(world, session, defender)
+        lead_hand = (await open_hand(lead_actor, channel, session)).response
+        def_hand = (await open_hand(def_actor, channel, session)).response
+        assert lead_hand is not None and def_hand is not None
+
+        await env.bot.close()
+        await env.restart_bot(make_bot(db))
+        restored = service(env).session(session.game_id)
+        assert restored is not None and live(env).count() == 0  # tokens are not stored
+
+        # The leader's old hand still works: the move is applied and answered in place...
+        hand = seen(channel, lead_actor, lead_hand.id)
+        moved = await lead_actor.click(hand, custom_id=custom_ids(hand, "durak:act:")[0])
+        assert moved.response is not None and moved.response.id == lead_hand.id
+        assert version_on(seen(channel, lead_actor, lead_hand.id)) == restored.version
+        await env.advance_time(2)
+        # ...but the defender's hand, opened by the previous process, cannot be edited.
+        assert version_on(seen(channel, def_actor, def_hand.id)) == restored.version - 1
+        # One click (any button of it) answers with the current hand and makes it live again.
+        old = seen(channel, def_actor, def_hand.id)
+        await def_actor.click(old, custom_id=custom_ids(old, "durak:hand:")[0])
+        assert live(env).is_live(restored.game_id, def_actor.id)
+        assert live(env).is_live(restored.game_id, lead_actor.id)
+        hand = seen(channel, def_actor, def_hand.id)
+        await def_actor.click(hand, custom_id=custom_ids(hand, "durak:act:")[0])
+        await env.advance_time(2)
+        # The leader did not click since the restart's first move, and still follows.
+        assert version_on(seen(channel, lead_actor, lead_hand.id)) == restored.version
+        await env.bot.close()
