@@ -97,6 +97,7 @@ from simcord.enums import ComponentType, InteractionType  # noqa: E402
 
 from bot.app import DurakBot  # noqa: E402
 from bot.config import Config  # noqa: E402
+from bot.live_hands import DEBOUNCE, INTERVAL  # noqa: E402
 from bot.sessions import GameService, GameSession  # noqa: E402
 
 TARGET_ACK_P99_MS = 50.0
@@ -602,6 +603,11 @@ class Options:
     # sampling probe saw only simcord's settle code in those stalls). 0 edits the table on
     # every move instead: more work for the bot, none of that simulator overhead.
     edit_interval: float = 0.0
+    #: Live hands (bot.live_hands): wait before rendering, and least time between two edits
+    #: of one hand. The bot's defaults; 0/0 avoids the simulator cost of their sleeps (see
+    #: edit_interval above) and edits as soon as the loop gets to it.
+    hand_debounce: float = DEBOUNCE
+    hand_interval: float = INTERVAL
     turn_timer: int = 0  # off: simcord fires bot timers after that many real seconds
     trace: bool = True
     freeze: bool = True
@@ -650,6 +656,9 @@ async def run_size(games: int, opts: Options) -> SizeResult:
         settle = opts.turn_timer / 2 - 1 if opts.turn_timer else SETTLE_SECONDS
         async with simcord.run(bot, settle_timeout=settle, check_errors=False) as env:
             clicker = Clicker(env, opts)
+            assert env.bot.live_hands is not None
+            env.bot.live_hands.debounce = opts.hand_debounce
+            env.bot.live_hands.interval = opts.hand_interval
             kinds = {kind: Samples() for kind in KINDS}
             full_gcs: list[float] = []
             try:
@@ -922,7 +931,9 @@ def _kb(value: int | None, games: int) -> str:
 def report(results: list[SizeResult], opts: Options) -> None:
     print(
         f"bot load: {opts.players} human players per game, computers off; clicks: {opts.mode}; "
-        f"table edit interval {opts.edit_interval:g} s; turn timer {opts.turn_timer} s; "
+        f"table edit interval {opts.edit_interval:g} s; live hands: debounce "
+        f"{opts.hand_debounce:g} s, interval {opts.hand_interval:g} s; "
+        f"turn timer {opts.turn_timer} s; "
         f"seed {opts.seed}; simcord "
         f"{'records compared by identity' if opts.fast_simcord else 'unmodified'}; "
         f"simulator history {'kept out of' if opts.freeze else 'scanned by'} full collections"
@@ -1050,6 +1061,18 @@ def parse_args(argv: Sequence[str] | None) -> tuple[list[int], Options]:
         help="TABLE_EDIT_INTERVAL; 0 edits the table on every move, concurrently with clicks",
     )
     p.add_argument(
+        "--hand-debounce",
+        type=float,
+        default=defaults.hand_debounce,
+        help="live hands: seconds a change waits before its hand edit (coalescing)",
+    )
+    p.add_argument(
+        "--hand-interval",
+        type=float,
+        default=defaults.hand_interval,
+        help="live hands: least seconds between two edits of one hand",
+    )
+    p.add_argument(
         "--turn-timer",
         type=int,
         default=defaults.turn_timer,
@@ -1069,8 +1092,12 @@ def parse_args(argv: Sequence[str] | None) -> tuple[list[int], Options]:
     )
     p.add_argument("--seed", type=int, default=defaults.seed)
     args = p.parse_args(argv)
-    if not args.sizes or min(args.sizes) < 1 or min(args.clicks, args.rate, args.think) < 0:
-        p.error("--sizes needs positive numbers; --clicks, --rate and --think must be >= 0")
+    numbers = (args.clicks, args.rate, args.think, args.hand_debounce, args.hand_interval)
+    if not args.sizes or min(args.sizes) < 1 or min(numbers) < 0:
+        p.error(
+            "--sizes needs positive numbers; --clicks, --rate, --think and the --hand-* "
+            "options must be >= 0"
+        )
     if 0 < args.turn_timer < 10:
         p.error("--turn-timer must be 0 (off) or at least 10 seconds")
     opts = Options(
@@ -1080,6 +1107,8 @@ def parse_args(argv: Sequence[str] | None) -> tuple[list[int], Options]:
         inflight=args.inflight,
         rate=args.rate,
         edit_interval=args.edit_interval,
+        hand_debounce=args.hand_debounce,
+        hand_interval=args.hand_interval,
         turn_timer=args.turn_timer,
         trace=not args.no_trace,
         freeze=not args.no_freeze,
