@@ -354,12 +354,16 @@ async def play_slowly(
         if seat is None or session.finished:
             break
         hand = seen(channel, actors[seat], hands[seat])
-        if version_on(hand) != session.version:
+        if "15 minutes" in message_text(hand):
             # Not touched for 14 minutes: the hand offers to reopen; one click does it.
-            assert "15 minutes" in message_text(hand)
             await actors[seat].click(hand, custom_id=custom_ids(hand, "durak:hand:")[0])
             hand = seen(channel, actors[seat], hands[seat])
         assert version_on(hand) == session.version
+        assert custom_ids(hand, "durak:act:"), (
+            message_text(hand),
+            session.game.legal_actions(seat),
+            session.game.phase,
+        )
         await actors[seat].click(hand, custom_id=custom_ids(hand, "durak:act:")[0])
         visible = [m for m in channel.history() if "<@" in (m.content or "")]
         assert len(visible) <= 1, [m.content for m in visible]
