@@ -164,6 +164,7 @@ class DurakBot(commands.AutoShardedBot):
         if self.commands_only:
             await self.tree.set_translator(DurakTranslator())
             await self.load_extension("cogs.durak")
+            await self.load_extension("cogs.me")
             await self._sync_commands()
             return
         sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_INTERVAL))
