@@ -337,6 +337,19 @@ class Clicker:
             for c in walk_components(stored.components)
             if c.get("type") == ComponentType.BUTTON and c.get("custom_id") == custom_id
         ]
+        if not buttons and custom_id.startswith(("durak:hand:", "durak:act:")):
+            # A live edit redrew this hand between planning the click and sending it (the
+            # clicks of a round are spread over seconds): press the same kind of button on
+            # the hand as it is now, as the player would.
+            kind = ":".join(custom_id.split(":")[:2]) + ":"
+            same = [
+                c
+                for c in walk_components(stored.components)
+                if c.get("type") == ComponentType.BUTTON
+                and str(c.get("custom_id") or "").startswith(kind)
+            ]
+            buttons = same[:1]
+            custom_id = str(buttons[0]["custom_id"]) if buttons else custom_id
         if len(buttons) != 1 or buttons[0].get("disabled"):
             raise simcord.SetupError(f"no clickable button {custom_id!r} on {message_id}")
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": ComponentType.BUTTON}
