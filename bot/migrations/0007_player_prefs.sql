@@ -1,4 +1,4 @@
--- 0006: a quiet channel (issue #10).
+-- 0007: a quiet channel (issue #10).
 -- Per-player preferences, global per user (a player expects "no pings" to hold on every
 -- server). A user without a row has the defaults: pings on.
 CREATE TABLE player_prefs (
