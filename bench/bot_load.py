@@ -98,6 +98,7 @@ from simcord.enums import ComponentType, InteractionType  # noqa: E402
 
 from bot.app import DurakBot  # noqa: E402
 from bot.config import Config  # noqa: E402
+from bot.live_hands import DEBOUNCE, INTERVAL  # noqa: E402
 from bot.sessions import GameService, GameSession  # noqa: E402
 from bot.storage import Storage  # noqa: E402
 from bot.storage.url import parse_database_url  # noqa: E402
@@ -166,6 +167,31 @@ class SizeResult:
     errors: list[str]
     full_gcs: list[float] = field(default_factory=list)  # pauses during the click rounds
     busy: float = float("nan")  # CPU seconds of the whole process per wall second of clicks
+    live: LiveFigures | None = None
+
+
+@dataclass
+class LiveFigures:
+    """What the live hands did during the click rounds (bot.live_hands, bot.publisher)."""
+
+    hands: int  # live hands registered when the rounds began
+    channels: int
+    seconds: float  # wall time of the rounds (clicks and everything between)
+    hand_edits: int
+    table_edits: int
+    retried: int
+    dropped: int
+    current: int  # hands found already up to date when their player was to move
+    refreshed: int  # hands that still had to be refreshed by a click
+
+    def per_hand(self) -> float:
+        return self.hand_edits / max(self.hands, 1) / max(self.seconds, 1e-9)
+
+    def per_channel(self) -> float:
+        return self.hand_edits / max(self.channels, 1) / max(self.seconds, 1e-9)
+
+    def table_per_channel(self) -> float:
+        return self.table_edits / max(self.channels, 1) / max(self.seconds, 1e-9)
 
 
 @contextmanager
@@ -316,6 +342,19 @@ class Clicker:
             for c in walk_components(stored.components)
             if c.get("type") == ComponentType.BUTTON and c.get("custom_id") == custom_id
         ]
+        if not buttons and custom_id.startswith(("durak:hand:", "durak:act:")):
+            # A live edit redrew this hand between planning the click and sending it (the
+            # clicks of a round are spread over seconds): press the same kind of button on
+            # the hand as it is now, as the player would.
+            kind = ":".join(custom_id.split(":")[:2]) + ":"
+            same = [
+                c
+                for c in walk_components(stored.components)
+                if c.get("type") == ComponentType.BUTTON
+                and str(c.get("custom_id") or "").startswith(kind)
+            ]
+            buttons = same[:1]
+            custom_id = str(buttons[0]["custom_id"]) if buttons else custom_id
         if len(buttons) != 1 or buttons[0].get("disabled"):
             raise simcord.SetupError(f"no clickable button {custom_id!r} on {message_id}")
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": ComponentType.BUTTON}
@@ -456,6 +495,9 @@ def make_config(
         default_turn_timer_seconds=turn_timer,
         shard_count=1,  # simcord needs the count Discord would recommend for the sharded bot
         database_url=database_url,
+        # One channel per game, the table in it: the thread default would add a notice and
+        # a thread per game to the setup, and nothing to the clicks measured.
+        default_threads=False,
     )
 
 
@@ -582,6 +624,11 @@ class Options:
     # sampling probe saw only simcord's settle code in those stalls). 0 edits the table on
     # every move instead: more work for the bot, none of that simulator overhead.
     edit_interval: float = 0.0
+    #: Live hands (bot.live_hands): wait before rendering, and least time between two edits
+    #: of one hand. The bot's defaults; 0/0 avoids the simulator cost of their sleeps (see
+    #: edit_interval above) and edits as soon as the loop gets to it.
+    hand_debounce: float = DEBOUNCE
+    hand_interval: float = INTERVAL
     turn_timer: int = 0  # off: simcord fires bot timers after that many real seconds
     trace: bool = True
     freeze: bool = True
@@ -642,6 +689,9 @@ async def run_size(
         settle = opts.turn_timer / 2 - 1 if opts.turn_timer else SETTLE_SECONDS
         async with simcord.run(bot, settle_timeout=settle, check_errors=False) as env:
             clicker = Clicker(env, opts)
+            assert env.bot.live_hands is not None
+            env.bot.live_hands.debounce = opts.hand_debounce
+            env.bot.live_hands.interval = opts.hand_interval
             kinds = {kind: Samples() for kind in KINDS}
             if opts.process_index:
                 # simcord's ids come from its clock, which starts at the same instant in
@@ -676,6 +726,20 @@ async def run_size(
                         memory = Memory(*classify(snapshot), setup)
                         del snapshot
 
+                    # Every player opens their hand once: from now on the bot keeps it live.
+                    await _open_all_hands(env, service, clicker, tables, kinds["hand"], opts)
+                    bot_live = env.bot.live_hands
+                    publisher = env.bot.publisher
+                    assert bot_live is not None and publisher is not None
+                    live_hands = bot_live.count()
+                    stats0 = (
+                        bot_live.stats.edits,
+                        publisher.table_edits,
+                        bot_live.stats.retried,
+                        bot_live.stats.dropped,
+                    )
+                    counts = [0, 0]  # hands found current / refreshed by a click
+
                     move = kinds["move"]
                     storage = service.storage
                     service.act = timed(move.act, service.act)  # type: ignore[method-assign,assignment]
@@ -692,7 +756,9 @@ async def run_size(
                             if not live:
                                 break
                             simulator_history_out_of_gc(opts)
-                            await _hand_phase(env, service, clicker, live, kinds["hand"], opts)
+                            await _hand_phase(
+                                env, service, clicker, live, kinds["hand"], opts, counts
+                            )
                             simulator_history_out_of_gc(opts)
                             await _move_phase(env, service, clicker, live, move, opts, rng)
                     busy = (time.process_time() - cpu) / max(time.perf_counter() - wall, 1e-9)
@@ -701,12 +767,22 @@ async def run_size(
                         unsettled = []
                     except TimeoutError as exc:
                         unsettled = [f"the bot did not settle after the clicks: {exc}"]
+                    live_figures = LiveFigures(
+                        live_hands,
+                        len(tables),
+                        time.perf_counter() - wall,
+                        bot_live.stats.edits - stats0[0],
+                        publisher.table_edits - stats0[1],
+                        bot_live.stats.retried - stats0[2],
+                        bot_live.stats.dropped - stats0[3],
+                        *counts,
+                    )
                 finished = sum(1 for t in tables if _finished(service, t))
                 errors = [repr(e) for e in env.errors] + unsettled
             finally:
                 await env.bot.close()
                 gc.unfreeze()
-    return SizeResult(games, memory, kinds, finished, errors, full_gcs, busy)
+    return SizeResult(games, memory, kinds, finished, errors, full_gcs, busy, live_figures)
 
 
 def simulator_history_out_of_gc(opts: Options) -> None:
@@ -740,6 +816,43 @@ def _waves(items: list[T], opts: Options, *, setup: bool = False) -> Iterator[li
         yield items[i : i + step]
 
 
+async def _open_all_hands(
+    env: simcord.Env,
+    service: GameService,
+    clicker: Clicker,
+    tables: list[Table],
+    samples: Samples,
+    opts: Options,
+) -> None:
+    """Every player of every game presses "Show my hand" once (two live hands per game)."""
+    planned: list[tuple[Table, int, tuple[simcord.MemberActor, int, int, str]]] = []
+    for table in tables:
+        session = service.session(table.game_id)
+        assert session is not None
+        for seat in session.seats:
+            actor = table.actors[seat.user_id or 0]
+            click = (actor, table.channel_id, table.message_id, f"durak:show:{table.game_id}")
+            planned.append((table, seat.seat, click))
+    for wave in _waves(planned, opts, setup=True):
+        start = time.perf_counter()
+        records = await clicker.wave([click for _, _, click in wave], paced=False)
+        samples.wall += time.perf_counter() - start
+        clicker.record(samples, records)
+        for (table, seat, _), record in zip(wave, records, strict=True):
+            session = service.session(table.game_id)
+            assert session is not None and record.message_id is not None
+            table.hands[seat] = (record.message_id, session.version)
+
+
+def _shown_version(env: simcord.Env, channel_id: int, message_id: int) -> int | None:
+    """The game version a hand message's buttons were drawn for (live edits change it)."""
+    for cid in custom_ids(env, channel_id, message_id, "durak:"):
+        parts = cid.split(":")
+        if parts[1] in ("act", "hand") and parts[3].isdigit():
+            return int(parts[3])
+    return None
+
+
 async def _hand_phase(
     env: simcord.Env,
     service: GameService,
@@ -747,8 +860,11 @@ async def _hand_phase(
     live: list[Table],
     samples: Samples,
     opts: Options,
+    counts: list[int],
 ) -> None:
-    """Bring the next player's hand message up to date, as a pinged player would."""
+    """Make sure the next player's hand is up to date. With live hands the bot has usually
+    done it already (counted in ``counts[0]``); otherwise (the edit is still coalescing, or
+    was dropped) the player refreshes it with a click, as before live hands."""
     planned: list[tuple[Table, int, tuple[simcord.MemberActor, int, int, str]]] = []
     for table in live:
         session = service.session(table.game_id)
@@ -760,6 +876,11 @@ async def _hand_phase(
         hand = table.hands.get(seat)
         if hand is not None and hand[1] == session.version:
             continue
+        if hand is not None and _shown_version(env, table.channel_id, hand[0]) == session.version:
+            table.hands[seat] = (hand[0], session.version)
+            counts[0] += 1
+            continue
+        counts[1] += 1
         if hand is None:
             click = (actor, table.channel_id, table.message_id, f"durak:show:{table.game_id}")
         else:
@@ -855,7 +976,9 @@ def _kb(value: int | None, games: int) -> str:
 def report(results: list[SizeResult], opts: Options) -> None:
     print(
         f"bot load: {opts.players} human players per game, computers off; clicks: {opts.mode}; "
-        f"table edit interval {opts.edit_interval:g} s; turn timer {opts.turn_timer} s; "
+        f"table edit interval {opts.edit_interval:g} s; live hands: debounce "
+        f"{opts.hand_debounce:g} s, interval {opts.hand_interval:g} s; "
+        f"turn timer {opts.turn_timer} s; "
         f"seed {opts.seed}; simcord "
         f"{'records compared by identity' if opts.fast_simcord else 'unmodified'}; "
         f"simulator history {'kept out of' if opts.freeze else 'scanned by'} full collections"
@@ -904,7 +1027,9 @@ def report(results: list[SizeResult], opts: Options) -> None:
         )
     print()
     print(
-        "lobby = Join/Start clicks (setup), hand = Show my hand / refresh, move = a legal move;\n"
+        "lobby = Join/Start clicks (setup), hand = Show my hand (both players of every game,\n"
+        "once, after the setup) and refreshes of hands the bot had not updated yet, move = a\n"
+        "legal move on the (live) hand;\n"
         "ack = the bot's acknowledge time: discord.py receives the click -> the bot sends the\n"
         "interaction response; e2e = click emitted -> response recorded by simcord (adds the\n"
         "simulator's own work on both ends); act = GameService.act;\n"
@@ -920,6 +1045,17 @@ def report(results: list[SizeResult], opts: Options) -> None:
             f"was busy {res.busy:.0%} of the clicks' wall time"
         )
     target_games = TARGET_GAMES_POSTGRES if opts.database else TARGET_GAMES
+    for res in results:
+        lv = res.live
+        if lv is None:
+            continue
+        print(
+            f"{res.games} games, live hands: {lv.hands} open; {lv.hand_edits} hand edits in "
+            f"{lv.seconds:.1f} s = {lv.per_hand():.3f} edits/s per hand, "
+            f"{lv.per_channel():.3f} per channel (table edits {lv.table_per_channel():.3f}/s "
+            f"per channel); {lv.retried} retried, {lv.dropped} dropped; the mover's hand was "
+            f"already current {lv.current} times, refreshed by a click {lv.refreshed} times"
+        )
     for res in results:
         if res.games != target_games:
             continue
@@ -977,6 +1113,18 @@ def parse_args(argv: Sequence[str] | None) -> tuple[list[int], Options, Path | N
         help="TABLE_EDIT_INTERVAL; 0 edits the table on every move, concurrently with clicks",
     )
     p.add_argument(
+        "--hand-debounce",
+        type=float,
+        default=defaults.hand_debounce,
+        help="live hands: seconds a change waits before its hand edit (coalescing)",
+    )
+    p.add_argument(
+        "--hand-interval",
+        type=float,
+        default=defaults.hand_interval,
+        help="live hands: least seconds between two edits of one hand",
+    )
+    p.add_argument(
         "--turn-timer",
         type=int,
         default=defaults.turn_timer,
@@ -1015,8 +1163,12 @@ def parse_args(argv: Sequence[str] | None) -> tuple[list[int], Options, Path | N
         p.error("--database must be a postgresql:// URL (SQLite is the default)")
     if args.processes > 1 and not args.database:
         p.error("--processes needs --database: processes can only share PostgreSQL")
-    if not args.sizes or min(args.sizes) < 1 or min(args.clicks, args.rate, args.think) < 0:
-        p.error("--sizes needs positive numbers; --clicks, --rate and --think must be >= 0")
+    numbers = (args.clicks, args.rate, args.think, args.hand_debounce, args.hand_interval)
+    if not args.sizes or min(args.sizes) < 1 or min(numbers) < 0:
+        p.error(
+            "--sizes needs positive numbers; --clicks, --rate, --think and the --hand-* "
+            "options must be >= 0"
+        )
     if 0 < args.turn_timer < 10:
         p.error("--turn-timer must be 0 (off) or at least 10 seconds")
     opts = Options(
@@ -1026,6 +1178,8 @@ def parse_args(argv: Sequence[str] | None) -> tuple[list[int], Options, Path | N
         inflight=args.inflight,
         rate=args.rate,
         edit_interval=args.edit_interval,
+        hand_debounce=args.hand_debounce,
+        hand_interval=args.hand_interval,
         turn_timer=args.turn_timer,
         trace=not args.no_trace,
         freeze=not args.no_freeze,
@@ -1071,6 +1225,7 @@ def _child_args(opts: Options, games: int, url: str, index: int, out: Path) -> l
         "--clicks", str(opts.clicks), "--players", str(opts.players),
         "--think", str(opts.think), "--inflight", str(opts.inflight), "--rate", str(opts.rate),
         "--edit-interval", str(opts.edit_interval), "--turn-timer", str(opts.turn_timer),
+        "--hand-debounce", str(opts.hand_debounce), "--hand-interval", str(opts.hand_interval),
         "--no-trace",
     ]  # fmt: skip
     if not opts.freeze:
@@ -1140,6 +1295,7 @@ def _load_result(path: Path) -> SizeResult:
         errors=data["errors"],
         full_gcs=data["full_gcs"],
         busy=data["busy"],
+        live=LiveFigures(**data["live"]) if data.get("live") else None,
     )
 
 

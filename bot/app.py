@@ -25,12 +25,14 @@ from .config import Config
 from .emojis import registry as card_emojis
 from .health import Heartbeat
 from .i18n import DurakTranslator, pick_locale, t
+from .live_hands import LiveHands
+from .pings import TurnPings
 from .publisher import DiscordPublisher
 from .rematch_views import REMATCH_ITEMS
 from .sessions import AiFactory, GameService, GameSession
 from .sharding import ShardScope
 from .storage import Storage
-from .views import DYNAMIC_ITEMS
+from .views import DYNAMIC_ITEMS, hand_message, reopen_view
 
 __all__ = ["INVITE_PERMISSIONS", "SYNC_MODES", "DurakBot", "SyncMode", "sync_commands_only"]
 
@@ -153,6 +155,8 @@ class DurakBot(commands.AutoShardedBot):
         self.storage: Storage | None = None
         self.service: GameService | None = None
         self.publisher: DiscordPublisher | None = None
+        self.live_hands: LiveHands | None = None
+        self.pings: TurnPings | None = None
         self._resume_task: asyncio.Task[None] | None = None
         self._emoji_task: asyncio.Task[object] | None = None
 
@@ -160,11 +164,13 @@ class DurakBot(commands.AutoShardedBot):
         if self.commands_only:
             await self.tree.set_translator(DurakTranslator())
             await self.load_extension("cogs.durak")
+            await self.load_extension("cogs.me")
             await self._sync_commands()
             return
         sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_INTERVAL))
         self.storage = await Storage.open(self.config.database, clock=self.clock)
         self.storage.default_turn_timer_seconds = self.config.default_turn_timer_seconds
+        self.storage.default_use_threads = self.config.default_threads
         self.service = GameService(
             self.storage,
             clock=self.clock,
@@ -174,10 +180,15 @@ class DurakBot(commands.AutoShardedBot):
             forfeit_rng=self._forfeit_rng,
             shards=self.shard_scope,
         )
-        self.publisher = DiscordPublisher(self, self.service, self.config.table_edit_interval)
+        self.live_hands = LiveHands(self.service, hand_message, reopen_view)
+        self.pings = TurnPings(self, self.storage, self.live_hands)
+        self.publisher = DiscordPublisher(
+            self, self.service, self.config.table_edit_interval, self.live_hands, self.pings
+        )
         self.service.publisher = self.publisher
         await self.tree.set_translator(DurakTranslator())
         await self.load_extension("cogs.durak")
+        await self.load_extension("cogs.me")
         self.add_dynamic_items(*DYNAMIC_ITEMS, *REMATCH_ITEMS)
         # Card emojis sync in the background (rendering plus up to 105 uploads on a first
         # start): until they are ready, and if Discord refuses them, cards are plain text.
@@ -228,6 +239,11 @@ class DurakBot(commands.AutoShardedBot):
         except Exception as exc:
             return f"the database did not answer: {exc!r}"
         return None
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Every interaction tells the ping policy that its user is here (bot.pings)."""
+        if self.pings is not None:
+            self.pings.seen(interaction)
 
     async def _resume(self, sessions: list[GameSession]) -> None:
         """Once the gateway is up: draw every open table again (its own row is the record of

@@ -46,6 +46,8 @@ class Config:
     #: ``DATABASE_URL`` when given (``sqlite:///...`` or ``postgresql://...``); None means the
     #: SQLite file at ``database_path``.
     database_url: str | None = None
+    #: Whether games get their own thread in guilds that never set ``threads`` themselves.
+    default_threads: bool = True
 
     @property
     def database(self) -> str:
@@ -132,6 +134,21 @@ def _parse_shards(env: Mapping[str, str]) -> tuple[tuple[int, ...] | None, int |
     return tuple(sorted(ids)), count
 
 
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
+
+
+def _parse_bool(env: Mapping[str, str], key: str, default: bool) -> bool:
+    raw = _clean(env, key)
+    if raw is None:
+        return default
+    if raw.lower() in _TRUE:
+        return True
+    if raw.lower() in _FALSE:
+        return False
+    raise ConfigError(f"{key} must be on or off (true/false, 1/0), got {raw!r}.")
+
+
 def config_from_mapping(env: Mapping[str, str]) -> Config:
     """Build a Config from any mapping; split out so tests need not touch ``os.environ``."""
     dev_guild_id = _parse_int(env, "DEV_GUILD_ID", minimum=1)
@@ -175,6 +192,7 @@ def config_from_mapping(env: Mapping[str, str]) -> Config:
         shard_count=shard_count,
         heartbeat_file=Path(heartbeat) if heartbeat else None,
         database_url=database_url,
+        default_threads=_parse_bool(env, "DEFAULT_THREADS", True),
     )
 
 

@@ -12,6 +12,8 @@ one, so the coalescing bounds uploads too.
 Nothing is sent from the service's call directly: each call becomes an obligation of
 :class:`bot.delivery.Delivery`, which retries it until Discord takes it, and calls back the
 ``deliver_*`` methods here to render and send the content as it is at that moment.
+When a ping goes out, and that a game shows at most one, is :mod:`bot.pings`' business.
+Every refresh also brings the players' live hands up to date (:mod:`bot.live_hands`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ import discord
 
 from . import rematch, render
 from .delivery import Delivery, Obsolete, ping_due
+from .live_hands import LiveHands
 from .pictures import TablePictures
+from .pings import TurnPings
 from .rematch_views import rematch_message, result_announcement
 from .sessions import GameService, GameSession, PingKind
 from .views import lobby_view, table_view
@@ -35,7 +39,18 @@ log = logging.getLogger(__name__)
 class DiscordPublisher:
     """Renders and sends; never decides anything about the game."""
 
-    def __init__(self, client: discord.Client, service: GameService, interval: float) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        service: GameService,
+        interval: float,
+        live_hands: LiveHands,
+        pings: TurnPings,
+    ) -> None:
+        self.live_hands = live_hands
+        self.pings = pings
+        #: Table edits sent (for bench/bot_load.py).
+        self.table_edits = 0
         self.client = client
         self.service = service
         self.interval = interval
@@ -48,7 +63,10 @@ class DiscordPublisher:
     # ----------------------------------------------------------------- the service's calls
 
     async def refresh(self, game_id: int) -> None:
+        self.live_hands.changed(game_id)
         session = self.service.session(game_id)
+        if session is not None and session.finished:
+            await self.pings.ended(game_id)
         # Ended games and lobbies may hold an outbox row to clear once the edit went out
         # (lobby edits are rare, so clearing a row that is not there costs little).
         durable = session is None or session.finished
@@ -81,6 +99,7 @@ class DiscordPublisher:
             state.message_id
         )
         await self.pictures.edit_table(message, state, embed=embed, view=view)
+        self.table_edits += 1
 
     async def deliver_ping(self, game_id: int, seat: int, kind: str, version: int) -> None:
         session = self.service.session(game_id)
@@ -89,13 +108,8 @@ class DiscordPublisher:
         if kind not in ("defend", "lead") or not ping_due(session, seat, kind):
             self._ping_settled(session, seat, kind)
             raise Obsolete
-        user_id = session.seats[seat].user_id
-        await self._channel(session.channel_id, session.guild_id).send(
-            render.ping_text(session, seat, kind),  # type: ignore[arg-type]
-            allowed_mentions=discord.AllowedMentions(
-                users=[discord.Object(user_id)] if user_id else False, roles=False, everyone=False
-            ),
-        )
+        # Whether the player is mentioned at all (away, pings on) is bot.pings' decision.
+        await self.pings.ping(session, seat, kind)  # type: ignore[arg-type]
         owed = session.owed_ping
         self._ping_settled(session, seat, kind)
         if owed is not None and owed[:2] == (seat, kind):
@@ -117,13 +131,7 @@ class DiscordPublisher:
         session = self.service.session(game_id)
         if session is None or session.finished or session.version != version:
             raise Obsolete
-        user_id = session.seats[seat].user_id
-        await self._channel(session.channel_id, session.guild_id).send(
-            render.reminder_text(session, seat, deadline),
-            allowed_mentions=discord.AllowedMentions(
-                users=[discord.Object(user_id)] if user_id else False, roles=False, everyone=False
-            ),
-        )
+        await self.pings.remind(session, seat, deadline)
 
     async def deliver_result(self, game_id: int) -> None:
         session = await self.service.ended_session(game_id)
@@ -138,5 +146,7 @@ class DiscordPublisher:
         )
 
     async def close(self) -> None:
+        await self.live_hands.close()
+        await self.pings.close()
         await self.delivery.close()
         self.pictures.close()

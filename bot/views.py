@@ -53,6 +53,7 @@ __all__ = [
     "hand_message",
     "leaderboard_message",
     "lobby_view",
+    "reopen_view",
     "table_view",
 ]
 
@@ -294,6 +295,40 @@ def hand_message(
     return note, embed, view
 
 
+def reopen_view(session: GameSession, locale: str) -> discord.ui.View:
+    """The one button of a hand whose live updates are about to stop: a click answers with
+    the current hand in place and brings a fresh interaction token (see bot.live_hands)."""
+    view = _components_view()
+    view.add_item(
+        HandNavButton(
+            session.game_id,
+            session.version,
+            0,
+            "-",
+            t("hand.button.reopen", locale),
+            refresh=True,
+            style=discord.ButtonStyle.primary,
+        )
+    )
+    return view
+
+
+def _track(
+    interaction: discord.Interaction,
+    session: GameSession,
+    locale: str,
+    *,
+    page: int = 0,
+    target: Card | None = None,
+    new_message: bool = False,
+) -> None:
+    """This answer shows the player their hand: it becomes their live hand (bot.live_hands).
+    Called right before the answer is sent, with no await since the game was read."""
+    live = getattr(interaction.client, "live_hands", None)
+    if live is not None:
+        live.opened(interaction, session, locale, page=page, target=target, new_message=new_message)
+
+
 def lobby_view(info: LobbyInfo) -> discord.ui.View:
     view = _components_view()
     if info.status != "lobby":
@@ -376,6 +411,7 @@ async def _edit_hand(
 ) -> None:
     locale = pick_locale(interaction.locale, session.locale)
     content, embed, view = hand_message(session, seat, locale, page=page, target=target, note=note)
+    _track(interaction, session, locale, page=page, target=target)
     await update_message(interaction, content=content, embed=embed, view=view)
 
 
@@ -383,6 +419,7 @@ async def send_hand(interaction: discord.Interaction, session: GameSession, seat
     """A fresh ephemeral hand message (from the table button or /durak hand)."""
     locale = pick_locale(interaction.locale, session.locale)
     content, embed, view = hand_message(session, seat, locale)
+    _track(interaction, session, locale, new_message=True)
     await interaction.response.send_message(content=content, embed=embed, view=view, ephemeral=True)
 
 
@@ -668,11 +705,13 @@ class ActButton(
             text = t("hand.move_ended_game", locale)
             result = render.result_text(session, locale)
             closing = f"{text}\n{result}" if result else text
+            _track(interaction, session, locale)  # forgets the live hand: the game is over
             await update_message(
                 interaction, content=closing[:CONTENT_LIMIT], embed=None, view=None
             )
             return
         content, embed, view = hand_message(session, seat, locale)
+        _track(interaction, session, locale)
         await update_message(interaction, content=content, embed=embed, view=view)
 
 
@@ -689,13 +728,14 @@ class HandNavButton(
         row: int | None = None,
         *,
         refresh: bool = False,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         rest: str | None = None,
     ) -> None:
         self.rest = rest if rest is not None else f"{game_id}:{version}:{page}:{target}"
         super().__init__(
             discord.ui.Button(
                 label=label,
-                style=discord.ButtonStyle.secondary,
+                style=style,
                 emoji="🔄" if refresh else None,
                 custom_id=f"durak:hand:{self.rest}",
                 row=row,

@@ -22,6 +22,7 @@ __all__ = [
     "LeaderboardEntry",
     "LobbyFull",
     "OutboxRow",
+    "PlayerPrefs",
     "ResultEntry",
     "ResultRow",
     "Row",
@@ -187,7 +188,9 @@ class GuildSettings:
     default_preset: str = "podkidnoy"
     default_options: dict[str, Any] = field(default_factory=dict)
     turn_timer_seconds: int = DEFAULT_TURN_TIMER_SECONDS
-    use_threads: bool = False
+    #: Each game in its own thread (where the bot may create threads). Until the guild sets
+    #: it (``threads_explicit``) it follows :attr:`Storage.default_use_threads`.
+    use_threads: bool = True
     default_ai_difficulty: str = "normal"
     allowed_channel_ids: tuple[int, ...] | None = None
     #: False until the guild picks a language: public messages then follow the server's
@@ -195,10 +198,20 @@ class GuildSettings:
     locale_explicit: bool = False
     #: The table message carries a picture of the table (False: text only).
     pictures: bool = True
+    #: False until the guild sets ``threads`` itself.
+    threads_explicit: bool = False
 
     def channel_allowed(self, channel_id: int) -> bool:
         """None means no restriction, which is the friendlier default for a new guild."""
         return self.allowed_channel_ids is None or channel_id in self.allowed_channel_ids
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerPrefs:
+    """One user's own preferences, the same on every server; no row means the defaults."""
+
+    user_id: int
+    pings: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,6 +53,7 @@ from .rows import (
     OutboxRow,
     Outcome,
     Period,
+    PlayerPrefs,
     ResultEntry,
     ResultRow,
     Row,
@@ -92,6 +93,7 @@ __all__ = [
     "OutboxRow",
     "Outcome",
     "Period",
+    "PlayerPrefs",
     "ResultEntry",
     "ResultRow",
     "SeatRow",
@@ -185,23 +187,22 @@ def _seat_from_row(row: Row) -> SeatRow:
     )
 
 
-def _settings_from_row(row: Row) -> GuildSettings:
+def _settings_from_row(row: Row, default_threads: bool = True) -> GuildSettings:
     allowed = row["allowed_channel_ids"]
+    keys = row.keys()
+    threads_explicit = bool(row["threads_explicit"]) if "threads_explicit" in keys else False
     return GuildSettings(
         guild_id=row["guild_id"],
         locale=row["locale"],
         default_preset=row["default_preset"],
         default_options=json.loads(row["default_options"]),
         turn_timer_seconds=row["turn_timer_seconds"],
-        use_threads=bool(row["use_threads"]),
+        use_threads=bool(row["use_threads"]) if threads_explicit else default_threads,
         default_ai_difficulty=row["default_ai_difficulty"],
         allowed_channel_ids=None if allowed is None else tuple(int(c) for c in json.loads(allowed)),
-        locale_explicit=(
-            bool(row["locale_explicit"]) if "locale_explicit" in row.keys() else False  # noqa: SIM118
-        ),
-        pictures=(
-            bool(row["table_pictures"]) if "table_pictures" in row.keys() else True  # noqa: SIM118
-        ),
+        locale_explicit=(bool(row["locale_explicit"]) if "locale_explicit" in keys else False),
+        pictures=(bool(row["table_pictures"]) if "table_pictures" in keys else True),
+        threads_explicit=threads_explicit,
     )
 
 
@@ -257,6 +258,8 @@ class Storage:
         #: Turn timer of guilds that never saved settings (DEFAULT_TURN_TIMER_SECONDS); it is
         #: also what their first saved row starts from, so saving the language keeps it.
         self.default_turn_timer_seconds = DEFAULT_TURN_TIMER_SECONDS
+        #: Whether guilds that never set ``threads`` play each game in its own thread.
+        self.default_use_threads = True
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -935,9 +938,11 @@ class Storage:
             row = await cur.fetchone()
         if row is None:
             return GuildSettings(
-                guild_id=guild_id, turn_timer_seconds=self.default_turn_timer_seconds
+                guild_id=guild_id,
+                turn_timer_seconds=self.default_turn_timer_seconds,
+                use_threads=self.default_use_threads,
             )
-        return _settings_from_row(row)
+        return _settings_from_row(row, self.default_use_threads)
 
     async def update_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
         """Change some settings (keyword names = GuildSettings fields) and return the result.
@@ -950,6 +955,8 @@ class Storage:
             raise ValueError(f"unknown guild settings: {sorted(unknown)}")
         if "locale" in changes and "locale_explicit" not in changes:
             changes["locale_explicit"] = True
+        if "use_threads" in changes and "threads_explicit" not in changes:
+            changes["threads_explicit"] = True
         if changes.get("allowed_channel_ids") is not None:
             changes["allowed_channel_ids"] = tuple(int(c) for c in changes["allowed_channel_ids"])
         async with self._transaction() as conn:
@@ -959,7 +966,8 @@ class Storage:
             await conn.execute(
                 "INSERT INTO guild_settings (guild_id, locale, default_preset, default_options,"
                 " turn_timer_seconds, use_threads, default_ai_difficulty, allowed_channel_ids,"
-                " locale_explicit, table_pictures) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " locale_explicit, table_pictures, threads_explicit)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET locale = excluded.locale,"
                 " default_preset = excluded.default_preset,"
                 " default_options = excluded.default_options,"
@@ -968,7 +976,8 @@ class Storage:
                 " default_ai_difficulty = excluded.default_ai_difficulty,"
                 " allowed_channel_ids = excluded.allowed_channel_ids,"
                 " locale_explicit = excluded.locale_explicit,"
-                " table_pictures = excluded.table_pictures",
+                " table_pictures = excluded.table_pictures,"
+                " threads_explicit = excluded.threads_explicit",
                 (
                     guild_id,
                     settings.locale,
@@ -980,9 +989,33 @@ class Storage:
                     None if allowed is None else _dumps(list(allowed)),
                     int(settings.locale_explicit),
                     int(settings.pictures),
+                    int(settings.threads_explicit),
                 ),
             )
         return settings
+
+    # ----------------------------------------------------------------- player preferences
+
+    async def get_player_prefs(self, user_id: int) -> PlayerPrefs:
+        """A user's own preferences (defaults, not persisted, if never changed)."""
+        async with (
+            self._read() as conn,
+            conn.execute("SELECT pings FROM player_prefs WHERE user_id = ?", (user_id,)) as cur,
+        ):
+            row = await cur.fetchone()
+        return PlayerPrefs(user_id) if row is None else PlayerPrefs(user_id, bool(row["pings"]))
+
+    async def set_player_prefs(
+        self, user_id: int, *, pings: bool, now: float | None = None
+    ) -> PlayerPrefs:
+        async with self._transaction() as conn:
+            await conn.execute(
+                "INSERT INTO player_prefs (user_id, pings, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET pings = excluded.pings,"
+                " updated_at = excluded.updated_at",
+                (user_id, int(pings), self._now(now)),
+            )
+        return PlayerPrefs(user_id, pings)
 
     # ----------------------------------------------------------------- forfeits
 

@@ -26,6 +26,8 @@ def make_config(db_path: Path, **changes: Any) -> Config:
         "default_turn_timer_seconds": 0,
         # The bot is an AutoShardedBot; simcord needs the count that Discord would recommend.
         "shard_count": 1,
+        # Most tests read the table in the channel itself; the thread default has its own.
+        "default_threads": False,
     }
     values.update(changes)
     return Config(**values)

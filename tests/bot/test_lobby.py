@@ -63,6 +63,7 @@ async def test_only_host_or_manager_starts_and_start_needs_two(
     simcord_env: simcord.Env, world: Any
 ) -> None:
     channel = world["channel"]
+    simcord_env.bot.pings.watch_idle = 0  # players without a live hand count as away
     game_id, lobby_id = await _new(world, seats=3)
     alone = await world["alice"].click(message(channel, lobby_id), label="Start")
     assert alone.ephemeral and "At least 2 players" in alone.response.content

@@ -111,14 +111,18 @@ async def test_four_player_game_by_clicks(simcord_env: simcord.Env, world: Any) 
 
 async def test_pings_only_when_the_turn_becomes_yours(simcord_env: simcord.Env, world: Any) -> None:
     channel = world["channel"]
+    # Whoever has no live hand counts as away at once (bot.pings skips players who are
+    # watching; tests/bot/test_live_hands.py covers that).
+    simcord_env.bot.pings.watch_idle = 0
     game_id = await start_game(world, ["alice", "bob"])
     svc = service(simcord_env)
     session = svc.session(game_id)
     assert session is not None
     pings_before = [m for m in channel.history() if "<@" in (m.content or "")]
     await play_out(simcord_env, channel, game_id, [world["alice"], world["bob"]], stop_after=1)
-    # The lead created an attack: exactly one new ping, for the defender.
+    # The lead created an attack: one new ping, for the defender, and the leader's ping is
+    # gone (a game shows at most one ping; the leader answered theirs by playing).
     pings = [m for m in channel.history() if "<@" in (m.content or "")]
-    assert len(pings) == len(pings_before) + 1
+    assert len(pings_before) == 1 and len(pings) == 1 and pings[0].id != pings_before[0].id
     defender = session.seats[session.game.defender]
     assert f"<@{defender.user_id}>" in pings[-1].content and "defend" in pings[-1].content

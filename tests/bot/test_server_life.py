@@ -320,6 +320,7 @@ async def test_allowed_channels(simcord_env: simcord.Env, world: Any) -> None:
 
 async def test_games_in_threads(simcord_env: simcord.Env, world: Any) -> None:
     channel, alice, bob, mod = world["channel"], world["alice"], world["bob"], world["mod"]
+    simcord_env.bot.pings.watch_idle = 0  # players without a live hand count as away
     await mod.slash(channel, "durak settings", threads=True)
     created = await alice.slash(channel, "durak new")
     (thread,) = channel.threads
@@ -361,6 +362,7 @@ async def test_server_language_and_user_locale(
         await alice.slash(channel, "durak cancel")
 
     # The server picks Russian: public tables, pings and results are Russian.
+    simcord_env.bot.pings.watch_idle = 0  # players without a live hand count as away
     saved = await mod.slash(channel, "durak settings", language="ru")
     assert saved.response.content == "Settings saved."
     created = await alice.slash(channel, "durak new")

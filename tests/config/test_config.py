@@ -19,6 +19,7 @@ def test_defaults() -> None:
         1.0,
         90,
     )
+    assert cfg.default_threads  # games get their own thread unless a server says otherwise
 
 
 def test_values_are_parsed() -> None:
@@ -35,6 +36,8 @@ def test_values_are_parsed() -> None:
     assert (cfg.discord_token, cfg.dev_guild_id, cfg.log_level) == ("abc", 1234, "DEBUG")
     assert cfg.ai_delay_seconds == 0.0 and cfg.default_turn_timer_seconds == 0
     assert cfg.log_level_number == 10
+    for raw, expected in (("off", False), ("0", False), ("ON", True), ("true", True)):
+        assert config_from_mapping({"DEFAULT_THREADS": raw}).default_threads is expected
 
 
 @pytest.mark.parametrize(
@@ -46,6 +49,7 @@ def test_values_are_parsed() -> None:
         ({"AI_DELAY_SECONDS": "soon"}, "AI_DELAY_SECONDS must be a number"),
         ({"TABLE_EDIT_INTERVAL": "-1"}, "TABLE_EDIT_INTERVAL must be a finite number"),
         ({"TABLE_EDIT_INTERVAL": "nan"}, "TABLE_EDIT_INTERVAL must be a finite number"),
+        ({"DEFAULT_THREADS": "maybe"}, "DEFAULT_THREADS must be on or off"),
     ],
 )
 def test_invalid_values_explain_themselves(env: dict[str, str], fragment: str) -> None:
@@ -134,6 +138,7 @@ def test_env_example_is_valid_and_documents_every_key() -> None:
         "SHARD_IDS",
         "SHARD_COUNT",
         "HEARTBEAT_FILE",
+        "DEFAULT_THREADS",
     }
 
 

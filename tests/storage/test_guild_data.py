@@ -194,3 +194,29 @@ async def test_user_stats(storage: Storage, clock: FakeClock) -> None:
     assert stats.fool_rate == pytest.approx(2 / 8)
     assert stats.last_played_at == clock.now - 1
     assert (await storage.user_stats(GUILD + 1, 1)).games == 0
+
+
+async def test_threads_follow_the_default_until_a_guild_sets_them(storage: Storage) -> None:
+    assert (await storage.get_guild_settings(GUILD)).use_threads  # the default is on
+    # Saving another setting stores a row, but threads still follow the default...
+    await storage.update_guild_settings(GUILD, turn_timer_seconds=30)
+    storage.default_use_threads = False
+    assert not (await storage.get_guild_settings(GUILD)).use_threads
+    storage.default_use_threads = True
+    assert (await storage.get_guild_settings(GUILD)).use_threads
+    # ...until an admin sets them: then the choice holds whatever the default.
+    chosen = await storage.update_guild_settings(GUILD, use_threads=False)
+    assert chosen.threads_explicit and not chosen.use_threads
+    assert not (await storage.get_guild_settings(GUILD)).use_threads
+    # A forfeit edit creates the row with column defaults: still the bot's default.
+    await storage.add_forfeit(GUILD + 1, "Sing")
+    assert (await storage.get_guild_settings(GUILD + 1)).use_threads
+
+
+async def test_player_prefs_are_per_user_and_default_to_pings_on(storage: Storage) -> None:
+    assert (await storage.get_player_prefs(7)).pings
+    saved = await storage.set_player_prefs(7, pings=False)
+    assert not saved.pings and not (await storage.get_player_prefs(7)).pings
+    assert (await storage.get_player_prefs(8)).pings
+    await storage.set_player_prefs(7, pings=True)
+    assert (await storage.get_player_prefs(7)).pings

@@ -258,6 +258,11 @@ async def test_upgrade_from_schema_2_keeps_data_and_adds_timer_columns(db_url: s
         assert settings.locale_explicit
         other = await st.get_guild_settings(11)
         assert (other.turn_timer_seconds, other.locale_explicit) == (30, False)
+        # Threads: guild 10 had turned them on and keeps them; guild 11's stored "off" was the
+        # old default, so it follows the new one until an admin sets it.
+        assert settings.threads_explicit and not other.threads_explicit
+        assert other.use_threads
+        assert (await st.get_player_prefs(40)).pings  # nobody has preferences yet
         assert (await st.list_forfeits(10))[-1].text == "Кукарекать под столом"
         game = await st.get_game(running)
         assert game is not None and game.status == "running"

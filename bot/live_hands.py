@@ -1,0 +1,374 @@
+"""Live private hands: the bot keeps each player's latest hand message current by itself.
+
+A hand is an ephemeral message, and Discord lets a bot edit an ephemeral message only through
+the interaction that created (or last updated) it, for 15 minutes after that interaction. So
+the registry keeps, per (game, user), the *latest* interaction that showed the player their
+hand: "Show my hand", ``/durak hand``, and every click on a hand (a move, a page, the target
+select, Refresh), whose answer edits the hand in place and thereby brings a fresh 15-minute
+token. After every change of the game (:meth:`LiveHands.changed`, called by the publisher for
+every committed change), each registered hand of the game is re-rendered and edited.
+
+Why it is shaped like this:
+
+* Edits run in one background task per hand, never on the acknowledge path of the click that
+  changed the game: the clicker's answer must leave within Discord's 3 seconds whatever the
+  other hands cost.
+* Coalescing: a change marks the hand dirty; the task waits ``debounce`` seconds (and at least
+  ``interval`` since the hand's previous edit), then renders the *newest* state. A burst of
+  moves (a computer answering, several throw-ins) is one edit. Interaction webhooks are not
+  bound by the bot's global rate limit, but each token has its own small bucket; one edit per
+  second per hand stays well inside it.
+* The hand of the player whose click caused the change is not edited again: that click's
+  answer already showed the new version (``shown`` is set before the answer is sent, with no
+  ``await`` between the game change and the registration, so no edit task can slip in).
+* 429 and 5xx: retried with exponential backoff while the token lives, then dropped (the next
+  change tries again). 404 (the player dismissed the message, or the token died) and other
+  4xx forget the hand. Nothing here raises into a game task.
+* Expiry: ``warn_before`` seconds before the token dies the hand is edited one last time: it
+  says that it stops updating and offers one button that reopens a fresh live hand (a click
+  brings a new token). Older hands are never edited, but a click on any of them is still
+  answered with the current hand (version-in-custom-id design, :mod:`bot.views`).
+* Hidden information: a hand is only ever edited through its owner's own interaction, keyed
+  by the owner's user id, and rendered for the owner's seat. Interactions whose message is
+  public are refused at registration.
+* Restart: tokens live in memory only (they are secrets worth 15 minutes); after a restart
+  old hands still work through their custom ids, and live updates resume for every hand
+  opened or clicked after the restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+import discord
+
+from engine import Card
+
+from .i18n import t
+from .sessions import GameService, GameSession
+
+__all__ = ["LiveHand", "LiveHands", "LiveStats"]
+
+log = logging.getLogger(__name__)
+
+#: Discord's lifetime of an interaction token.
+TOKEN_LIFETIME = 15 * 60.0
+#: The last edit (the "reopen" offer) goes out this long before the token dies.
+WARN_BEFORE = 75.0
+#: Wait after a change before rendering, so a burst of moves becomes one edit.
+DEBOUNCE = 0.25
+#: At most one edit per hand per this many seconds.
+INTERVAL = 1.0
+#: Attempts of one edit when Discord answers 429 or 5xx (after discord.py's own retries).
+ATTEMPTS = 3
+#: First backoff between attempts (doubles).
+BACKOFF = 2.0
+
+
+@dataclass(slots=True, eq=False)
+class LiveHand:
+    """The latest hand interaction of one player in one game."""
+
+    game_id: int
+    user_id: int
+    interaction: discord.Interaction
+    locale: str
+    #: The game version the message shows now (set before the message is sent/edited).
+    shown: int
+    #: Loop time after which the token must not be used any more (minus a safety margin).
+    expires: float
+    page: int = 0
+    target: Card | None = None
+    expiry: asyncio.TimerHandle | None = None
+
+
+@dataclass(slots=True)
+class LiveStats:
+    """Counters for bench/bot_load.py and the logs."""
+
+    edits: int = 0
+    retried: int = 0
+    dropped: int = 0
+    expired: int = 0
+    opened: int = 0
+
+
+@dataclass(slots=True, eq=False)
+class _Worker:
+    dirty: bool = False
+    last_edit: float = float("-inf")
+    task: asyncio.Task[None] | None = None
+    expiring: bool = False
+
+
+_Outcome = Literal["sent", "gone", "dropped"]
+Renderer = Callable[..., tuple[str | None, discord.Embed, discord.ui.View]]
+
+
+class LiveHands:
+    """Registry of live hands and the background edits that keep them current."""
+
+    def __init__(
+        self,
+        service: GameService,
+        render_hand: Renderer,
+        reopen_view: Callable[[GameSession, str], discord.ui.View],
+        *,
+        lifetime: float = TOKEN_LIFETIME,
+        warn_before: float = WARN_BEFORE,
+        debounce: float = DEBOUNCE,
+        interval: float = INTERVAL,
+        attempts: int = ATTEMPTS,
+        backoff: float = BACKOFF,
+    ) -> None:
+        self.service = service
+        self._render = render_hand
+        self._reopen_view = reopen_view
+        self.lifetime = lifetime
+        self.warn_before = warn_before
+        self.debounce = debounce
+        self.interval = interval
+        self.attempts = attempts
+        self.backoff = backoff
+        self.stats = LiveStats()
+        self._games: dict[int, dict[int, LiveHand]] = {}
+        self._workers: dict[tuple[int, int], _Worker] = {}
+        self._closing = False
+
+    # ----------------------------------------------------------------- queries
+
+    def hand(self, game_id: int, user_id: int) -> LiveHand | None:
+        return self._games.get(game_id, {}).get(user_id)
+
+    def is_live(self, game_id: int, user_id: int) -> bool:
+        """The player's latest hand is being kept current (and will be for a while)."""
+        hand = self.hand(game_id, user_id)
+        return hand is not None and self._now() < hand.expires - self.warn_before
+
+    def count(self) -> int:
+        return sum(len(hands) for hands in self._games.values())
+
+    # ----------------------------------------------------------------- registration
+
+    def opened(
+        self,
+        interaction: discord.Interaction,
+        session: GameSession,
+        locale: str,
+        *,
+        page: int = 0,
+        target: Card | None = None,
+        new_message: bool = False,
+    ) -> None:
+        """``interaction`` is about to show the user their hand at ``session.version``: in a
+        new ephemeral message (``new_message``), or by updating the message it came from.
+
+        Call it right before sending the answer, with no ``await`` since the game was read, so
+        an edit task cannot render an older version over the answer.
+        """
+        if self._closing:
+            return
+        if session.finished:
+            # This answer shows the end of the game: nothing left to keep current.
+            self.forget(session.game_id, interaction.user.id)
+            return
+        message = interaction.message
+        if not new_message and message is not None and not message.flags.ephemeral:
+            # A component on a public message (a forged id): never edit a public message.
+            return
+        user_id = interaction.user.id
+        if session.seat_of(user_id) is None:
+            return
+        old = self.hand(session.game_id, user_id)
+        if old is not None and old.expiry is not None:
+            old.expiry.cancel()
+        now = self._now()
+        hand = LiveHand(
+            session.game_id,
+            user_id,
+            interaction,
+            locale,
+            session.version,
+            now + self.lifetime,
+            page,
+            target,
+        )
+        # A token is valid 15 minutes from the interaction's creation; ours was created a
+        # moment ago, and the warning goes out well before the end.
+        delay = max(0.0, hand.expires - self.warn_before - now)
+        hand.expiry = asyncio.get_running_loop().call_later(delay, self._expire, hand)
+        self._games.setdefault(session.game_id, {})[user_id] = hand
+        worker = self._workers.get((session.game_id, user_id))
+        if worker is not None:
+            worker.expiring = False
+        self.stats.opened += 1
+
+    def forget(self, game_id: int, user_id: int) -> None:
+        hands = self._games.get(game_id)
+        hand = hands.pop(user_id, None) if hands else None
+        if hand is not None and hand.expiry is not None:
+            hand.expiry.cancel()
+        if hands is not None and not hands:
+            self._games.pop(game_id, None)
+
+    def forget_game(self, game_id: int) -> None:
+        for user_id in list(self._games.get(game_id, {})):
+            self.forget(game_id, user_id)
+
+    # ----------------------------------------------------------------- changes
+
+    def changed(self, game_id: int) -> None:
+        """The game changed (committed): bring every live hand of it up to date."""
+        hands = self._games.get(game_id)
+        if not hands or self._closing:
+            return
+        for user_id in list(hands):
+            self._schedule(game_id, user_id)
+
+    def _schedule(self, game_id: int, user_id: int, *, expiring: bool = False) -> None:
+        key = (game_id, user_id)
+        worker = self._workers.get(key)
+        if worker is None:
+            worker = self._workers[key] = _Worker()
+        worker.dirty = True
+        worker.expiring = worker.expiring or expiring
+        if worker.task is None or worker.task.done():
+            worker.task = asyncio.get_running_loop().create_task(
+                self._run(key, worker), name=f"durak-hand-{game_id}-{user_id}"
+            )
+
+    def _expire(self, hand: LiveHand) -> None:
+        if self.hand(hand.game_id, hand.user_id) is hand:
+            self._schedule(hand.game_id, hand.user_id, expiring=True)
+
+    async def _run(self, key: tuple[int, int], worker: _Worker) -> None:
+        try:
+            while worker.dirty and not self._closing:
+                wait = max(self.debounce, worker.last_edit + self.interval - self._now())
+                if worker.expiring:
+                    wait = 0.0
+                await asyncio.sleep(wait)
+                worker.dirty = False
+                await self._update(key, worker)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game %d: live hand of %d failed", *key)
+        finally:
+            if not worker.dirty and self._workers.get(key) is worker:
+                del self._workers[key]
+
+    async def _update(self, key: tuple[int, int], worker: _Worker) -> None:
+        game_id, user_id = key
+        hand = self.hand(game_id, user_id)
+        if hand is None:
+            return
+        session = self.service.session(game_id)
+        if session is None or (not session.finished and session.seat_of(user_id) is None):
+            self.forget(game_id, user_id)  # the game is gone from memory, or the player left
+            return
+        seat = next(s.seat for s in session.seats if s.user_id == user_id)
+        expiring = worker.expiring or self._now() >= hand.expires - self.warn_before
+        if session.finished:
+            expiring = False  # the last edit shows the end; no reopen offer
+        elif not expiring and hand.shown >= session.version:
+            return  # the player's own click already showed this version
+        version = session.version
+        if expiring:
+            content, embed, _ = self._render(session, seat, hand.locale)
+            note = t("hand.live_expiring", hand.locale)
+            content = f"{content}\n{note}" if content else note
+            view = self._reopen_view(session, hand.locale)
+        else:
+            content, embed, view = self._render(
+                session, seat, hand.locale, page=hand.page, target=hand.target
+            )
+        previous, hand.shown = hand.shown, version
+        outcome = await self._edit(hand, content, embed, view)
+        worker.last_edit = self._now()
+        current = self.hand(game_id, user_id)
+        if outcome == "dropped":
+            # Discord is busy: keep the hand, the next change of the game tries again.
+            hand.shown = min(hand.shown, previous)
+            if not expiring:
+                return
+        if expiring or session.finished or outcome == "gone":
+            if current is hand:
+                self.forget(game_id, user_id)
+                if expiring and outcome == "sent":
+                    self.stats.expired += 1
+            return
+        if current is not hand and current is not None:
+            # The player clicked while this edit was in flight; their answer and this edit
+            # raced on the same message, so render the newest state once more.
+            current.shown = min(current.shown, version)
+            worker.dirty = True
+
+    async def _edit(
+        self,
+        hand: LiveHand,
+        content: str | None,
+        embed: discord.Embed,
+        view: discord.ui.View,
+    ) -> _Outcome:
+        """One edit with retries: "gone" when this hand can never be edited again, "dropped"
+        when Discord stayed busy (429/5xx) through every attempt."""
+        delay = self.backoff
+        for attempt in range(1, self.attempts + 1):
+            try:
+                await hand.interaction.edit_original_response(
+                    content=content, embed=embed, view=view
+                )
+            except discord.NotFound:
+                log.info("game %d: hand of %d is gone (dismissed)", hand.game_id, hand.user_id)
+                return "gone"
+            except (discord.HTTPException, OSError, TimeoutError) as exc:
+                # 429/5xx (after discord.py's own retries) and network trouble may pass;
+                # any other 4xx means this token or message will never take an edit.
+                status = exc.status if isinstance(exc, discord.HTTPException) else "network"
+                transient = not isinstance(exc, discord.HTTPException) or (
+                    exc.status == 429 or exc.status >= 500
+                )
+                if (
+                    not transient
+                    or attempt == self.attempts
+                    or (self._now() + delay >= hand.expires)
+                ):
+                    self.stats.dropped += 1
+                    log.warning(
+                        "game %d: live hand edit for %d dropped (%s)",
+                        hand.game_id,
+                        hand.user_id,
+                        status,
+                    )
+                    return "dropped" if transient else "gone"
+                self.stats.retried += 1
+                await asyncio.sleep(delay)
+                delay *= 2
+                continue
+            self.stats.edits += 1
+            return "sent"
+        return "dropped"
+
+    # ----------------------------------------------------------------- lifecycle
+
+    async def close(self) -> None:
+        self._closing = True
+        tasks = [w.task for w in self._workers.values() if w.task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for game_id in list(self._games):
+            self.forget_game(game_id)
+
+    @staticmethod
+    def _now() -> float:
+        # Discord's clock as discord.py sees it: wall time, or simcord's virtual time.
+        return discord.utils.utcnow().timestamp()
