@@ -32,7 +32,7 @@ from .rematch_views import REMATCH_ITEMS
 from .sessions import AiFactory, GameService, GameSession
 from .sharding import ShardScope
 from .storage import Storage
-from .views import DYNAMIC_ITEMS, hand_message, reopen_view
+from .views import DYNAMIC_ITEMS, live_hand_message, reopen_view
 
 __all__ = ["INVITE_PERMISSIONS", "SYNC_MODES", "DurakBot", "SyncMode", "sync_commands_only"]
 
@@ -180,7 +180,7 @@ class DurakBot(commands.AutoShardedBot):
             forfeit_rng=self._forfeit_rng,
             shards=self.shard_scope,
         )
-        self.live_hands = LiveHands(self.service, hand_message, reopen_view)
+        self.live_hands = LiveHands(self.service, live_hand_message, reopen_view)
         self.pings = TurnPings(self, self.storage, self.live_hands)
         self.publisher = DiscordPublisher(
             self, self.service, self.config.table_edit_interval, self.live_hands, self.pings

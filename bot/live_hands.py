@@ -107,7 +107,7 @@ class _Worker:
 
 
 _Outcome = Literal["sent", "gone", "dropped"]
-Renderer = Callable[..., tuple[str | None, discord.Embed, discord.ui.View]]
+Renderer = Callable[..., tuple[str | None, discord.Embed | None, discord.ui.View]]
 
 
 class LiveHands:
@@ -313,7 +313,7 @@ class LiveHands:
         self,
         hand: LiveHand,
         content: str | None,
-        embed: discord.Embed,
+        embed: discord.Embed | None,
         view: discord.ui.View,
     ) -> _Outcome:
         """One edit with retries: "gone" when this hand can never be edited again, "dropped"

@@ -295,6 +295,23 @@ def hand_message(
     return note, embed, view
 
 
+def live_hand_message(
+    session: GameSession,
+    seat: int,
+    locale: str,
+    *,
+    page: int = 0,
+    target: Card | None = None,
+) -> tuple[str | None, discord.Embed | None, discord.ui.View]:
+    """What a live hand is edited to (see bot.live_hands): the hand while the game runs; once
+    it is over or cancelled, the same sentence a click on that hand gets, so no frozen "your
+    turn" stays on screen without buttons."""
+    if session.finished:
+        key = "hand.closed.cancelled" if session.status == "cancelled" else "hand.closed.finished"
+        return error_text(HandClosed(key, session), locale), None, _components_view()
+    return hand_message(session, seat, locale, page=page, target=target)
+
+
 def reopen_view(session: GameSession, locale: str) -> discord.ui.View:
     """The one button of a hand whose live updates are about to stop: a click answers with
     the current hand in place and brings a fresh interaction token (see bot.live_hands)."""

@@ -137,9 +137,17 @@ async def test_a_hand_of_an_ended_game_says_so_before_and_after_a_restart(tmp_pa
         assert session is not None
         watcher = world["alice"]
         hand = await _open_hand(watcher, channel, session)
-        refresh = custom_ids(hand, "durak:hand:")[-1]
         await play_out(env, channel, game_id, [world[n] for n in PLAYERS])
         assert session.finished
+        # The hand was live until its player opened newer ones while playing; it shows the
+        # version it was last edited to. Click the Refresh button it carries now.
+        shown = env.backend.get_message(channel.id, hand.id)
+        refresh = next(
+            c["custom_id"]
+            for row in shown.components
+            for c in row["components"]
+            if c.get("custom_id", "").startswith("durak:hand:")
+        )
         before = await watcher.click(hand, custom_id=refresh)
         assert before.response is not None and before.response.ephemeral
         assert before.response.content.startswith("This game is over")
@@ -167,9 +175,18 @@ async def test_a_hand_of_a_cancelled_game_says_so(simcord_env: simcord.Env, worl
     session = service(simcord_env).session(game_id)
     assert session is not None
     hand = await _open_hand(world["bob"], channel, session)
+    refresh = custom_ids(hand, "durak:hand:")[-1]
     await world["alice"].slash(channel, "durak cancel")
     assert session.status == "cancelled"
-    clicked = await world["bob"].click(hand, custom_id=custom_ids(hand, "durak:hand:")[-1])
+    # Bob's hand is live: the cancellation reaches it without a click.
+    shown = simcord_env.backend.get_message(channel.id, hand.id)
+    assert shown.content.startswith("This game was cancelled")
+    assert not shown.embeds and not shown.components
+    # A copy of the hand that was not live (token expired) still has its button: same answer.
+    shown.components = [
+        {"type": 1, "components": [{"type": 2, "style": 2, "label": "R", "custom_id": refresh}]}
+    ]
+    clicked = await world["bob"].click(hand, custom_id=refresh)
     assert clicked.response is not None
     assert clicked.response.content.startswith("This game was cancelled")
     assert custom_ids(clicked.response.message) == []

@@ -129,9 +129,12 @@ async def test_opponents_move_edits_my_hand_without_a_click(
     assert mine.flags.ephemeral
     assert custom_ids(mine, "durak:act:") and version_on(mine) == session.version
     assert any(kind in message_text(mine) for kind in ("Take", "Beat", "beat"))
-    # Exactly one edit went out: the defender's. The leader's click answer already showed
-    # the new hand, so their hand is not edited a second time.
-    assert len(hand_edits(simcord_env)) == edits_before + 1
+    # Exactly one live edit went out: the defender's. The leader's click answer (an edit of
+    # the click's own interaction) already showed the new hand, so it is not edited again.
+    watched = live(simcord_env).hand(session.game_id, def_actor.id)
+    assert watched is not None
+    assert len(hand_edits(simcord_env, watched.interaction.token)) == 1
+    assert len(hand_edits(simcord_env)) > edits_before
     assert version_on(seen(channel, lead_actor, lead_hand.id)) == session.version
     assert live(simcord_env).stats.edits == 1
     # Nobody else sees any of this.
@@ -155,6 +158,7 @@ async def test_a_burst_of_moves_is_one_edit_with_the_newest_state(
         hands[seat] = shown.id
     await simcord_env.advance_time(2)
     edits_before = len(hand_edits(simcord_env))
+    live_before = live(simcord_env).stats.edits
     start = session.version
     # simcord also fires a virtual timer once its delay passed in real time; a long debounce
     # keeps the clicks below inside one window however slow this machine is.
@@ -184,7 +188,9 @@ async def test_a_burst_of_moves_is_one_edit_with_the_newest_state(
     assert watcher_token is not None
     watched = hand_edits(simcord_env, watcher_token.interaction.token)
     assert len(watched) == 1, [version_on_json(r.json) for r in watched]
-    assert len(new_edits) == 2
+    # Two live edits in all; the clicks' own answers are edits of their interactions too.
+    assert live(simcord_env).stats.edits - live_before == 2
+    assert len(new_edits) >= 2
     for seat in (leader, defender, watcher):
         assert version_on(hand(seat)) == session.version
 
@@ -199,6 +205,9 @@ async def test_expiring_token_offers_one_reopen_button(
     assert hand is not None
     registry = live(simcord_env)
     assert registry.is_live(session.game_id, def_actor.id)
+    registered = registry.hand(session.game_id, def_actor.id)
+    assert registered is not None
+    token = registered.interaction.token
     # Just before the 15 minutes of the token are up, the hand says so and offers one button.
     await simcord_env.advance_time(registry.lifetime - registry.warn_before - 1)
     assert "15 minutes" not in message_text(seen(channel, def_actor, hand.id))
@@ -208,8 +217,9 @@ async def test_expiring_token_offers_one_reopen_button(
     (button,) = custom_ids(expired)
     assert button.startswith("durak:hand:")
     assert registry.hand(session.game_id, def_actor.id) is None
-    # A move after that does not try to edit the dead hand.
-    edits = len(hand_edits(simcord_env))
+    # A move after that does not try to edit the dead hand (the mover's own answer is an
+    # edit of the mover's interaction, not of this hand).
+    edits = len(hand_edits(simcord_env, token))
     lead_actor = actor_of(world, session, leader)
     lead_hand = (await open_hand(lead_actor, channel, session)).response
     assert lead_hand is not None
@@ -218,7 +228,7 @@ async def test_expiring_token_offers_one_reopen_button(
         custom_id=custom_ids(seen(channel, lead_actor, lead_hand.id), "durak:act:")[0],
     )
     await simcord_env.advance_time(2)
-    assert len(hand_edits(simcord_env)) == edits
+    assert len(hand_edits(simcord_env, token)) == edits
     # One click reopens a live hand in place, showing the current state.
     reopened = await def_actor.click(expired, custom_id=button)
     assert reopened.response is not None and reopened.response.id == hand.id
@@ -236,12 +246,19 @@ async def test_429_on_a_hand_edit_is_retried_and_the_game_stays_consistent(
     lead_hand = (await open_hand(lead_actor, channel, session)).response
     def_hand = (await open_hand(def_actor, channel, session)).response
     assert lead_hand is not None and def_hand is not None
-    simcord_env.inject_error("PATCH", "/webhooks/*/*/messages/@original", status=429, times=2)
+    watched = live(simcord_env).hand(session.game_id, def_actor.id)
+    assert watched is not None
+    simcord_env.inject_error(
+        "PATCH",
+        f"/webhooks/*/{watched.interaction.token}/messages/@original",
+        status=429,
+        times=2,
+    )
     moved = await lead_actor.click(
         seen(channel, lead_actor, lead_hand.id),
         custom_id=custom_ids(seen(channel, lead_actor, lead_hand.id), "durak:act:")[0],
     )
-    # The mover's answer is unaffected (it is the interaction response, not an edit).
+    # The mover's answer is unaffected (an edit of the mover's own interaction).
     assert moved.response is not None and version_on(moved.response.message) == session.version
     await simcord_env.advance_time(1)
     assert version_on(seen(channel, def_actor, def_hand.id)) != session.version  # first try: 429
@@ -267,7 +284,14 @@ async def test_a_429_that_lasts_drops_the_edit_and_the_next_change_retries(
     lead_hand = (await open_hand(lead_actor, channel, session)).response
     def_hand = (await open_hand(def_actor, channel, session)).response
     assert lead_hand is not None and def_hand is not None
-    simcord_env.inject_error("PATCH", "/webhooks/*/*/messages/@original", status=429, times=3)
+    watched = live(simcord_env).hand(session.game_id, def_actor.id)
+    assert watched is not None
+    simcord_env.inject_error(
+        "PATCH",
+        f"/webhooks/*/{watched.interaction.token}/messages/@original",
+        status=429,
+        times=3,
+    )
     await lead_actor.click(
         seen(channel, lead_actor, lead_hand.id),
         custom_id=custom_ids(seen(channel, lead_actor, lead_hand.id), "durak:act:")[0],
