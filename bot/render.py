@@ -224,6 +224,16 @@ def event_line(
         return t("event.exchange_trump", locale, name=name, card=face(ev.cards[0]))
     if k == "beaten":
         return t("event.bito", locale)
+    if k == "top" and ev.cards:
+        return t("event.lead_top", locale, name=name, card=face(ev.cards[0]))
+    if k == "swap":
+        # the cards put under the talon are the swapper's secret (PublicEvent holds only the
+        # ones the table already knew to be in that hand); the line never names them
+        return t("event.swap", locale, name=name)
+    if k == "open" and ev.cards:
+        return t("event.open_cards", locale, name=name, cards=cards)
+    if k == "reshuffle" and ev.cards:
+        return t("event.reshuffle", locale, cards=cards)
     if k == "picked_up":
         return t("event.picked_up", locale, name=name, cards=cards)
     if k == "draw":
