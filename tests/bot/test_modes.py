@@ -161,3 +161,47 @@ def test_readme_lists_every_preset() -> None:
     listed = set(re.findall(r"`([a-z0-9-]+)`", table))
     assert set(PRESETS) <= listed, sorted(set(PRESETS) - listed)
     assert "[twist]" in readme
+
+
+# ------------------------------------------------------------------ what a variant makes public
+
+
+def test_table_and_hand_show_what_a_variant_makes_public() -> None:
+    from bot.render import hand_embed, table_embed
+    from engine.cards import SUIT_SYMBOLS
+
+    g = Game.new(RuleSet.preset("double-trump", players=3), 11)
+    s = _session(g, "double-trump")
+    trumps = g.public_observation().trumps
+    assert len(set(trumps)) == 3
+    table = table_embed(s).description or ""
+    assert all(f"p{i} {SUIT_SYMBOLS[suit]}" in table for i, suit in enumerate(trumps))
+    for seat in range(3):
+        hand = hand_embed(s, g.observation(seat), "en")
+        line = next(x for x in message_like(hand).splitlines() if x.startswith("Trump"))
+        assert SUIT_SYMBOLS[trumps[seat]] in line, (seat, line)  # the seat's own trump
+
+    magadan = Game.new(RuleSet.preset("magadan", players=2), 3)
+    text = table_embed(_session(magadan, "magadan")).description or ""
+    assert t("table.closed_cards", "en", counts="p0 5, p1 5") in text
+
+    chukchi = Game.new(RuleSet.preset("chukchi", players=2), 3)
+    out = chukchi.public_observation().out_of_play
+    text = table_embed(_session(chukchi, "chukchi")).description or ""
+    assert out > 0 and t("table.out_of_play", "en", count=out) in text
+
+    invisible = Game.new(RuleSet.preset("invisible", players=2), 3)
+    text = table_embed(_session(invisible, "invisible")).description or ""
+    assert CARDS_PRETTY(invisible.trump_card) not in text and "Trump suit" in text
+
+
+def message_like(embed: Any) -> str:
+    parts = [embed.title or "", embed.description or ""]
+    parts += [f.name + "\n" + f.value for f in embed.fields]
+    return "\n".join(parts)
+
+
+def CARDS_PRETTY(card: int) -> str:
+    from engine.cards import CARDS
+
+    return CARDS[card].pretty()
