@@ -205,3 +205,19 @@ def CARDS_PRETTY(card: int) -> str:
     from engine.cards import CARDS
 
     return CARDS[card].pretty()
+
+
+@pytest.mark.parametrize("preset", ["magadan", "three"])
+async def test_any_preset_can_be_the_servers_default_mode(
+    simcord_env: simcord.Env, world: Any, preset: str
+) -> None:
+    channel, mod = world["channel"], world["mod"]
+    saved = await mod.slash(channel, "durak settings", mode=preset)
+    assert saved.ephemeral and saved.response is not None
+    assert "Unknown" not in saved.response.content and "can't" not in saved.response.content
+    created = await mod.slash(channel, "durak new")
+    assert created.response is not None and not created.ephemeral
+    assert t(f"preset.{preset}.name", "en") in message_text(message(channel, created.response.id))
+    assert service(simcord_env).session(1) is None
+    lobby = await service(simcord_env).lobby(1)
+    assert lobby.preset == preset
