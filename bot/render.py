@@ -18,6 +18,7 @@ import discord
 from engine import PRESETS, ActionKind, Card, Observation, RuleSet
 from engine.cards import NO_TRUMP, SUIT_NAMES, SUIT_SYMBOLS, sort_key
 
+from . import modes
 from .emojis import registry as card_emojis
 from .i18n import t, tn
 from .series import deal_losers
@@ -119,9 +120,49 @@ def suit_text(suit: int, locale: str) -> str:
 def _trump_line(obs: Observation, locale: str) -> str:
     if obs.trump == NO_TRUMP:
         return t("table.no_trump", locale)
-    if obs.trump_card_in_talon and obs.trump_card is not None:
-        return t("table.trump", locale, card=card_face(obs.trump_card, obs.trump))
+    card = obs.trump_card
+    # double-trump fool: the turned-up card shows one seat's trump, maybe not this seat's
+    if obs.trump_card_in_talon and card is not None and card.suit == obs.trump:
+        return t("table.trump", locale, card=card_face(card, obs.trump))
     return t("table.trump_suit", locale, suit=suit_text(obs.trump, locale))
+
+
+def _variant_lines(session: GameSession, obs: Observation, locale: str) -> list[str]:
+    """What a catalogue variant makes public beyond the usual table: each seat's own trump
+    (double-trump fool), how many cards lie out of play (Chukchi) or closed (Magadan). Counts
+    only: those cards are face down to everyone."""
+    lines = []
+    if len(set(obs.trumps)) > 1:
+        lines.append(
+            t(
+                "table.seat_trumps",
+                locale,
+                trumps=t("common.list_separator", locale).join(
+                    t(
+                        "table.seat_trump",
+                        locale,
+                        name=_who(session, s, locale),
+                        suit=suit_text(suit, locale) if suit != NO_TRUMP else "—",
+                    )
+                    for s, suit in enumerate(obs.trumps)
+                ),
+            )
+        )
+    if obs.out_of_play:
+        lines.append(t("table.out_of_play", locale, count=obs.out_of_play))
+    if any(obs.closed):
+        lines.append(
+            t(
+                "table.closed_cards",
+                locale,
+                counts=t("common.list_separator", locale).join(
+                    t("table.closed_count", locale, name=_who(session, s, locale), count=c)
+                    for s, c in enumerate(obs.closed)
+                    if c
+                ),
+            )
+        )
+    return lines
 
 
 def _pairs(obs: Observation, locale: str) -> str:
@@ -224,6 +265,16 @@ def event_line(
         return t("event.exchange_trump", locale, name=name, card=face(ev.cards[0]))
     if k == "beaten":
         return t("event.bito", locale)
+    if k == "top" and ev.cards:
+        return t("event.lead_top", locale, name=name, card=face(ev.cards[0]))
+    if k == "swap":
+        # the cards put under the talon are the swapper's secret (PublicEvent holds only the
+        # ones the table already knew to be in that hand); the line never names them
+        return t("event.swap", locale, name=name)
+    if k == "open" and ev.cards:
+        return t("event.open_cards", locale, name=name, cards=cards)
+    if k == "reshuffle" and ev.cards:
+        return t("event.reshuffle", locale, cards=cards)
     if k == "picked_up":
         return t("event.picked_up", locale, name=name, cards=cards)
     if k == "draw":
@@ -266,7 +317,11 @@ def _event_lines(session: GameSession, locale: str, limit: int = EVENTS_SHOWN) -
 def lobby_embed(info: LobbyInfo) -> discord.Embed:
     loc = info.locale
     embed = discord.Embed(
-        title=t("lobby.title", loc, preset=preset_name(info.preset, loc)),
+        title=t(
+            "lobby.title",
+            loc,
+            preset=modes.mode_name(info.preset, modes.variant_of(info.preset, info.overrides), loc),
+        ),
         description=t("lobby.description", loc, host=f"<@{info.host_id}>"),
         colour=COLOUR_LOBBY if info.status == "lobby" else COLOUR_OVER,
     )
@@ -319,7 +374,10 @@ def table_embed(session: GameSession) -> discord.Embed:
     over = session.finished
     embed = discord.Embed(
         title=t(
-            "table.title", loc, game_id=session.game_id, preset=preset_name(session.preset, loc)
+            "table.title",
+            loc,
+            game_id=session.game_id,
+            preset=modes.mode_name(session.preset, session.game.rules.variant, loc),
         ),
         colour=COLOUR_OVER if over else COLOUR_TABLE,
     )
@@ -331,7 +389,7 @@ def table_embed(session: GameSession) -> discord.Embed:
         else t("table.talon_empty", loc)
     )
     status.append(t("table.discard", loc, count=obs.discard_mask.bit_count()))
-    embed.description = " · ".join(status)
+    embed.description = "\n".join([" · ".join(status), *_variant_lines(session, obs, loc)])
     seat_lines = []
     for seat in session.seats:
         s = seat.seat
@@ -571,7 +629,7 @@ def hand_embed(session: GameSession, obs: Observation, locale: str) -> discord.E
         ),
         colour=COLOUR_TABLE,
     )
-    lines = [_trump_line(obs, locale)]
+    lines = [_trump_line(obs, locale), *_variant_lines(session, obs, locale)]
     lines.append(t(hand_role_key(obs, obs.seat), locale))
     if not obs.legal_actions and obs.phase != "over":
         lines.append(t("hand.waiting", locale))
@@ -624,6 +682,15 @@ def rules_embed(rules: RuleSet, title: str, locale: str) -> discord.Embed:
     translated labels (``option.<name>.*``), one per RuleSet option (a test checks that every
     option and every choice has them)."""
     embed = discord.Embed(title=title, colour=COLOUR_LOBBY)
+    if rules.variant != "none":
+        # the catalogue's own sentence, then how the bot reads it where the text is silent
+        embed.description = t(
+            "rules.variant_text",
+            locale,
+            name=t(f"preset.{rules.variant}.name", locale),
+            rule=t(f"variant.{rules.variant}.rule", locale),
+            reading=t(f"variant.{rules.variant}.reading", locale),
+        )[:4096]
     for name, _default, _doc, _source, choices in RuleSet.describe_options():
         raw = getattr(rules, name)
         if choices and isinstance(raw, str):

@@ -47,6 +47,7 @@ from typing import Any, Literal, Protocol
 
 from engine import Action, ActionKind, Card, Event, Game, IllegalAction, InvalidPosition, RuleSet
 from engine.rules import PRESETS, RuleError
+from engine.variants import VARIANTS
 
 from . import storage as st
 from .series import Series
@@ -453,6 +454,24 @@ def _rules_for(preset: str, options: dict[str, Any], players: int) -> RuleSet:
     return RuleSet.preset(preset, players=players, **overrides)
 
 
+def twist_options(
+    preset: str, twist: str, overrides: dict[str, Any], deck_size: int, seats: int
+) -> dict[str, Any]:
+    """The rule options that put catalogue variant ``twist`` on ``preset`` (the variant and
+    the option values it needs), or a polite ServiceError with the engine's reason."""
+    if twist not in VARIANTS or twist == "none":
+        raise ServiceError("error.unknown_twist", twist=twist)
+    own = PRESETS[preset].variant
+    if own != "none" and own != twist:
+        raise ServiceError("error.twist_on_variant", preset=preset, twist=twist)
+    try:
+        base = _rules_for(preset, {**overrides, "deck_size": deck_size}, seats)
+        combined = base.with_variant(twist)
+    except RuleError as exc:
+        raise ServiceError("error.bad_twist", twist=twist, reason=str(exc)) from None
+    return combined.diff(base)
+
+
 def waiting_seats(game: Game) -> list[int]:
     """Seats the game is waiting for, defender first: without their move nothing happens.
 
@@ -802,6 +821,7 @@ class GameService:
         deck_size: int | None = None,
         *,
         discord_locale: str | None = None,
+        twist: str | None = None,
     ) -> LobbyInfo:
         """Open a lobby with the host seated. The rules are validated for the full table now
         so that an impossible combination (7 hands from 24 cards) fails before anyone joins.
@@ -822,6 +842,8 @@ class GameService:
             raise ServiceError("error.unknown_preset", preset=preset)
         seats = seats if seats is not None else int(defaults.get("seats", 2))
         deck_size = deck_size if deck_size is not None else int(defaults.get("deck_size", 36))
+        if twist is not None:
+            overrides = {**overrides, **twist_options(preset, twist, overrides, deck_size, seats)}
         try:
             _rules_for(preset, {**overrides, "deck_size": deck_size}, seats)
         except RuleError as exc:

@@ -171,6 +171,18 @@ def _sorted_moves(obs: Observation, target: Card | None) -> tuple[list[Action], 
     return sorted(moves, key=key), targets
 
 
+#: Locale keys of the move verbs shown on card buttons.
+_VERB_KEYS: dict[ActionKind, str] = {
+    ActionKind.ATTACK: "hand.button.attack",
+    ActionKind.THROW: "hand.button.throw_in",
+    ActionKind.TRANSFER: "hand.button.transfer",
+    ActionKind.SHOW: "hand.button.show_trump",
+    ActionKind.PILE: "hand.button.pile_on",
+    ActionKind.EXCHANGE: "hand.button.exchange_trump",
+    ActionKind.SWAP: "hand.button.swap",
+}
+
+
 def _move_label(a: Action, obs: Observation, locale: str) -> str:
     cards = render.cards_text(a.cards)
     if a.kind is ActionKind.DEFEND:
@@ -180,15 +192,18 @@ def _move_label(a: Action, obs: Observation, locale: str) -> str:
             attack=render.card_text(a.cards[0]),
             card=render.card_text(a.cards[1]),
         )
-    verb = {
-        ActionKind.ATTACK: "hand.button.attack",
-        ActionKind.THROW: "hand.button.throw_in",
-        ActionKind.TRANSFER: "hand.button.transfer",
-        ActionKind.SHOW: "hand.button.show_trump",
-        ActionKind.PILE: "hand.button.pile_on",
-        ActionKind.EXCHANGE: "hand.button.exchange_trump",
-    }[a.kind]
-    return t("hand.button.card_action", locale, verb=t(verb, locale), cards=cards)
+    if a.kind is ActionKind.TOP:
+        # the card is unseen until it lies on the table: the button names no card
+        return t("hand.button.lead_top", locale)
+    key = _VERB_KEYS.get(a.kind)
+    if key is None and has_key(f"hand.button.{a.kind.value}"):
+        key = f"hand.button.{a.kind.value}"
+    # A kind of move this view does not know yet (a new catalogue variant's) still gets a
+    # button: its notation verb, never a KeyError that would take the whole hand down.
+    verb = t(key, locale) if key else a.kind.value
+    if not a.cards:
+        return verb
+    return t("hand.button.card_action", locale, verb=verb, cards=cards)
 
 
 def _move_emoji(a: Action, obs: Observation) -> discord.PartialEmoji | None:

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import render
+from bot import modes, render
 from bot.i18n import ls, normalize_locale, pick_locale, t
 from bot.publisher import DiscordPublisher
 from bot.sessions import (
@@ -93,18 +93,24 @@ async def _refuse(interaction: discord.Interaction, err: ServiceError) -> None:
 async def preset_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
-    """Every engine preset with its translated name and description."""
+    """The engine's presets, best match first (base games first when nothing is typed; names
+    match in English and Russian), with translated names and descriptions."""
     locale = _locale(interaction)
-    needle = current.strip().lower()
-    choices = []
-    for preset in PRESETS:
-        label = (
-            f"{t(f'preset.{preset}.name', locale)} — {t(f'preset.{preset}.description', locale)}"
-        )
-        if needle and needle not in preset and needle not in label.lower():
-            continue
-        choices.append(app_commands.Choice(name=label[:100], value=preset))
-    return choices[:25]
+    return [
+        app_commands.Choice(name=modes.choice_label(preset, locale), value=preset)
+        for preset in modes.ranked_presets(current)
+    ]
+
+
+async def twist_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """Catalogue variants to put on the chosen mode, best match first."""
+    locale = _locale(interaction)
+    return [
+        app_commands.Choice(name=modes.choice_label(name, locale), value=name)
+        for name in modes.ranked_twists(current)
+    ]
 
 
 class DurakCog(commands.Cog):
@@ -124,15 +130,17 @@ class DurakCog(commands.Cog):
     @durak.command(name=ls("cmd.durak.new.name"), description=ls("cmd.durak.new.description"))
     @app_commands.rename(
         preset=ls("cmd.param.preset.name"),
+        twist=ls("cmd.param.twist.name"),
         seats=ls("cmd.param.seats.name"),
         deck=ls("cmd.param.deck.name"),
     )
     @app_commands.describe(
         preset=ls("cmd.param.preset.description"),
+        twist=ls("cmd.param.twist.description"),
         seats=ls("cmd.param.seats.description"),
         deck=ls("cmd.param.deck.description"),
     )
-    @app_commands.autocomplete(preset=preset_autocomplete)
+    @app_commands.autocomplete(preset=preset_autocomplete, twist=twist_autocomplete)
     @app_commands.choices(deck=[app_commands.Choice(name=str(n), value=n) for n in (24, 36, 52)])
     async def new(
         self,
@@ -140,6 +148,7 @@ class DurakCog(commands.Cog):
         preset: str | None = None,
         seats: app_commands.Range[int, 2, 6] | None = None,
         deck: int | None = None,
+        twist: str | None = None,
     ) -> None:
         """Left-out options come from the guild's house rules (``/durak settings``)."""
         service = _service(interaction)
@@ -158,6 +167,7 @@ class DurakCog(commands.Cog):
                 seats,
                 deck,
                 discord_locale=_discord_guild_locale(interaction),
+                twist=twist,
             )
         except ServiceError as err:
             await _refuse(interaction, err)
