@@ -189,7 +189,7 @@ def _seat_from_row(row: Row) -> SeatRow:
 
 def _settings_from_row(row: Row, default_threads: bool = True) -> GuildSettings:
     allowed = row["allowed_channel_ids"]
-    keys = row.keys()
+    keys = set(row.keys())  # asyncpg gives an iterator, read once
     threads_explicit = bool(row["threads_explicit"]) if "threads_explicit" in keys else False
     return GuildSettings(
         guild_id=row["guild_id"],
