@@ -281,6 +281,8 @@ def event_line(
         return None  # refilling after every bout is routine; the talon count shows it
     if k == "trump_change" and ev.cards:
         return t("event.trump_change", locale, suit=suit_text(ev.cards[0].suit, locale))
+    if k == "swap_hands":
+        return t("event.swap_hands", locale, name=name, target=_who(session, ev.target, locale))
     if k == "out":
         return t("event.out", locale, name=name)
     if k == "game_over":

@@ -168,6 +168,8 @@ class Event(NamedTuple):
             return f"{cards} shuffled back into the talon"
         if k == "picked_up":
             return f"seat {self.seat} picks up {self.amount} cards"
+        if k == "swap_hands":
+            return f"seats {self.seat} and {self.target} exchange hands"
         if k == "trump_change":
             return f"trumps change to {cards}"
         if k == "out":

@@ -360,6 +360,8 @@ PRESETS: Final[dict[str, RuleSet]] = {
     "magadan": RuleSet().with_variant("magadan"),
     "armenian": RuleSet().with_variant("armenian"),
     "poker": RuleSet().with_variant("poker"),
+    # hidden information and scoring (docs/variants.md)
+    "round": RuleSet().with_variant("round"),
 }
 
 PRESET_DESCRIPTIONS: Final = {
@@ -390,4 +392,5 @@ PRESET_DESCRIPTIONS: Final = {
     "magadan": "Magadan fool: five dealt cards stay face down, opening one per beaten-off bout.",
     "armenian": "Armenian fool: you may lead the top card of the talon instead of your own.",
     "poker": "Poker fool: holding under six, a defender may swap two cards with the talon.",
+    "round": "Round fool: after every bout the two players exchange hands (two players).",
 }

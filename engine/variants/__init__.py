@@ -23,6 +23,7 @@ from .japanese import JAPANESE
 from .magadan import MAGADAN
 from .poker import POKER
 from .road import ROAD
+from .round import ROUND
 from .royal import ROYAL
 from .three import THREE
 from .trump_fool import TRUMP_FOOL
@@ -35,6 +36,7 @@ VARIANTS: Final[dict[str, Variant]] = {
         *(NONE, TRUMPLESS, JAPANESE, ROYAL, DOUBLE_TRUMP, ROAD, TRUMP_FOOL, INVISIBLE),
         *(HEAPED, CHUKCHI, EMPTY, ALBANIAN, BEATEN_OFF, MAGADAN, ARMENIAN, POKER),
         *(BORING, THREE),
+        *(ROUND,),
     )
 }
 

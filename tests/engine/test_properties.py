@@ -27,11 +27,16 @@ from engine.cards import (
     NO_TRUMP,
     RANK_MASK,
     SPADES,
+    Card,
     bits,
     deck_mask,
 )
 
 MAX_STEPS = 5000
+#: Variants in which a player privately knows cards in another hand beyond the public
+#: knowledge (round fool: the hand a player gave away); tests/engine/test_variants_hidden.py
+#: checks that knowledge exactly.
+PRIVATE_KNOWLEDGE = frozenset({"round"})
 
 
 def combos() -> Iterator[tuple[str, int]]:
@@ -79,6 +84,9 @@ class Knowledge:
                 self.known[e.seat] &= ~(1 << e.cards[1])
             elif e.kind in ("picked_up", "draw", "show", "open"):  # open: Magadan's closed cards
                 self.known[e.seat] |= m
+            elif e.kind == "swap_hands":  # round fool: public knowledge follows the cards
+                k = self.known
+                k[e.seat], k[e.target] = k[e.target], k[e.seat]
             elif e.kind == "exchange":
                 low, up = e.cards
                 for s, k in enumerate(self.known):
@@ -411,8 +419,11 @@ def random_game(name: str, n: int, seed: int, *, heavy: bool = True) -> Game:
             obs = g.observation(s)
             assert obs.hand_mask == (g.hands[s] if s >= 0 else 0)
             for t in range(n):
-                if t != s:
+                if t != s and (s < 0 or g.rules.variant not in PRIVATE_KNOWLEDGE):
                     assert obs.known_masks[t] == know.known[t], (s, t, events)
+                elif t != s:  # public knowledge, and besides only cards the seat really holds
+                    assert know.known[t] & ~obs.known_masks[t] == 0, (s, t, events)
+                    assert obs.known_masks[t] & ~g.hands[t] == 0, (s, t, events)
             assert obs.hand_sizes == tuple(g.hand_size(t) for t in range(n))
             if s >= 0:
                 assert obs.legal_actions == tuple(g.legal_actions(s))
@@ -555,9 +566,11 @@ def test_observation_does_not_depend_on_hidden_cards(name: str, n: int, seed: in
                 others = [t for t in range(n) if t != seat]
                 t, u = rng.sample(others, 2) if len(others) > 1 else (others[0], -1)
                 data = g.to_dict()
-                free_t = [c for c in data["hands"][t] if c not in data["known"][t]]
+                # unknown to the observer: neither public nor privately known to it
+                seen = g.observation(seat).known_masks
+                free_t = [c for c in data["hands"][t] if not seen[t] >> Card.parse(c) & 1]
                 if u >= 0:
-                    free_u = [c for c in data["hands"][u] if c not in data["known"][u]]
+                    free_u = [c for c in data["hands"][u] if not seen[u] >> Card.parse(c) & 1]
                 else:
                     # (invisible fool: the card under the talon is as hidden as the rest)
                     hidden_up = g.rules.variant == "invisible"
