@@ -362,6 +362,8 @@ PRESETS: Final[dict[str, RuleSet]] = {
     "poker": RuleSet().with_variant("poker"),
     # hidden information and scoring (docs/variants.md)
     "round": RuleSet().with_variant("round"),
+    "point": RuleSet().with_variant("point"),
+    "epaulet": RuleSet().with_variant("epaulet"),
 }
 
 PRESET_DESCRIPTIONS: Final = {
@@ -393,4 +395,6 @@ PRESET_DESCRIPTIONS: Final = {
     "armenian": "Armenian fool: you may lead the top card of the talon instead of your own.",
     "poker": "Poker fool: holding under six, a defender may swap two cards with the talon.",
     "round": "Round fool: after every bout the two players exchange hands (two players).",
+    "point": "Point fool: whoever beats off the most of the opponents' cards wins.",
+    "epaulet": "Epaulet fool: make opponents take pairs of equal cards; most pairs wins.",
 }

@@ -17,10 +17,12 @@ from .boring import BORING
 from .chukchi import CHUKCHI
 from .double_trump import DOUBLE_TRUMP
 from .empty import EMPTY
+from .epaulet import EPAULET
 from .heaped import HEAPED
 from .invisible import INVISIBLE
 from .japanese import JAPANESE
 from .magadan import MAGADAN
+from .point import POINT
 from .poker import POKER
 from .road import ROAD
 from .round import ROUND
@@ -36,7 +38,7 @@ VARIANTS: Final[dict[str, Variant]] = {
         *(NONE, TRUMPLESS, JAPANESE, ROYAL, DOUBLE_TRUMP, ROAD, TRUMP_FOOL, INVISIBLE),
         *(HEAPED, CHUKCHI, EMPTY, ALBANIAN, BEATEN_OFF, MAGADAN, ARMENIAN, POKER),
         *(BORING, THREE),
-        *(ROUND,),
+        *(POINT, EPAULET, ROUND),
     )
 }
 

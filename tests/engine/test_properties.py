@@ -31,6 +31,7 @@ from engine.cards import (
     bits,
     deck_mask,
 )
+from engine.variants import VARIANTS
 
 MAX_STEPS = 5000
 #: Variants in which a player privately knows cards in another hand beyond the public
@@ -361,6 +362,12 @@ def check_after_bout(
 def check_result(g: Game) -> None:
     r = g.result
     assert r is not None
+    assert not g.talon and not g.table
+    if VARIANTS[g.rules.variant].settles:
+        # a scored deal (point, epaulet fool) ranks every seat: the fool, then the others
+        assert sorted([*r.losers, *r.finish_order]) == list(range(g.n))
+        assert (r.kind == "fool") == (r.fool is not None) and r.kind in ("fool", "draw")
+        return
     holding = [s for s in range(g.n) if g.hands[s]]
     if r.kind == "draw":
         assert holding == []

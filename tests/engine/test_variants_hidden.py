@@ -119,9 +119,134 @@ def test_round_random_games_keep_every_card() -> None:
         assert not g.talon and not g.table
 
 
+# ------------------------------------------------------------------ point
+
+POINT = RuleSet.preset("point")
+
+
+def test_point_winner_beat_off_more_cards_even_if_left_holding() -> None:
+    """ "The Point Fool differs from the Simple, Thrown on or Transfer Fool only by the fact that
+    the winner is the one who beats off the larger number of the opponent’s cards." """
+    g = Game.from_position(POINT, [["6c"], ["8c", "9d"]], trump="h")
+    play(g, "0 attack 6c", "1 defend 6c/8c")
+    finish_bout(g)
+    # seat 0 went out first, but seat 1 beat off one of its cards and seat 0 none
+    assert g.result is not None and g.result.fool == 0 and g.result.losers == (0,)
+    assert g.result.finish_order == (1,)
+    assert g.public_observation().variant_state == {"points": [0, 1]}
+
+
+def test_point_equal_points_fall_back_to_the_ordinary_result() -> None:
+    """Equal points: the one left holding cards is the fool, as in the base game."""
+    g = Game.from_position(POINT, [["6c"], ["7d"]], trump="h")
+    play(g, "0 attack 6c", "1 take")
+    finish_bout(g)
+    assert g.result is not None and g.result.fool == 1
+
+
+def test_point_counts_only_the_attack_cards_of_beaten_bouts() -> None:
+    hands = [["6c", "6d", "7s"], ["8c", "8d", "Ks", "Qs"]]
+    g = Game.from_position(POINT, hands, trump="h", talon=["9h", "Th", "Jh"])
+    play(g, "0 attack 6c 6d", "1 defend 6c/8c", "1 defend 6d/8d")
+    finish_bout(g)
+    assert g.vstate["points"] == [0, 2]
+    play(g, "1 attack Ks", "0 take")  # a taken bout scores nothing
+    finish_bout(g)
+    assert g.vstate["points"] == [0, 2]
+
+
+def test_point_three_players_rank_every_seat_by_points() -> None:
+    """With three or more the fewest points is the fool and the others are placed by points."""
+    rules = RuleSet.preset("point", players=3)
+    g = Game.from_position(
+        rules, [["6c"], ["8c", "9d"], ["Ts"]], trump="h", variant_state={"points": [1, 5, 3]}
+    )
+    play(g, "0 attack 6c", "1 defend 6c/8c")
+    finish_bout(g)
+    assert g.result is None  # seats 1 and 2 still hold cards
+    play(g, "1 attack 9d", "2 take")
+    finish_bout(g)
+    assert g.result is not None
+    assert g.result.fool == 0 and g.result.finish_order == (1, 2)
+
+
+def test_point_and_epaulet_refuse_partnerships() -> None:
+    for name in ("point", "epaulet"):
+        with pytest.raises(RuleError, match="each player"):
+            RuleSet.preset("teams-2v2").replace(variant=name)
+
+
+# ------------------------------------------------------------------ epaulet
+
+EPAULET = RuleSet.preset("epaulet")
+
+
+def test_epaulet_is_a_pair_of_equal_cards_the_opponent_takes() -> None:
+    """ "An “epaulet’ is the situation in which the opponent takes 2 cards equal in value, not 3
+    or 4." """
+    hands = [["7s", "8s", "Qd"], ["9c", "9d", "Ks"]]
+    g = Game.from_position(
+        EPAULET, hands, trump="h", talon=["6h", "7h", "8h"], attacker=1, defender=0
+    )
+    play(g, "1 attack 9c 9d", "0 take")
+    finish_bout(g)
+    assert g.vstate["epaulets"] == [[], [9]]
+    assert g.observation(0).variant_state == {"epaulets": [[], [9]]}
+
+
+def test_epaulet_three_of_a_rank_is_no_epaulet() -> None:
+    hands = [["9h", "8s", "Qd"], ["9c", "9d", "Ks"]]
+    g = Game.from_position(
+        EPAULET, hands, trump="h", talon=["6h", "7h", "8h"], attacker=1, defender=0
+    )
+    play(g, "1 attack 9c 9d", "0 defend 9c/9h", "0 take")
+    finish_bout(g)
+    assert not g.vstate.get("epaulets")
+
+
+def test_epaulet_most_sets_wins_and_stronger_sets_break_a_tie() -> None:
+    """ "the winner is the one who collects more “epaulet” sets of senior cards. In case the
+    number of the sets is the same, the winner is the one whose “epaulets” consist of the cards
+    of a stronger value." """
+    # seat 0 goes out first, but seat 1's epaulet of aces beats seat 0's nines
+    g = Game.from_position(
+        EPAULET, [["6c"], ["8c", "9d"]], trump="h", variant_state={"epaulets": [[9], [14]]}
+    )
+    play(g, "0 attack 6c", "1 defend 6c/8c")
+    finish_bout(g)
+    assert g.result is not None and g.result.fool == 0
+    # more sets beat stronger ones
+    g = Game.from_position(
+        EPAULET, [["6c"], ["8c", "9d"]], trump="h", variant_state={"epaulets": [[7, 6], [14]]}
+    )
+    play(g, "0 attack 6c", "1 defend 6c/8c")
+    finish_bout(g)
+    assert g.result is not None and g.result.fool == 1
+
+
+@pytest.mark.parametrize("name", ["point", "epaulet"])
+@pytest.mark.parametrize("n", [2, 3, 4, 6])
+def test_scored_games_have_one_fool_or_a_draw(name: str, n: int) -> None:
+    rules = RuleSet.preset(name, players=n)
+    for seed in range(15):
+        g = _random_finish(Game.new(rules, seed), seed)
+        r = g.result
+        assert r is not None and sorted([*r.losers, *r.finish_order]) == list(range(n))
+
+
+@pytest.mark.parametrize("name", ["point", "epaulet"])
+def test_scored_games_computer_players_finish(name: str) -> None:
+    for n in (2, 4):
+        g = Game.new(RuleSet.preset(name, players=n), n)
+        players = [
+            make_player("hard" if s == 0 else "normal", seed=s, max_iterations=4) for s in range(n)
+        ]
+        assert play_game(g, players).kind in ("fool", "draw")
+
+
 # ------------------------------------------------------------------ every variant here
 
-HIDDEN = ["round"]
+HIDDEN = ["round", "point", "epaulet"]
 
 
 def _counts(name: str) -> list[int]:
