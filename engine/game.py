@@ -1088,6 +1088,13 @@ class Game:
                 self.table_ranks = self._unb = self.passed = self.shown = 0
                 self.taking = False
                 return
+        self._after_bout(a, d, taken, ev)
+
+    def _after_bout(self, a: int, d: int, taken: bool, ev: list[Event]) -> None:
+        """The table's cards are gone: clear it, refill, drop players out, settle or begin the
+        next bout. ``taken``: the defender ``d`` picked up (so ``a``'s side leads again); a
+        variant that disposes of the table itself (take on trust's wrongful challenge) calls
+        this directly."""
         self.table = []
         self.table_ranks = 0
         self._unb = 0
