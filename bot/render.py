@@ -174,8 +174,12 @@ def _pairs(obs: Observation, locale: str) -> str:
             return card_face(card, obs.trump) if emoji else card_text(card)
 
         lines = []
-        for attack, defence in obs.table:
-            if defence is None:
+        for i, (attack, defence) in enumerate(obs.table):
+            if i in obs.face_down:  # take on trust: only the one who laid it sees the card
+                key = "table.pair_face_down" if defence is None else "table.pair_face_down_own"
+                card = face(defence) if defence is not None else ""
+                lines.append(t(key, locale, attack=face(attack), defense=card))
+            elif defence is None:
                 lines.append(t("table.pair_open", locale, attack=face(attack)))
             else:
                 lines.append(
@@ -281,6 +285,15 @@ def event_line(
         return None  # refilling after every bout is routine; the talon count shows it
     if k == "trump_change" and ev.cards:
         return t("event.trump_change", locale, suit=suit_text(ev.cards[0].suit, locale))
+    if k == "conceal" and ev.cards:  # the public event carries the attack card only
+        return t("event.conceal", locale, name=name, attack=card_text(ev.cards[0]))
+    if k == "accept":
+        return t("event.accept", locale, name=name)
+    if k == "challenge":
+        return t("event.challenge", locale, name=name)
+    if k == "reveal" and len(ev.cards) == 2:
+        key = "event.reveal_true" if ev.amount else "event.reveal_lie"
+        return t(key, locale, attack=card_text(ev.cards[0]), card=card_text(ev.cards[1]))
     if k == "swap_hands":
         return t("event.swap_hands", locale, name=name, target=_who(session, ev.target, locale))
     if k == "out":

@@ -74,10 +74,19 @@ _KIND_ORDER = {
     ActionKind.TRANSFER: 1,
     ActionKind.SHOW: 2,
     ActionKind.DEFEND: 3,
+    ActionKind.CONCEAL: 3,
     ActionKind.THROW: 4,
     ActionKind.PILE: 5,
 }
-_SIMPLE = (ActionKind.TAKE, ActionKind.PASS, ActionKind.EXCHANGE)
+_SIMPLE = (
+    ActionKind.TAKE,
+    ActionKind.PASS,
+    ActionKind.EXCHANGE,
+    ActionKind.ACCEPT,
+    ActionKind.CHALLENGE,
+)
+#: Moves that answer one attack card (the target select chooses which); CONCEAL: take on trust.
+_ANSWERS = (ActionKind.DEFEND, ActionKind.CONCEAL)
 
 
 def _components_view() -> discord.ui.View:
@@ -152,13 +161,11 @@ def _sorted_moves(obs: Observation, target: Card | None) -> tuple[list[Action], 
     moves = [a for a in obs.legal_actions if a.kind not in _SIMPLE]
     targets: list[Card] = []
     for attack, defence in obs.table:
-        if defence is None and any(
-            a.kind is ActionKind.DEFEND and a.cards[0] == attack for a in moves
-        ):
+        if defence is None and any(a.kind in _ANSWERS and a.cards[0] == attack for a in moves):
             targets.append(attack)
     if targets:
         chosen = target if target in targets else targets[0]
-        moves = [a for a in moves if a.kind is not ActionKind.DEFEND or a.cards[0] == chosen]
+        moves = [a for a in moves if a.kind not in _ANSWERS or a.cards[0] == chosen]
 
     def key(a: Action) -> tuple[Any, ...]:
         card = a.cards[-1] if a.cards else None
@@ -192,6 +199,13 @@ def _move_label(a: Action, obs: Observation, locale: str) -> str:
             attack=render.card_text(a.cards[0]),
             card=render.card_text(a.cards[1]),
         )
+    if a.kind is ActionKind.CONCEAL:
+        return t(
+            "hand.button.conceal_with",
+            locale,
+            attack=render.card_text(a.cards[0]),
+            card=render.card_text(a.cards[1]),
+        )
     if a.kind is ActionKind.TOP:
         # the card is unseen until it lies on the table: the button names no card
         return t("hand.button.lead_top", locale)
@@ -220,6 +234,10 @@ def _simple_label(a: Action, obs: Observation, locale: str) -> str:
         return t("hand.button.take", locale)
     if a.kind is ActionKind.PASS:
         return t("hand.button.pass" if obs.taking else "hand.button.done", locale)
+    if a.kind is ActionKind.ACCEPT:
+        return t("hand.button.accept", locale)
+    if a.kind is ActionKind.CHALLENGE:
+        return t("hand.button.challenge", locale)
     return _move_label(a, obs, locale)
 
 

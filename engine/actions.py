@@ -30,6 +30,9 @@ class ActionKind(StrEnum):
     # catalogue variants (engine/variants), applied by ``Variant.apply_own``:
     TOP = "top"  # Armenian fool: lead the top card of the talon, unseen, instead of a hand card
     SWAP = "swap"  # poker fool: put two hand cards under the talon and take its top two
+    CONCEAL = "conceal"  # take on trust: cover an attack card face down, claiming it beats
+    ACCEPT = "accept"  # take on trust: the attacker takes the face-down card on trust
+    CHALLENGE = "challenge"  # take on trust: the attacker turns the face-down card up
 
 
 #: One-letter aliases for the hot loops of the engine and the computer players.
@@ -56,6 +59,9 @@ _CARD_COUNT = {
     ActionKind.EXCHANGE: 1,
     ActionKind.TOP: 0,
     ActionKind.SWAP: 2,
+    ActionKind.CONCEAL: 2,
+    ActionKind.ACCEPT: 0,
+    ActionKind.CHALLENGE: 0,
 }
 
 
@@ -74,8 +80,8 @@ class Action(NamedTuple):
     @property
     def notation(self) -> str:
         """The move without its seat, as shown to the player making it."""
-        if self.kind is ActionKind.DEFEND:
-            return f"defend {self.cards[0]!s}/{self.cards[1]!s}"
+        if self.kind is ActionKind.DEFEND or self.kind is ActionKind.CONCEAL:
+            return f"{self.kind.value} {self.cards[0]!s}/{self.cards[1]!s}"
         if not self.cards:
             return str(self.kind.value)
         return str(self.kind.value) + " " + " ".join(str(c) for c in self.cards)
@@ -100,7 +106,7 @@ class Action(NamedTuple):
             verbs = ", ".join(k.value for k in ActionKind)
             raise ActionParseError(f"{text!r}: unknown action {verb!r} (one of {verbs})") from None
         try:
-            if kind is ActionKind.DEFEND:
+            if kind is ActionKind.DEFEND or kind is ActionKind.CONCEAL:
                 joined = " ".join(parts).replace("/", " ").split()
                 cards = tuple(Card.parse(p) for p in joined)
             else:
@@ -121,7 +127,8 @@ class Event(NamedTuple):
     """Something that happened, for narration and logs.
 
     ``cards`` may be private: a DRAW event carries the drawn cards for the drawer only (so
-    does poker fool's SWAP, the cards put back under the talon); use
+    does poker fool's SWAP, the cards put back under the talon, and take on trust's CONCEAL,
+    its face-down card); use
     :meth:`visible_cards` to get what a given seat (or the public, ``seat=None``) may see.
     """
 
@@ -133,7 +140,7 @@ class Event(NamedTuple):
     public_cards: tuple[Card, ...] = ()
 
     def visible_cards(self, seat: int | None) -> tuple[Card, ...]:
-        if (self.kind == "draw" or self.kind == "swap") and seat != self.seat:
+        if self.kind in ("draw", "swap", "conceal") and seat != self.seat:
             return self.public_cards
         return self.cards
 
@@ -168,6 +175,18 @@ class Event(NamedTuple):
             return f"{cards} shuffled back into the talon"
         if k == "picked_up":
             return f"seat {self.seat} picks up {self.amount} cards"
+        if k == "conceal":
+            seen = self.visible_cards(seat)
+            down = f" with {seen[1].pretty()}" if len(seen) > 1 else ""
+            return f"seat {self.seat} covers {seen[0].pretty()} face down{down}"
+        if k == "accept":
+            return f"seat {self.seat} accepts the face-down card"
+        if k == "challenge":
+            return f"seat {self.seat} challenges the face-down card"
+        if k == "reveal":
+            a, d = self.cards
+            verdict = "beats" if self.amount else "does not beat"
+            return f"the face-down card is {d.pretty()}: it {verdict} {a.pretty()}"
         if k == "swap_hands":
             return f"seats {self.seat} and {self.target} exchange hands"
         if k == "trump_change":

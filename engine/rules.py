@@ -364,6 +364,7 @@ PRESETS: Final[dict[str, RuleSet]] = {
     "round": RuleSet().with_variant("round"),
     "point": RuleSet().with_variant("point"),
     "epaulet": RuleSet().with_variant("epaulet"),
+    "take-on-trust": RuleSet().with_variant("take-on-trust"),
 }
 
 PRESET_DESCRIPTIONS: Final = {
@@ -397,4 +398,5 @@ PRESET_DESCRIPTIONS: Final = {
     "round": "Round fool: after every bout the two players exchange hands (two players).",
     "point": "Point fool: whoever beats off the most of the opponents' cards wins.",
     "epaulet": "Epaulet fool: make opponents take pairs of equal cards; most pairs wins.",
+    "take-on-trust": "Take on trust fool: beat face down; the attacker accepts or turns it up.",
 }

@@ -30,6 +30,7 @@ from .royal import ROYAL
 from .three import THREE
 from .trump_fool import TRUMP_FOOL
 from .trumpless import TRUMPLESS
+from .trust import TAKE_ON_TRUST
 
 #: Every variant by its ``RuleSet.variant`` name, in the catalogue families' order.
 VARIANTS: Final[dict[str, Variant]] = {
@@ -38,7 +39,7 @@ VARIANTS: Final[dict[str, Variant]] = {
         *(NONE, TRUMPLESS, JAPANESE, ROYAL, DOUBLE_TRUMP, ROAD, TRUMP_FOOL, INVISIBLE),
         *(HEAPED, CHUKCHI, EMPTY, ALBANIAN, BEATEN_OFF, MAGADAN, ARMENIAN, POKER),
         *(BORING, THREE),
-        *(POINT, EPAULET, ROUND),
+        *(POINT, EPAULET, TAKE_ON_TRUST, ROUND),
     )
 }
 

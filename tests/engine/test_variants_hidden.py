@@ -18,7 +18,7 @@ from engine.ai import make_player
 from engine.ai.arena import play_game
 from engine.cards import Card, mask_of
 
-from .helpers import finish_bout, play
+from .helpers import finish_bout, legal, play
 
 
 def cards(*names: str) -> int:
@@ -244,9 +244,175 @@ def test_scored_games_computer_players_finish(name: str) -> None:
         assert play_game(g, players).kind in ("fool", "draw")
 
 
+# ------------------------------------------------------------------ take on trust
+
+TRUST = RuleSet.preset("take-on-trust")
+
+
+def _catalogue_example() -> Game:
+    """ "the player leads the 6 of clubs, the computer bets it with the 8 of clubs, then the
+    player throws the 8 of spades, the computer beats it with the 7 of spades, laying the card
+    with its shirt up, so that the player can’t see its value." (seat 0: the player)"""
+    hands = [["6c", "8s", "Ad"], ["8c", "7s", "Kd", "9h"]]
+    g = Game.from_position(TRUST, hands, trump="h", talon=["6h", "7h", "Th", "Jh", "Qh"])
+    play(g, "0 attack 6c", "1 defend 6c/8c", "0 throw 8s", "1 conceal 8s/7s")
+    return g
+
+
+def test_trust_face_down_card_is_hidden_from_everyone_else() -> None:
+    """ "Each player can conceal from the other player the cards he beats. The other player is
+    supposed to check whether his opponent’s declarations are truthful." """
+    g = _catalogue_example()
+    for seat in (-1, 0):
+        obs = g.observation(seat)
+        assert obs.table == ((Card.parse("6c"), Card.parse("8c")), (Card.parse("8s"), None))
+        assert obs.face_down == (1,) and obs.judging == 1
+    # the face-down card is one of the cards seat 0 cannot place
+    assert g.observation(0).unseen_mask == cards("7s", "Kd", "9h", "6h", "7h", "Th", "Jh", "Qh")
+    mine = g.observation(1)
+    assert mine.table[1] == (Card.parse("8s"), Card.parse("7s")) and mine.face_down == (1,)
+    # the public event names the attack card only
+    g2 = _catalogue_example().to_dict()
+    assert g2["variant_state"]["pending"] == int(Card.parse("7s"))
+
+
+def test_trust_only_the_attacker_gives_a_verdict_first() -> None:
+    g = _catalogue_example()
+    assert legal(g, 0) == {"accept", "challenge"}
+    assert legal(g, 1) == set()
+    assert {a.kind.value for a in g.all_legal_actions()} == {"accept", "challenge"}
+
+
+def test_trust_a_lie_takes_the_table() -> None:
+    """ "If he does not agree, the computer takes the cards, since he beat the 8 with a weaker
+    card." """
+    g = _catalogue_example()
+    events = play(g, "0 challenge")
+    reveal = next(e for e in events if e.kind == "reveal")
+    assert reveal.visible_cards(None) == (Card.parse("8s"), Card.parse("7s")) and not reveal.amount
+    assert g.hands[1] & cards("6c", "8c", "8s", "7s") == cards("6c", "8c", "8s", "7s")
+    assert not g.table and (g.attacker, g.defender) == (0, 1)  # the defender took
+
+
+def test_trust_a_wrongful_challenge_takes_the_table() -> None:
+    """ "In case the computer beat the player’s card with a stronger card of his, the whole
+    bunch would go to the player, since he did not agree with the combination." """
+    hands = [["6c", "8s", "Ad"], ["8c", "9s", "Kd", "9h"]]
+    g = Game.from_position(TRUST, hands, trump="h", talon=["6h", "7h", "Th", "Jh", "Qh"])
+    play(g, "0 attack 6c", "1 defend 6c/8c", "0 throw 8s", "1 conceal 8s/9s")
+    events = play(g, "0 challenge")
+    assert next(e for e in events if e.kind == "reveal").amount == 1
+    assert g.hands[0] & cards("6c", "8c", "8s", "9s") == cards("6c", "8c", "8s", "9s")
+    assert not g.table and (g.attacker, g.defender) == (1, 0)  # the defender leads next
+
+
+def test_trust_accepted_card_counts_as_beaten_and_is_never_shown() -> None:
+    """ "In case the player agrees with such a combination, the cards are considered to be
+    burnt." """
+    g = _catalogue_example()
+    events = play(g, "0 accept")
+    events += finish_bout(g)
+    assert any(e.kind == "beaten" for e in events)
+    seven = cards("7s")
+    # the face-up cards go to the discard; the face-down one leaves the game unseen, with the
+    # cards the engine keeps out of play (counted, never shown, sampled by the hard player)
+    assert g.discard & cards("6c", "8c", "8s", "7s") == cards("6c", "8c", "8s")
+    assert g.vstate["out_of_play"] == ["7s"]
+    g.check_invariants()
+    for seat in (-1, 0, 1):
+        obs = g.observation(seat)
+        assert obs.out_of_play == 1 and not obs.discard_mask & seven
+        assert "7s" not in str(obs.variant_state)
+    for e in events:
+        assert Card.parse("7s") not in e.visible_cards(None)
+
+
+def test_trust_face_down_rank_opens_no_throw_in() -> None:
+    hands = [["6c", "7d", "Ad"], ["8c", "7s", "Kd", "9h"]]
+    g = Game.from_position(TRUST, hands, trump="h", talon=["6h", "7h", "Th", "Jh", "Qh"])
+    play(g, "0 attack 6c", "1 conceal 6c/7s", "0 accept")
+    # a face-up 7 would let seat 0 throw its 7d in; the face-down one must not tell
+    assert "throw 7d" not in legal(g, 0)
+    assert legal(g, 0) == {"pass"}
+
+
+def test_trust_conceal_forgets_what_was_known_of_the_hand() -> None:
+    hands = [["6c", "7c", "Ad"], ["8c", "9s", "Kd", "9h"]]
+    g = Game.from_position(TRUST, hands, trump="h", talon=["6h", "7h"], known=[[], ["9s", "Kd"]])
+    play(g, "0 attack 6c", "1 conceal 6c/9s")
+    assert g.public_observation().known_masks[1] == 0
+
+
+def test_trust_taking_back_face_down_cards_keeps_them_hidden() -> None:
+    hands = [["6c", "6d", "Ad", "8d"], ["8c", "7s", "Kd", "9h"]]
+    g = Game.from_position(TRUST, hands, trump="h", talon=["6h", "7h", "Th", "Jh", "Qh"])
+    play(g, "0 attack 6c", "1 conceal 6c/7s", "0 accept", "0 throw 6d", "1 take")
+    events = finish_bout(g)
+    picked = next(e for e in events if e.kind == "picked_up")
+    assert Card.parse("7s") not in picked.visible_cards(None) and picked.amount >= 3
+    assert not g.public_observation().known_masks[1] >> int(Card.parse("7s")) & 1
+
+
+def test_trust_three_players_the_principal_attacker_judges() -> None:
+    rules = RuleSet.preset("take-on-trust", players=3)
+    hands = [["6c", "Ad"], ["8c", "7s", "Kd"], ["6d", "Qs"]]
+    g = Game.from_position(rules, hands, trump="h", talon=["6h", "7h", "Th"])
+    play(g, "0 attack 6c", "1 conceal 6c/7s")
+    assert legal(g, 0) == {"accept", "challenge"}
+    assert legal(g, 2) == set()  # the co-attacker may not throw in or judge meanwhile
+    play(g, "0 accept", "0 pass")
+    assert "throw 6d" in legal(g, 2)
+
+
+def test_trust_observation_does_not_depend_on_the_face_down_card() -> None:
+    g = _catalogue_example()
+    data = g.to_dict()
+    # put another unseen card face down (9h from the hand), 7s in the hand: seat 0 cannot tell
+    data["hands"][1] = ["7s" if c == "9h" else c for c in data["hands"][1]]
+    data["table"][1][1] = "9h"
+    data["variant_state"] = {**data["variant_state"], "pending": int(Card.parse("9h"))}
+    data["variant_state"]["down"] = [[int(Card.parse("9h")), 1]]
+    other = Game.from_dict(data)
+    assert other.observation(0) == g.observation(0)
+    assert other.public_observation() == g.public_observation()
+
+
+def test_trust_round_trips_while_a_verdict_is_pending() -> None:
+    import json
+
+    g = _catalogue_example()
+    h = Game.from_dict(json.loads(json.dumps(g.to_dict())))
+    assert h.to_dict() == g.to_dict()
+    for move in ("0 accept", "0 pass"):
+        assert play(h, move) == play(g, move)
+    assert h.to_dict() == g.to_dict()
+
+
+def test_trust_computer_challenges_a_sure_lie() -> None:
+    """The computer decides from its own observation: it holds every spade above the 8 and the
+    trumps are gone, so a face-down card cannot beat its 8 of spades."""
+    hands = [["6c", "8s", "9s", "Ts", "Js", "Qs", "Ks", "As"], ["8c", "7s", "Kd"]]
+    g = Game.from_position(TRUST, hands, trump="h", talon=["6d"])  # the rest: discarded
+    play(g, "0 attack 8s", "1 conceal 8s/7s")
+    choice = make_player("normal", seed=0).choose(g.observation(0))
+    assert choice is not None and choice.kind.value == "challenge"
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 6])
+def test_trust_computer_players_finish(n: int) -> None:
+    rules = RuleSet.preset("take-on-trust", players=n)
+    for seed in range(3):
+        g = Game.new(rules, seed)
+        players = [
+            make_player("hard" if s == 0 else "normal", seed=s, max_iterations=4) for s in range(n)
+        ]
+        assert play_game(g, players).kind in ("fool", "draw")
+        g.check_invariants()
+
+
 # ------------------------------------------------------------------ every variant here
 
-HIDDEN = ["round", "point", "epaulet"]
+HIDDEN = ["round", "point", "epaulet", "take-on-trust"]
 
 
 def _counts(name: str) -> list[int]:
