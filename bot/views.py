@@ -75,6 +75,10 @@ _KIND_ORDER = {
     ActionKind.SHOW: 2,
     ActionKind.DEFEND: 3,
     ActionKind.CONCEAL: 3,
+    ActionKind.LEAD_BLIND: 0,
+    ActionKind.TRANSFER_BLIND: 1,
+    ActionKind.BEAT_BLIND: 3,
+    ActionKind.THROW_BLIND: 4,
     ActionKind.THROW: 4,
     ActionKind.PILE: 5,
 }
@@ -86,7 +90,14 @@ _SIMPLE = (
     ActionKind.CHALLENGE,
 )
 #: Moves that answer one attack card (the target select chooses which); CONCEAL: take on trust.
-_ANSWERS = (ActionKind.DEFEND, ActionKind.CONCEAL)
+_ANSWERS = (ActionKind.DEFEND, ActionKind.CONCEAL, ActionKind.BEAT_BLIND)
+#: Reverse fool: moves that name a slot of the player's own (unseen) hand, not a card.
+_BLIND_LABELS = {
+    ActionKind.LEAD_BLIND: "hand.button.lead_blind",
+    ActionKind.THROW_BLIND: "hand.button.throw_blind",
+    ActionKind.BEAT_BLIND: "hand.button.beat_blind",
+    ActionKind.TRANSFER_BLIND: "hand.button.transfer_blind",
+}
 
 
 def _components_view() -> discord.ui.View:
@@ -191,6 +202,10 @@ _VERB_KEYS: dict[ActionKind, str] = {
 
 
 def _move_label(a: Action, obs: Observation, locale: str) -> str:
+    blind = _BLIND_LABELS.get(a.kind)
+    if blind is not None:  # the last "card" is the slot number
+        attack = render.card_text(a.cards[0]) if len(a.cards) > 1 else ""
+        return t(blind, locale, slot=int(a.cards[-1]) + 1, attack=attack)
     cards = render.cards_text(a.cards)
     if a.kind is ActionKind.DEFEND:
         return t(
@@ -223,8 +238,8 @@ def _move_label(a: Action, obs: Observation, locale: str) -> str:
 def _move_emoji(a: Action, obs: Observation) -> discord.PartialEmoji | None:
     """The picture on a move's button: the card the player puts down (for a defence the
     beating card, for several cards of one rank the last), or None for text-only buttons."""
-    if not a.cards:
-        return None
+    if not a.cards or a.kind in _BLIND_LABELS:
+        return None  # (a blind move's last "card" is a slot number, not a card to picture)
     card = a.cards[-1]
     return card_emojis.card(card, card.suit == obs.trump)
 

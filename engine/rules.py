@@ -365,6 +365,7 @@ PRESETS: Final[dict[str, RuleSet]] = {
     "point": RuleSet().with_variant("point"),
     "epaulet": RuleSet().with_variant("epaulet"),
     "take-on-trust": RuleSet().with_variant("take-on-trust"),
+    "reverse": RuleSet().with_variant("reverse"),
 }
 
 PRESET_DESCRIPTIONS: Final = {
@@ -399,4 +400,5 @@ PRESET_DESCRIPTIONS: Final = {
     "point": "Point fool: whoever beats off the most of the opponents' cards wins.",
     "epaulet": "Epaulet fool: make opponents take pairs of equal cards; most pairs wins.",
     "take-on-trust": "Take on trust fool: beat face down; the attacker accepts or turns it up.",
+    "reverse": "Reverse fool: you see every hand but your own and play blind by card number.",
 }

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from ..actions import EX, PA, PI, SH, TK, TR, A, Action, ActionKind, D, T
+from ..actions import BLIND_KINDS, EX, PA, PI, SH, TK, TR, A, Action, ActionKind, D, T
 from ..cards import RANK_MASK, bits
 from .view import View
 
@@ -163,6 +163,55 @@ def _judge(v: View) -> Action:
     return acts[CHALLENGE] if none > 0.5 else acts[ACCEPT]
 
 
+def _chance(v: View, good: int) -> float:
+    """Reverse fool: the chance that a card of this seat's own unseen hand is in ``good``.
+
+    The seat knows only what the table saw go into its hand (``known``); the rest of its hand
+    is drawn from the cards it cannot place (``unseen``: its hand and the talon)."""
+    held = v.hand_sizes[v.seat]
+    if not held:
+        return 0.0
+    mine = v.known[v.seat]
+    rest = v.unseen & ~mine
+    k = mine.bit_count()
+    sure = (good & mine).bit_count()
+    maybe = (good & rest).bit_count() / rest.bit_count() if rest else 0.0
+    return (sure + maybe * max(0, held - k)) / held
+
+
+def _blind(v: View, rng: random.Random) -> Action | None:
+    """Reverse fool: every slot looks the same from here, so choose whether to play a card at
+    all (by the chance that a random one of them fits) and then any slot."""
+    acts = v.acts
+    by_kind: dict[ActionKind, list[Action]] = {}
+    for a in acts:
+        by_kind.setdefault(a.kind, []).append(a)
+    leads = by_kind.get(ActionKind.LEAD_BLIND)
+    if leads:
+        return leads[rng.randrange(len(leads))]
+    beats = by_kind.get(ActionKind.BEAT_BLIND)
+    if beats:
+        target = beats[0].cards[0]
+        p = _chance(v, v.beaters[v.seat][target])
+        mine = [a for a in beats if a.cards[0] == target]
+        if p >= 0.5 or TK not in by_kind:
+            return mine[rng.randrange(len(mine))]
+        return by_kind[TK][0]
+    if TK in by_kind:
+        return by_kind[TK][0]
+    throws = by_kind.get(ActionKind.THROW_BLIND)
+    if throws and v.opponent(v.defender):
+        ranks = 0
+        for att, dfn in v.table:
+            ranks |= RANK_MASK[att % 13 + 2]
+            if dfn >= 0:
+                ranks |= RANK_MASK[dfn % 13 + 2]
+        if _chance(v, ranks) >= 0.6:
+            return throws[rng.randrange(len(throws))]
+    passes = by_kind.get(PA)
+    return passes[0] if passes else None
+
+
 def _unbeatable_by(v: View, seat: int, card: int) -> bool:
     return not (v.beaters[seat][card] & v.possible(seat))
 
@@ -249,6 +298,8 @@ def normal_policy(v: View, rng: random.Random) -> Action | None:
         if a.kind is EX:
             return a  # the turned-up trump is always worth more than the lowest trump
     kinds = {a.kind for a in acts}
+    if kinds & BLIND_KINDS:
+        return _blind(v, rng)
     if ACCEPT in kinds:
         return _judge(v)
     if TK in kinds:

@@ -24,6 +24,7 @@ from .japanese import JAPANESE
 from .magadan import MAGADAN
 from .point import POINT
 from .poker import POKER
+from .reverse import REVERSE
 from .road import ROAD
 from .round import ROUND
 from .royal import ROYAL
@@ -39,7 +40,7 @@ VARIANTS: Final[dict[str, Variant]] = {
         *(NONE, TRUMPLESS, JAPANESE, ROYAL, DOUBLE_TRUMP, ROAD, TRUMP_FOOL, INVISIBLE),
         *(HEAPED, CHUKCHI, EMPTY, ALBANIAN, BEATEN_OFF, MAGADAN, ARMENIAN, POKER),
         *(BORING, THREE),
-        *(POINT, EPAULET, TAKE_ON_TRUST, ROUND),
+        *(POINT, EPAULET, TAKE_ON_TRUST, REVERSE, ROUND),
     )
 }
 

@@ -1,4 +1,4 @@
-"""Whole games of the hidden-information variants (take on trust) played by clicks:
+"""Whole games of the hidden-information variants (take on trust, reverse) played by clicks:
 a human against computers, picking moves from the offered buttons, while nobody sees a card
 they should not."""
 
@@ -135,3 +135,15 @@ async def test_take_on_trust_game_by_clicks_hides_face_down_cards(
     # the human used the variant's own buttons, and they worked
     assert set(kinds) & {"conceal", "accept", "challenge"}
     assert "public:face_down" in kinds  # the channel was told that a card went down, not which
+
+
+@pytest.mark.parametrize("seats", [2, 3])
+async def test_reverse_game_by_clicks_never_shows_a_player_their_own_cards(
+    simcord_env: simcord.Env, world: Any, seats: int
+) -> None:
+    session, kinds = await play_hidden_game(simcord_env, world, "reverse", seats, seats)
+    assert session.game.result is not None
+    assert "lead_blind" in kinds and set(kinds) & {"beat_blind", "throw_blind", "take"}
+    # alice's private view showed the computers' hands (that is the game)
+    mine = [m for m in world["channel"].history(viewer=world["alice"]) if m.flags.ephemeral]
+    assert any("The other hands" in message_text(m) for m in mine)

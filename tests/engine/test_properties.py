@@ -37,12 +37,14 @@ MAX_STEPS = 5000
 #: Variants in which a player privately knows cards in another hand beyond the public
 #: knowledge (round fool: the hand a player gave away); tests/engine/test_variants_hidden.py
 #: checks that knowledge exactly.
-PRIVATE_KNOWLEDGE = frozenset({"round"})
+PRIVATE_KNOWLEDGE = frozenset({"round", "reverse"})
 #: Variants with moves of their own that also take moves away (take on trust's face-down
 #: defence and verdict), whose legal moves, draws and roles tests/engine/test_variants_hidden.py
 #: re-derives itself; here they get the checks that hold for every game (conservation,
 #: knowledge, endings, hidden cards).
-OWN_RULE_CHECKS = frozenset({"take-on-trust"})
+OWN_RULE_CHECKS = frozenset({"take-on-trust", "reverse"})
+#: Variants in which a seat does not see its own hand (reverse fool: it sees the others').
+BLIND = frozenset({"reverse"})
 
 
 def combos() -> Iterator[tuple[str, int]]:
@@ -88,7 +90,9 @@ class Knowledge:
                 self.known[e.seat] &= ~m
             elif e.kind == "defend":
                 self.known[e.seat] &= ~(1 << e.cards[1])
-            elif e.kind in ("picked_up", "draw", "show", "open"):  # open: Magadan's closed cards
+            elif e.kind in ("picked_up", "draw", "show", "open", "blind_miss"):
+                # (open: Magadan's closed cards; blind_miss: reverse fool's wrong card, turned
+                # up, goes back to the hand)
                 self.known[e.seat] |= m
             elif e.kind == "conceal":  # which card left the hand is secret
                 self.known[e.seat] = 0
@@ -432,7 +436,8 @@ def random_game(name: str, n: int, seed: int, *, heavy: bool = True) -> Game:
                         assert set(seen) <= set(e.cards)
         for s in [-1, *range(n)]:
             obs = g.observation(s)
-            assert obs.hand_mask == (g.hands[s] if s >= 0 else 0)
+            blind = g.rules.variant in BLIND
+            assert obs.hand_mask == (g.hands[s] if s >= 0 and not blind else 0)
             for t in range(n):
                 if t != s and (s < 0 or g.rules.variant not in PRIVATE_KNOWLEDGE):
                     assert obs.known_masks[t] == know.known[t], (s, t, events)
@@ -579,6 +584,8 @@ def test_observation_does_not_depend_on_hidden_cards(name: str, n: int, seed: in
         if rng.random() < 0.3:
             for seat in range(n):
                 others = [t for t in range(n) if t != seat]
+                if g.rules.variant in BLIND:
+                    others = [seat]  # it sees the other hands, not its own: swap with the talon
                 t, u = rng.sample(others, 2) if len(others) > 1 else (others[0], -1)
                 data = g.to_dict()
                 # unknown to the observer: neither public nor privately known to it

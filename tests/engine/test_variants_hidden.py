@@ -410,9 +410,131 @@ def test_trust_computer_players_finish(n: int) -> None:
         g.check_invariants()
 
 
+# ------------------------------------------------------------------ reverse
+
+REVERSE = RuleSet.preset("reverse")
+
+
+def _slot_of(g: Game, seat: int, card: str) -> int:
+    from engine.variants.reverse import slot_cards
+
+    return slot_cards(g, seat).index(int(Card.parse(card)))
+
+
+def _reverse_position() -> Game:
+    hands = [["6c", "7d", "Ks"], ["8c", "9s", "6d", "Qd"]]
+    g = Game.from_position(REVERSE, hands, trump="h", talon=["6h", "7h", "Th", "Jh", "Qh"])
+    g.vstate = {"slot_key": list(range(51, -1, -1))}  # slots: highest card index first
+    return g
+
+
+def test_reverse_a_seat_sees_the_others_hands_but_not_its_own() -> None:
+    """ "the players hold the cards pictures off and thus can see only the shirts of the
+    cards" (in Discord: your hand is shown to the others, you play blind)."""
+    g = Game.new(REVERSE, seed=4)
+    for seat in range(2):
+        obs = g.observation(seat)
+        assert obs.hand == () and obs.hand_mask == 0 and obs.hand_sizes[seat] == 6
+        other = 1 - seat
+        assert obs.known_masks[other] == g.hands[other]
+        assert obs.known_masks[seat] == 0
+        # blind moves name slots, never cards
+        assert {a.kind.value for a in obs.legal_actions} <= {"lead_blind"}
+        if seat == g.attacker:
+            assert [a.notation for a in obs.legal_actions] == [
+                f"lead_blind #{i}" for i in range(1, 7)
+            ]
+    public = g.public_observation()
+    assert public.known_masks == (0, 0) and public.hand_mask == 0
+
+
+def test_reverse_observation_does_not_depend_on_the_own_hand() -> None:
+    g = Game.new(REVERSE, seed=8)
+    data = g.to_dict()
+    seat = g.attacker
+    mine, talon = data["hands"][seat], data["talon"]
+    x, y = mine[0], talon[-1]
+    data["hands"][seat] = [y if c == x else c for c in mine]
+    data["talon"] = [x if c == y else c for c in talon]
+    other = Game.from_dict(data)
+    assert other.observation(seat) == g.observation(seat)
+    assert other.public_observation() == g.public_observation()
+
+
+def test_reverse_a_fitting_blind_card_plays_as_usual() -> None:
+    g = _reverse_position()
+    play(g, f"0 lead_blind #{_slot_of(g, 0, '6c') + 1}")
+    assert g.table == [[int(Card.parse("6c")), -1]]
+    play(g, f"1 beat_blind 6c/#{_slot_of(g, 1, '8c') + 1}")
+    assert g.table == [[int(Card.parse("6c")), int(Card.parse("8c"))]]
+
+
+def test_reverse_a_wrong_beating_card_takes_the_table() -> None:
+    """ "The player who beats off with a wrong card ... gets all of the cards of the lead." """
+    g = _reverse_position()
+    play(g, f"0 lead_blind #{_slot_of(g, 0, '7d') + 1}")
+    events = play(g, f"1 beat_blind 7d/#{_slot_of(g, 1, '6d') + 1}")
+    assert [e.kind for e in events][:3] == ["blind_miss", "picked_up", "draw"]
+    assert g.hands[1] & cards("7d", "6d") == cards("7d", "6d")
+    # the wrong card was turned up: everyone knows it is back in that hand
+    assert g.public_observation().known_masks[1] & cards("7d", "6d") == cards("7d", "6d")
+    assert (g.attacker, g.defender) == (0, 1)  # a pick-up: the same attacker goes on
+
+
+def test_reverse_a_wrong_throw_in_takes_the_table() -> None:
+    """ "... or tosses up the wrong card ... gets all of the cards of the lead." """
+    g = _reverse_position()
+    play(g, f"0 lead_blind #{_slot_of(g, 0, '6c') + 1}")
+    play(g, f"1 beat_blind 6c/#{_slot_of(g, 1, '8c') + 1}")
+    events = play(g, f"0 throw_blind #{_slot_of(g, 0, 'Ks') + 1}")
+    assert events[0].kind == "blind_miss" and events[1].kind == "picked_up"
+    assert g.hands[0] & cards("6c", "8c", "Ks") == cards("6c", "8c", "Ks")
+    assert (g.attacker, g.defender) == (1, 0)  # the defender leads next
+
+
+def test_reverse_a_wrong_transfer_takes_the_table() -> None:
+    """ "... or transfers the card that does not match, gets all of the cards of the lead." """
+    rules = RuleSet.preset("perevodnoy", players=3).with_variant("reverse")
+    hands = [["6c", "Ad"], ["7d", "9s"], ["8c", "Ks"]]
+    g = Game.from_position(rules, hands, trump="h", talon=["6h", "7h", "Th"])
+    g.vstate = {"slot_key": list(range(52))}
+    play(g, f"0 lead_blind #{_slot_of(g, 0, '6c') + 1}")
+    assert any(a.kind.value == "transfer_blind" for a in g.legal_actions(1))
+    play(g, f"1 transfer_blind #{_slot_of(g, 1, '9s') + 1}")
+    assert g.hands[1] & cards("6c", "9s") == cards("6c", "9s") and not g.table
+
+
+def test_reverse_refuses_what_a_blind_player_cannot_do() -> None:
+    with pytest.raises(RuleError, match="lowest trump"):
+        RuleSet(variant="reverse")
+    with pytest.raises(RuleError, match="shows their hand"):
+        RuleSet.preset("durak-online").replace(variant="reverse", trump_exchange="off")
+
+
+def test_reverse_slot_numbers_round_trip_in_notation() -> None:
+    from engine import Action
+
+    a = Action.parse("1 beat_blind 9s/#4")
+    assert a.cards == (Card.parse("9s"), Card(3)) and a.notation == "beat_blind 9s/#4"
+    with pytest.raises(ValueError):
+        Action.parse("0 lead_blind #0")
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 6])
+def test_reverse_computer_players_finish(n: int) -> None:
+    rules = RuleSet.preset("reverse", players=n)
+    for seed in range(2):
+        g = Game.new(rules, seed)
+        players = [
+            make_player("hard" if s == 0 else "normal", seed=s, max_iterations=4) for s in range(n)
+        ]
+        assert play_game(g, players).kind in ("fool", "draw")
+        g.check_invariants()
+
+
 # ------------------------------------------------------------------ every variant here
 
-HIDDEN = ["round", "point", "epaulet", "take-on-trust"]
+HIDDEN = ["round", "point", "epaulet", "take-on-trust", "reverse"]
 
 
 def _counts(name: str) -> list[int]:
