@@ -16,7 +16,7 @@ from typing import Any
 import discord
 
 from engine import PRESETS, ActionKind, Card, Observation, RuleSet
-from engine.cards import NO_TRUMP, SUIT_NAMES, SUIT_SYMBOLS, sort_key
+from engine.cards import NO_TRUMP, SUIT_NAMES, SUIT_SYMBOLS, bits, sort_key
 
 from . import modes
 from .emojis import registry as card_emojis
@@ -174,8 +174,12 @@ def _pairs(obs: Observation, locale: str) -> str:
             return card_face(card, obs.trump) if emoji else card_text(card)
 
         lines = []
-        for attack, defence in obs.table:
-            if defence is None:
+        for i, (attack, defence) in enumerate(obs.table):
+            if i in obs.face_down:  # take on trust: only the one who laid it sees the card
+                key = "table.pair_face_down" if defence is None else "table.pair_face_down_own"
+                card = face(defence) if defence is not None else ""
+                lines.append(t(key, locale, attack=face(attack), defense=card))
+            elif defence is None:
                 lines.append(t("table.pair_open", locale, attack=face(attack)))
             else:
                 lines.append(
@@ -281,6 +285,19 @@ def event_line(
         return None  # refilling after every bout is routine; the talon count shows it
     if k == "trump_change" and ev.cards:
         return t("event.trump_change", locale, suit=suit_text(ev.cards[0].suit, locale))
+    if k == "conceal" and ev.cards:  # the public event carries the attack card only
+        return t("event.conceal", locale, name=name, attack=card_text(ev.cards[0]))
+    if k == "accept":
+        return t("event.accept", locale, name=name)
+    if k == "challenge":
+        return t("event.challenge", locale, name=name)
+    if k == "reveal" and len(ev.cards) == 2:
+        key = "event.reveal_true" if ev.amount else "event.reveal_lie"
+        return t(key, locale, attack=card_text(ev.cards[0]), card=card_text(ev.cards[1]))
+    if k == "blind_miss" and ev.cards:
+        return t("event.blind_miss", locale, name=name, card=card_text(ev.cards[0]))
+    if k == "swap_hands":
+        return t("event.swap_hands", locale, name=name, target=_who(session, ev.target, locale))
     if k == "out":
         return t("event.out", locale, name=name)
     if k == "game_over":
@@ -613,22 +630,36 @@ def reminder_text(session: GameSession, seat: int, deadline: float) -> str:
 
 def hand_embed(session: GameSession, obs: Observation, locale: str) -> discord.Embed:
     """A player's private view, from their own observation only."""
+    held = obs.hand_sizes[obs.seat] if 0 <= obs.seat < len(obs.hand_sizes) else 0
+    blind = held > 0 and not obs.hand_mask  # reverse fool: the others' cards, not your own
+    if blind:
+        description = t("hand.blind", locale, count=held)
+    elif obs.hand:
+        description = _fitting(
+            lambda emoji: (
+                cards_face(obs.hand, obs.trump, sort=True)
+                if emoji
+                else cards_text(obs.hand, obs.trump)
+            ),
+            DESCRIPTION_LIMIT,
+        )
+    else:
+        description = t("hand.empty", locale)
     embed = discord.Embed(
-        title=t("hand.title", locale),
-        description=(
-            _fitting(
-                lambda emoji: (
-                    cards_face(obs.hand, obs.trump, sort=True)
-                    if emoji
-                    else cards_text(obs.hand, obs.trump)
-                ),
-                DESCRIPTION_LIMIT,
-            )
-            if obs.hand
-            else t("hand.empty", locale)
-        ),
-        colour=COLOUR_TABLE,
+        title=t("hand.title", locale), description=description, colour=COLOUR_TABLE
     )
+    if blind:
+        others = [
+            t(
+                "hand.other_hand",
+                locale,
+                name=_who(session, s, locale),
+                cards=cards_text(sorted(bits(obs.known_masks[s])), obs.trump) or "—",
+            )
+            for s in range(len(obs.hand_sizes))
+            if s != obs.seat and obs.hand_sizes[s]
+        ]
+        embed.add_field(name=t("hand.others_title", locale), value="\n".join(others) or "—")
     lines = [_trump_line(obs, locale), *_variant_lines(session, obs, locale)]
     lines.append(t(hand_role_key(obs, obs.seat), locale))
     if not obs.legal_actions and obs.phase != "over":

@@ -436,15 +436,21 @@ RULE_OVERRIDES: tuple[str, ...] = ("throw_in", "trump_exchange")
 DONE_STYLES: tuple[str, ...] = ("online", "pagat")
 
 
-def auto_done_for(house_options: dict[str, Any]) -> bool:
+def auto_done_for(house_options: dict[str, Any], preset: str | None = None) -> bool:
     """The engine's ``auto_done`` for a new Discord game of a guild.
 
     On Discord, unlike at a real table, saying "done" costs every seat a click per bout (in a
     4-player game most clicks were such "done"s by seats that could add nothing), so the bot
     plays the online style unless the server asked for pagat's etiquette. It applies to every
     mode: it is a table manner, not a variant, and it is fixed in the game's rules at creation
-    so that changing the house rule never alters a game already under way.
+    so that changing the house rule never alters a game already under way. A catalogue variant
+    that cannot be played with it wins (reverse fool: passing a blind player over would show
+    them their hand).
     """
+    if preset in PRESETS:
+        needed = VARIANTS[PRESETS[preset].variant].requires.get("auto_done")
+        if needed is not None:
+            return bool(needed[0])
     return house_options.get("done", "online") != "pagat"
 
 
@@ -853,7 +859,11 @@ class GameService:
             raise ChannelBusy(busy)
         options: dict[str, Any] = {
             "seats": seats,
-            "rules": {**overrides, "deck_size": deck_size, "auto_done": auto_done_for(defaults)},
+            "rules": {
+                **overrides,
+                "deck_size": deck_size,
+                "auto_done": auto_done_for(defaults, preset),
+            },
         }
         if discord_locale is not None:
             options["locale"] = discord_locale

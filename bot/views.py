@@ -74,10 +74,30 @@ _KIND_ORDER = {
     ActionKind.TRANSFER: 1,
     ActionKind.SHOW: 2,
     ActionKind.DEFEND: 3,
+    ActionKind.CONCEAL: 3,
+    ActionKind.LEAD_BLIND: 0,
+    ActionKind.TRANSFER_BLIND: 1,
+    ActionKind.BEAT_BLIND: 3,
+    ActionKind.THROW_BLIND: 4,
     ActionKind.THROW: 4,
     ActionKind.PILE: 5,
 }
-_SIMPLE = (ActionKind.TAKE, ActionKind.PASS, ActionKind.EXCHANGE)
+_SIMPLE = (
+    ActionKind.TAKE,
+    ActionKind.PASS,
+    ActionKind.EXCHANGE,
+    ActionKind.ACCEPT,
+    ActionKind.CHALLENGE,
+)
+#: Moves that answer one attack card (the target select chooses which); CONCEAL: take on trust.
+_ANSWERS = (ActionKind.DEFEND, ActionKind.CONCEAL, ActionKind.BEAT_BLIND)
+#: Reverse fool: moves that name a slot of the player's own (unseen) hand, not a card.
+_BLIND_LABELS = {
+    ActionKind.LEAD_BLIND: "hand.button.lead_blind",
+    ActionKind.THROW_BLIND: "hand.button.throw_blind",
+    ActionKind.BEAT_BLIND: "hand.button.beat_blind",
+    ActionKind.TRANSFER_BLIND: "hand.button.transfer_blind",
+}
 
 
 def _components_view() -> discord.ui.View:
@@ -152,13 +172,11 @@ def _sorted_moves(obs: Observation, target: Card | None) -> tuple[list[Action], 
     moves = [a for a in obs.legal_actions if a.kind not in _SIMPLE]
     targets: list[Card] = []
     for attack, defence in obs.table:
-        if defence is None and any(
-            a.kind is ActionKind.DEFEND and a.cards[0] == attack for a in moves
-        ):
+        if defence is None and any(a.kind in _ANSWERS and a.cards[0] == attack for a in moves):
             targets.append(attack)
     if targets:
         chosen = target if target in targets else targets[0]
-        moves = [a for a in moves if a.kind is not ActionKind.DEFEND or a.cards[0] == chosen]
+        moves = [a for a in moves if a.kind not in _ANSWERS or a.cards[0] == chosen]
 
     def key(a: Action) -> tuple[Any, ...]:
         card = a.cards[-1] if a.cards else None
@@ -184,10 +202,21 @@ _VERB_KEYS: dict[ActionKind, str] = {
 
 
 def _move_label(a: Action, obs: Observation, locale: str) -> str:
+    blind = _BLIND_LABELS.get(a.kind)
+    if blind is not None:  # the last "card" is the slot number
+        attack = render.card_text(a.cards[0]) if len(a.cards) > 1 else ""
+        return t(blind, locale, slot=int(a.cards[-1]) + 1, attack=attack)
     cards = render.cards_text(a.cards)
     if a.kind is ActionKind.DEFEND:
         return t(
             "hand.button.defend_with",
+            locale,
+            attack=render.card_text(a.cards[0]),
+            card=render.card_text(a.cards[1]),
+        )
+    if a.kind is ActionKind.CONCEAL:
+        return t(
+            "hand.button.conceal_with",
             locale,
             attack=render.card_text(a.cards[0]),
             card=render.card_text(a.cards[1]),
@@ -209,8 +238,8 @@ def _move_label(a: Action, obs: Observation, locale: str) -> str:
 def _move_emoji(a: Action, obs: Observation) -> discord.PartialEmoji | None:
     """The picture on a move's button: the card the player puts down (for a defence the
     beating card, for several cards of one rank the last), or None for text-only buttons."""
-    if not a.cards:
-        return None
+    if not a.cards or a.kind in _BLIND_LABELS:
+        return None  # (a blind move's last "card" is a slot number, not a card to picture)
     card = a.cards[-1]
     return card_emojis.card(card, card.suit == obs.trump)
 
@@ -220,6 +249,10 @@ def _simple_label(a: Action, obs: Observation, locale: str) -> str:
         return t("hand.button.take", locale)
     if a.kind is ActionKind.PASS:
         return t("hand.button.pass" if obs.taking else "hand.button.done", locale)
+    if a.kind is ActionKind.ACCEPT:
+        return t("hand.button.accept", locale)
+    if a.kind is ActionKind.CHALLENGE:
+        return t("hand.button.challenge", locale)
     return _move_label(a, obs, locale)
 
 

@@ -307,7 +307,7 @@ class DurakCog(commands.Cog):
                 await _refuse(interaction, ServiceError("error.unknown_preset", preset=name))
                 return
             # As a game of this mode would be played here: the server's "done" house rule.
-            rules = RuleSet.preset(name, auto_done=auto_done_for(house))
+            rules = RuleSet.preset(name, auto_done=auto_done_for(house, name))
             title = t("rules.preset_title", locale, preset=render.preset_name(name, locale))
         await interaction.response.send_message(
             embed=render.rules_embed(rules, title, locale), ephemeral=True

@@ -12,7 +12,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import NamedTuple
 
-from .cards import Card, CardError
+from .cards import CARDS, Card, CardError
 
 
 class ActionKind(StrEnum):
@@ -30,6 +30,14 @@ class ActionKind(StrEnum):
     # catalogue variants (engine/variants), applied by ``Variant.apply_own``:
     TOP = "top"  # Armenian fool: lead the top card of the talon, unseen, instead of a hand card
     SWAP = "swap"  # poker fool: put two hand cards under the talon and take its top two
+    CONCEAL = "conceal"  # take on trust: cover an attack card face down, claiming it beats
+    ACCEPT = "accept"  # take on trust: the attacker takes the face-down card on trust
+    CHALLENGE = "challenge"  # take on trust: the attacker turns the face-down card up
+    # reverse fool (engine/variants/reverse.py): a card of one's own hand named by its slot
+    LEAD_BLIND = "lead_blind"  # lead the card in a slot
+    THROW_BLIND = "throw_blind"  # throw in (or pile on) the card in a slot
+    BEAT_BLIND = "beat_blind"  # beat an attack card with the card in a slot
+    TRANSFER_BLIND = "transfer_blind"  # transfer with the card in a slot
 
 
 #: One-letter aliases for the hot loops of the engine and the computer players.
@@ -56,11 +64,34 @@ _CARD_COUNT = {
     ActionKind.EXCHANGE: 1,
     ActionKind.TOP: 0,
     ActionKind.SWAP: 2,
+    ActionKind.CONCEAL: 2,
+    ActionKind.ACCEPT: 0,
+    ActionKind.CHALLENGE: 0,
+    ActionKind.LEAD_BLIND: 1,
+    ActionKind.THROW_BLIND: 1,
+    ActionKind.BEAT_BLIND: 2,
+    ActionKind.TRANSFER_BLIND: 1,
 }
+#: Blind moves carry a slot of the player's own hand where a card would be: ``CARDS[slot]``.
+BLIND_KINDS = frozenset(
+    {
+        ActionKind.LEAD_BLIND,
+        ActionKind.THROW_BLIND,
+        ActionKind.BEAT_BLIND,
+        ActionKind.TRANSFER_BLIND,
+    }
+)
 
 
 class ActionParseError(ValueError):
     """Text that is not an action in notation."""
+
+
+def _slot(text: str) -> Card:
+    """``#3`` -> the third slot of a blind hand, carried as ``CARDS[2]``."""
+    if not text[1:].isdigit() or not 1 <= int(text[1:]) <= 52:
+        raise CardError(f"{text!r} is not a card slot (#1 to #52)")
+    return CARDS[int(text[1:]) - 1]
 
 
 class Action(NamedTuple):
@@ -74,8 +105,12 @@ class Action(NamedTuple):
     @property
     def notation(self) -> str:
         """The move without its seat, as shown to the player making it."""
-        if self.kind is ActionKind.DEFEND:
-            return f"defend {self.cards[0]!s}/{self.cards[1]!s}"
+        if self.kind is ActionKind.DEFEND or self.kind is ActionKind.CONCEAL:
+            return f"{self.kind.value} {self.cards[0]!s}/{self.cards[1]!s}"
+        if self.kind in BLIND_KINDS and self.cards:
+            slot = f"#{int(self.cards[-1]) + 1}"
+            on = f"{self.cards[0]!s}/" if len(self.cards) > 1 else ""
+            return f"{self.kind.value} {on}{slot}"
         if not self.cards:
             return str(self.kind.value)
         return str(self.kind.value) + " " + " ".join(str(c) for c in self.cards)
@@ -100,7 +135,10 @@ class Action(NamedTuple):
             verbs = ", ".join(k.value for k in ActionKind)
             raise ActionParseError(f"{text!r}: unknown action {verb!r} (one of {verbs})") from None
         try:
-            if kind is ActionKind.DEFEND:
+            if kind in BLIND_KINDS:
+                joined = " ".join(parts).replace("/", " ").split()
+                cards = tuple(_slot(p) if p.startswith("#") else Card.parse(p) for p in joined)
+            elif kind is ActionKind.DEFEND or kind is ActionKind.CONCEAL:
                 joined = " ".join(parts).replace("/", " ").split()
                 cards = tuple(Card.parse(p) for p in joined)
             else:
@@ -121,7 +159,8 @@ class Event(NamedTuple):
     """Something that happened, for narration and logs.
 
     ``cards`` may be private: a DRAW event carries the drawn cards for the drawer only (so
-    does poker fool's SWAP, the cards put back under the talon); use
+    does poker fool's SWAP, the cards put back under the talon, and take on trust's CONCEAL,
+    its face-down card); use
     :meth:`visible_cards` to get what a given seat (or the public, ``seat=None``) may see.
     """
 
@@ -133,7 +172,7 @@ class Event(NamedTuple):
     public_cards: tuple[Card, ...] = ()
 
     def visible_cards(self, seat: int | None) -> tuple[Card, ...]:
-        if (self.kind == "draw" or self.kind == "swap") and seat != self.seat:
+        if self.kind in ("draw", "swap", "conceal") and seat != self.seat:
             return self.public_cards
         return self.cards
 
@@ -168,6 +207,22 @@ class Event(NamedTuple):
             return f"{cards} shuffled back into the talon"
         if k == "picked_up":
             return f"seat {self.seat} picks up {self.amount} cards"
+        if k == "conceal":
+            seen = self.visible_cards(seat)
+            down = f" with {seen[1].pretty()}" if len(seen) > 1 else ""
+            return f"seat {self.seat} covers {seen[0].pretty()} face down{down}"
+        if k == "accept":
+            return f"seat {self.seat} accepts the face-down card"
+        if k == "challenge":
+            return f"seat {self.seat} challenges the face-down card"
+        if k == "reveal":
+            a, d = self.cards
+            verdict = "beats" if self.amount else "does not beat"
+            return f"the face-down card is {d.pretty()}: it {verdict} {a.pretty()}"
+        if k == "blind_miss":
+            return f"seat {self.seat} plays {cards} blind: a wrong card"
+        if k == "swap_hands":
+            return f"seats {self.seat} and {self.target} exchange hands"
         if k == "trump_change":
             return f"trumps change to {cards}"
         if k == "out":

@@ -14,6 +14,17 @@ from .cards import CARDS
 if TYPE_CHECKING:
     from .game import Game
 
+#: The kinds of move only a catalogue variant generates (``Variant.explain_own`` explains).
+_OWN_KINDS = frozenset(
+    {
+        ActionKind.TOP,
+        ActionKind.SWAP,
+        ActionKind.CONCEAL,
+        ActionKind.ACCEPT,
+        ActionKind.CHALLENGE,
+    }
+)
+
 
 def explain_illegal(g: Game, action: Action) -> tuple[str, str]:
     """Why ``action`` is not legal: a stable code and a sentence (only on the error path)."""
@@ -24,7 +35,11 @@ def explain_illegal(g: Game, action: Action) -> tuple[str, str]:
         return "bad_seat", f"there is no seat {seat}"
     if not g.is_active(seat):
         return "out", "you are out of the game and have nothing to play"
-    if kind in (ActionKind.TOP, ActionKind.SWAP):  # a catalogue variant's own kind of move
+    if g._v_edits:
+        why = g._variant.explain_edited(g, action)
+        if why is not None:
+            return why
+    if kind in _OWN_KINDS:  # a catalogue variant's own kind of move
         return g._variant.explain_own(g, action)
     # Actions built directly (not via Action.parse) may have the wrong number of cards;
     # the checks below unpack them, so refuse those first instead of crashing.

@@ -230,6 +230,7 @@ class Game:
         "_v_bout_end",
         "_v_defends",
         "_v_draws",
+        "_v_edits",
         "_v_leads",
         "_v_settles",
         "_variant",
@@ -327,6 +328,7 @@ class Game:
     _variant: Variant
     _v_leads: bool
     _v_defends: bool
+    _v_edits: bool  # the variant edits legal actions (take on trust); never a pagat preset
     _v_draws: bool
     _v_bout_end: bool
     _v_settles: bool
@@ -437,6 +439,7 @@ class Game:
         g._variant = v = VARIANTS[rules.variant]
         g._v_leads = v.leads
         g._v_defends = v.defends
+        g._v_edits = v.edits
         g._v_draws = v.draws
         g._v_bout_end = v.bout_end
         g._v_settles = v.settles
@@ -537,6 +540,7 @@ class Game:
         g._variant = self._variant
         g._v_leads = self._v_leads
         g._v_defends = self._v_defends
+        g._v_edits = self._v_edits
         g._v_draws = self._v_draws
         g._v_bout_end = self._v_bout_end
         g._v_settles = self._v_settles
@@ -705,6 +709,8 @@ class Game:
                 self._add_leads(seat, out)
         elif seat in self._actors:
             self._add_bout_actions((seat,), out)
+        if self._v_edits:
+            self._variant.edit_actions(self, seat, out)
         return out
 
     def all_legal_actions(self) -> list[Action]:
@@ -716,6 +722,8 @@ class Game:
         """
         if self.result is not None:
             return []
+        if self._v_edits:  # a variant that edits moves: every seat in turn (no fast path)
+            return [a for s in range(self.n) for a in self.legal_actions(s)]
         out: list[Action] = []
         if not self.table:
             self._add_leads(self.attacker, out)
@@ -1088,6 +1096,13 @@ class Game:
                 self.table_ranks = self._unb = self.passed = self.shown = 0
                 self.taking = False
                 return
+        self._after_bout(a, d, taken, ev)
+
+    def _after_bout(self, a: int, d: int, taken: bool, ev: list[Event]) -> None:
+        """The table's cards are gone: clear it, refill, drop players out, settle or begin the
+        next bout. ``taken``: the defender ``d`` picked up (so ``a``'s side leads again); a
+        variant that disposes of the table itself (take on trust's wrongful challenge) calls
+        this directly."""
         self.table = []
         self.table_ranks = 0
         self._unb = 0

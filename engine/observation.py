@@ -84,6 +84,11 @@ class Observation:
     closed: tuple[int, ...] = ()
     #: What every seat may know of the variant's own state (``Variant.public_state``).
     variant_state: dict[str, Any] = field(default_factory=dict)
+    #: Take on trust fool: indices of the table pairs whose defence lies face down (its card is
+    #: ``None`` in ``table`` unless this seat laid it), and of the one awaiting the attacker's
+    #: verdict (-1: none).
+    face_down: tuple[int, ...] = ()
+    judging: int = -1
 
     @classmethod
     def of(cls, g: Game, seat: int) -> Observation:

@@ -227,13 +227,17 @@ def _from_dict(cls: type[Game], data: dict[str, Any], settle: bool) -> Game:
         for s in range(n):
             if g.known[s] & ~g.hands[s]:
                 raise InvalidPosition(f"seat {s} is known to hold cards it does not hold")
+    # a defence lying face down (take on trust) is unchecked and opens no throw-in rank
+    down = g._variant.face_down(g) if g._v_edits else 0
     for a, d in table:
         g.table_ranks |= RANK_MASK[a % 13 + 2]
-        if d >= 0:
+        if d >= 0 and not down >> d & 1:
             g.table_ranks |= RANK_MASK[d % 13 + 2]
             if not any(t[a] >> d & 1 for t in g._beat_tab):
                 raise InvalidPosition(f"{CARDS[d]} does not beat {CARDS[a]}")
     g._refresh_bout()
+    if g._v_edits:
+        g._variant.after_load(g)
     if data.get("result"):
         g.result = Result.from_dict(data["result"])
     else:

@@ -360,6 +360,12 @@ PRESETS: Final[dict[str, RuleSet]] = {
     "magadan": RuleSet().with_variant("magadan"),
     "armenian": RuleSet().with_variant("armenian"),
     "poker": RuleSet().with_variant("poker"),
+    # hidden information and scoring (docs/variants.md)
+    "round": RuleSet().with_variant("round"),
+    "point": RuleSet().with_variant("point"),
+    "epaulet": RuleSet().with_variant("epaulet"),
+    "take-on-trust": RuleSet().with_variant("take-on-trust"),
+    "reverse": RuleSet().with_variant("reverse"),
 }
 
 PRESET_DESCRIPTIONS: Final = {
@@ -390,4 +396,9 @@ PRESET_DESCRIPTIONS: Final = {
     "magadan": "Magadan fool: five dealt cards stay face down, opening one per beaten-off bout.",
     "armenian": "Armenian fool: you may lead the top card of the talon instead of your own.",
     "poker": "Poker fool: holding under six, a defender may swap two cards with the talon.",
+    "round": "Round fool: after every bout the two players exchange hands (two players).",
+    "point": "Point fool: whoever beats off the most of the opponents' cards wins.",
+    "epaulet": "Epaulet fool: make opponents take pairs of equal cards; most pairs wins.",
+    "take-on-trust": "Take on trust fool: beat face down; the attacker accepts or turns it up.",
+    "reverse": "Reverse fool: you see every hand but your own and play blind by card number.",
 }

@@ -70,6 +70,8 @@ class Scene:
     discard_label: str = ""
     #: (attack, defence or None) in the order they were played.
     pairs: tuple[tuple[int, int | None], ...] = ()
+    #: Indices of the pairs whose defence lies face down (take on trust): drawn as a back.
+    face_down: tuple[int, ...] = ()
     #: Text across the middle when the game is over ("" otherwise).
     banner: str = ""
 
@@ -150,5 +152,6 @@ def table_scene(session: GameSession) -> Scene:
         discard=obs.discard_mask.bit_count(),
         discard_label=t("table.discard", loc, count=obs.discard_mask.bit_count()),
         pairs=tuple((int(a), None if d is None else int(d)) for a, d in obs.table),
+        face_down=obs.face_down,
         banner=banner,
     )

@@ -276,7 +276,9 @@ def _pairs(img: Image.Image, scene: Scene) -> None:
         for i, (attack, defence) in enumerate(chunk):
             x, y = round(left + i * step_x), round(top + row * step_y)
             _paste(img, face(attack, attack // 13 == scene.trump), x, y)
-            if defence is not None:
+            if row * cols + i in scene.face_down:  # take on trust: a defence face down
+                _paste(img, back(), x + dx, y + dy)
+            elif defence is not None:
                 _paste(img, face(defence, defence // 13 == scene.trump), x + dx, y + dy)
 
 

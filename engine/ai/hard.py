@@ -108,6 +108,11 @@ class HardPlayer:
         self.last_method = ("policy", 0)
         if not v.must_act():
             return default
+        if obs.face_down or (obs.hand_sizes[obs.seat] and not obs.hand_mask):
+            # a defence face down on the table (take on trust) fills no hand or talon slot the
+            # sampler knows of, and a blind hand (reverse fool) is not one it can keep: decide
+            # by the rules of thumb, from this observation alone
+            return default
         cands = candidates(v)
         if default is not None and default not in cands:
             cands.append(default)

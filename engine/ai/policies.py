@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from ..actions import EX, PA, PI, SH, TK, TR, A, Action, D, T
+from ..actions import BLIND_KINDS, EX, PA, PI, SH, TK, TR, A, Action, ActionKind, D, T
 from ..cards import RANK_MASK, bits
 from .view import View
 
@@ -25,6 +25,8 @@ def random_policy(v: View, rng: random.Random) -> Action | None:
     i = rng.randrange(len(v.acts) + 1)
     return v.acts[i] if i < len(v.acts) else None
 
+
+CONCEAL, ACCEPT, CHALLENGE = ActionKind.CONCEAL, ActionKind.ACCEPT, ActionKind.CHALLENGE
 
 # ---------------------------------------------------------------------------- easy
 
@@ -115,11 +117,99 @@ def _defend(v: View, rng: random.Random) -> Action:
     if plan is not None and not _should_take(v, unbeaten, plan):
         a, d = plan[0]
         for act in acts:
+            # take on trust: a true card laid face down is never worse than face up (its rank
+            # opens no throw-ins, and a challenge makes the challenger take)
+            if act.kind is CONCEAL and act.cards[0] == a and act.cards[1] == d:
+                return act
+        for act in acts:
             if act.kind is D and act.cards[0] == a and act.cards[1] == d:
                 return act
+    bluff = _bluff(v, rng, unbeaten)
+    if bluff is not None:
+        return bluff
     if transfers and (plan is None or _late(v)):
         return min(transfers, key=lambda a: sum(map(v.value, a.cards)))
     return take
+
+
+def _bluff(v: View, rng: random.Random, unbeaten: list[int]) -> Action | None:
+    """Take on trust: instead of taking, sometimes cover the cheapest attack card with the
+    cheapest non-trump card, face down, and hope it is accepted."""
+    cheap = [
+        a for a in v.acts if a.kind is CONCEAL and not v.is_trump(a.cards[1]) and len(unbeaten) == 1
+    ]
+    if not cheap or rng.random() >= 0.35:
+        return None
+    return min(cheap, key=lambda a: (v.value(a.cards[1]), v.value(a.cards[0])))
+
+
+def _judge(v: View) -> Action:
+    """Take on trust: challenge a face-down card when the defender more likely than not holds
+    nothing that beats the attack card, as far as this seat can see."""
+    acts = {a.kind: a for a in v.acts}
+    if v.judging < 0:
+        return acts[ACCEPT]
+    d = v.defender
+    beaters = v.beaters[d][v.judging] & v.possible(d)
+    if not beaters:
+        return acts[CHALLENGE]  # every card that could beat it is elsewhere: a sure lie
+    pool = (v.unseen | v.known[d]).bit_count()
+    held = v.hand_sizes[d] + 1  # the face-down card came from that hand
+    b = beaters.bit_count()
+    # the chance that none of the ``held`` cards drawn from ``pool`` is one of the ``b``
+    none = 1.0
+    for i in range(min(held, pool)):
+        none *= max(0, pool - b - i) / (pool - i)
+    return acts[CHALLENGE] if none > 0.5 else acts[ACCEPT]
+
+
+def _chance(v: View, good: int) -> float:
+    """Reverse fool: the chance that a card of this seat's own unseen hand is in ``good``.
+
+    The seat knows only what the table saw go into its hand (``known``); the rest of its hand
+    is drawn from the cards it cannot place (``unseen``: its hand and the talon)."""
+    held = v.hand_sizes[v.seat]
+    if not held:
+        return 0.0
+    mine = v.known[v.seat]
+    rest = v.unseen & ~mine
+    k = mine.bit_count()
+    sure = (good & mine).bit_count()
+    maybe = (good & rest).bit_count() / rest.bit_count() if rest else 0.0
+    return (sure + maybe * max(0, held - k)) / held
+
+
+def _blind(v: View, rng: random.Random) -> Action | None:
+    """Reverse fool: every slot looks the same from here, so choose whether to play a card at
+    all (by the chance that a random one of them fits) and then any slot."""
+    acts = v.acts
+    by_kind: dict[ActionKind, list[Action]] = {}
+    for a in acts:
+        by_kind.setdefault(a.kind, []).append(a)
+    leads = by_kind.get(ActionKind.LEAD_BLIND)
+    if leads:
+        return leads[rng.randrange(len(leads))]
+    beats = by_kind.get(ActionKind.BEAT_BLIND)
+    if beats:
+        target = beats[0].cards[0]
+        p = _chance(v, v.beaters[v.seat][target])
+        mine = [a for a in beats if a.cards[0] == target]
+        if p >= 0.5 or TK not in by_kind:
+            return mine[rng.randrange(len(mine))]
+        return by_kind[TK][0]
+    if TK in by_kind:
+        return by_kind[TK][0]
+    throws = by_kind.get(ActionKind.THROW_BLIND)
+    if throws and v.opponent(v.defender):
+        ranks = 0
+        for att, dfn in v.table:
+            ranks |= RANK_MASK[att % 13 + 2]
+            if dfn >= 0:
+                ranks |= RANK_MASK[dfn % 13 + 2]
+        if _chance(v, ranks) >= 0.6:
+            return throws[rng.randrange(len(throws))]
+    passes = by_kind.get(PA)
+    return passes[0] if passes else None
 
 
 def _unbeatable_by(v: View, seat: int, card: int) -> bool:
@@ -208,6 +298,10 @@ def normal_policy(v: View, rng: random.Random) -> Action | None:
         if a.kind is EX:
             return a  # the turned-up trump is always worth more than the lowest trump
     kinds = {a.kind for a in acts}
+    if kinds & BLIND_KINDS:
+        return _blind(v, rng)
+    if ACCEPT in kinds:
+        return _judge(v)
     if TK in kinds:
         return _defend(v, rng)
     if A in kinds:

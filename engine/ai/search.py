@@ -264,7 +264,9 @@ def actor(g: Game) -> tuple[int, list[Action]]:
     if g.table:
         d = g.defender
         if not g.taking and any(p[1] < 0 for p in g.table):
-            return d, g.legal_actions(d)
+            acts = g.legal_actions(d)
+            if acts:  # (take on trust: not while a face-down card awaits its verdict)
+                return d, acts
         for s in g.eligible_attackers():
             acts = g.legal_actions(s)
             if acts and any(a.kind is PA for a in acts):

@@ -41,6 +41,8 @@ class View:
     version: int = 0
     #: beaters[seat][card]: what beats ``card`` when ``seat`` defends (variants change it)
     beaters: tuple[tuple[int, ...], ...] = ()
+    #: take on trust: the attack card under a face-down card awaiting this seat's verdict
+    judging: int = -1
 
     @property
     def n(self) -> int:
@@ -70,7 +72,7 @@ class View:
             return self.seat == self.attacker
         if self.seat == self.defender and not self.taking:
             return any(d < 0 for _, d in self.table)
-        return any(a.kind is ActionKind.PASS for a in self.acts)
+        return any(a.kind is ActionKind.PASS or a.kind is ActionKind.ACCEPT for a in self.acts)
 
 
 def view_of_observation(obs: Observation) -> View:
@@ -91,6 +93,7 @@ def view_of_observation(obs: Observation) -> View:
         acts=list(obs.legal_actions),
         version=obs.version,
         beaters=obs.beaters,
+        judging=int(obs.table[obs.judging][0]) if obs.judging >= 0 else -1,
     )
 
 

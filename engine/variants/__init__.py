@@ -17,16 +17,21 @@ from .boring import BORING
 from .chukchi import CHUKCHI
 from .double_trump import DOUBLE_TRUMP
 from .empty import EMPTY
+from .epaulet import EPAULET
 from .heaped import HEAPED
 from .invisible import INVISIBLE
 from .japanese import JAPANESE
 from .magadan import MAGADAN
+from .point import POINT
 from .poker import POKER
+from .reverse import REVERSE
 from .road import ROAD
+from .round import ROUND
 from .royal import ROYAL
 from .three import THREE
 from .trump_fool import TRUMP_FOOL
 from .trumpless import TRUMPLESS
+from .trust import TAKE_ON_TRUST
 
 #: Every variant by its ``RuleSet.variant`` name, in the catalogue families' order.
 VARIANTS: Final[dict[str, Variant]] = {
@@ -35,6 +40,7 @@ VARIANTS: Final[dict[str, Variant]] = {
         *(NONE, TRUMPLESS, JAPANESE, ROYAL, DOUBLE_TRUMP, ROAD, TRUMP_FOOL, INVISIBLE),
         *(HEAPED, CHUKCHI, EMPTY, ALBANIAN, BEATEN_OFF, MAGADAN, ARMENIAN, POKER),
         *(BORING, THREE),
+        *(POINT, EPAULET, TAKE_ON_TRUST, REVERSE, ROUND),
     )
 }
 

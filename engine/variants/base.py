@@ -17,6 +17,9 @@ The hooks, and where ``Game`` calls them (each is named after the question it an
   table's cards, the talon or the trump when a bout ends; set ``bout_end = True``).
 * **what may be led** — :meth:`Variant.add_leads` (the attacker's opening moves; set
   ``leads = True``).
+* **moves of its own, and moves taken away** — :meth:`Variant.edit_actions` (set ``edits``):
+  the last word on any seat's legal actions, with :meth:`Variant.explain_edited` for the
+  refusals it causes; the kinds of move it adds are applied by :meth:`Variant.apply_own`.
 * **who sees which card** — ``trump_card_hidden`` and :meth:`Variant.observe` (edit a seat's
   :class:`~engine.observation.Observation` fields before it is built; set ``observes``).
 * **how a deal is scored** — :meth:`Variant.settle` (the result once the game is over; set
@@ -150,6 +153,10 @@ class Variant:
     bout_end: ClassVar[bool] = False
     observes: ClassVar[bool] = False
     settles: ClassVar[bool] = False
+    #: ``edit_actions`` may add and remove any seat's moves (take on trust: nothing but the
+    #: verdict while a face-down card awaits it); off for every other variant, so the move
+    #: generators' fast paths never pay for it.
+    edits: ClassVar[bool] = False
     #: The face-up trump card is not shown to anyone (only its suit is known).
     trump_card_hidden: ClassVar[bool] = False
     #: With ``leads``: the (code, sentence) of a refused lead (``explain_illegal``).
@@ -220,6 +227,26 @@ class Variant:
     def explain_own(self, g: Game, action: Action) -> tuple[str, str]:
         """Why one of the variants' own kinds of move is illegal now (code, sentence)."""
         return "not_played", f"'{action.kind.value}' is not played in this game"
+
+    def edit_actions(self, g: Game, seat: int, out: list[Action]) -> None:
+        """Edit ``seat``'s legal actions in place, after the engine and the other hooks built
+        them: add the variant's own moves or remove moves it forbids now (only with
+        ``edits``; ``all_legal_actions`` then asks every seat in turn)."""
+        raise NotImplementedError
+
+    def explain_edited(self, g: Game, action: Action) -> tuple[str, str] | None:
+        """Why ``action`` is illegal when ``edit_actions`` is the reason (None: ask the
+        engine's own explanations). Only with ``edits``."""
+        return None
+
+    def face_down(self, g: Game) -> int:
+        """Mask of the table's defences lying face down: a JSON position does not check them
+        as beating, and their ranks open no throw-ins (only with ``edits``)."""
+        return 0
+
+    def after_load(self, g: Game) -> None:
+        """Restore what the engine derives from the table when a JSON position is loaded and
+        the variant counts differently (only with ``edits``)."""
 
     def draw_need(self, g: Game, seat: int) -> int:
         """How many cards ``seat`` draws in the refill after a bout (only with ``draws``)."""
