@@ -121,7 +121,11 @@ class DurakBot(commands.AutoShardedBot):
         ai_factory: AiFactory | None = None,
         forfeit_rng: random.Random | None = None,
         commands_only: bool = False,
+        live_hand_timing: tuple[float, float] | None = None,
     ) -> None:
+        #: (debounce, interval) of live hand edits; None keeps bot.live_hands' defaults. Tests
+        #: pass (0, 0): under simcord a pending sleep waits in real time.
+        self._live_hand_timing = live_hand_timing
         # A card game never joins a voice channel: without this, every start warns that
         # PyNaCl and davey (voice encryption) are not installed.
         discord.VoiceClient.warn_nacl = False
@@ -181,6 +185,8 @@ class DurakBot(commands.AutoShardedBot):
             shards=self.shard_scope,
         )
         self.live_hands = LiveHands(self.service, live_hand_message, reopen_view)
+        if self._live_hand_timing is not None:
+            self.live_hands.debounce, self.live_hands.interval = self._live_hand_timing
         self.pings = TurnPings(self, self.storage, self.live_hands)
         self.publisher = DiscordPublisher(
             self, self.service, self.config.table_edit_interval, self.live_hands, self.pings

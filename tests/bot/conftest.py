@@ -33,8 +33,21 @@ def make_config(db_path: Path, **changes: Any) -> Config:
     return Config(**values)
 
 
-def make_bot(db_path: Path, seed: int = SEED, **changes: Any) -> DurakBot:
-    return DurakBot(make_config(db_path, **changes), sync="global", seed_factory=lambda: seed)
+def make_bot(
+    db_path: Path,
+    seed: int = SEED,
+    *,
+    live_timing: tuple[float, float] = (0.0, 0.0),
+    **changes: Any,
+) -> DurakBot:
+    """The real bot on a test config. Live hands edit without a debounce (under simcord a
+    pending sleep waits in real time); tests of the coalescing pass the bot's own timing."""
+    return DurakBot(
+        make_config(db_path, **changes),
+        sync="global",
+        seed_factory=lambda: seed,
+        live_hand_timing=live_timing,
+    )
 
 
 @pytest.fixture
