@@ -58,14 +58,23 @@ def hidden_from(g: Game, viewer: int | None) -> set[int]:
 
 
 def assert_nothing_hidden_shown(
-    channel: Any, spectator: Any, player: Any, seat: int, g: Game, public: set[int]
+    channel: Any,
+    spectator: Any,
+    player: Any,
+    seat: int,
+    g: Game,
+    public: set[int],
+    seen: set[int] = frozenset(),  # type: ignore[assignment]
 ) -> None:
     """No public message names a hidden card; the player's own (ephemeral) messages name no
-    card hidden from that seat."""
+    card hidden from that seat, beyond what the seat's own observations ever showed it
+    (round fool hands a hand over; reverse fool shows the others' hands)."""
     if g.result is not None:
         return  # the result shows the hands left: nothing is secret any more
-    for viewer, who in ((spectator, None), (player, seat)):
-        secret = [CARDS[c].pretty() for c in hidden_from(g, who) if c not in public]
+    for viewer, who, known in ((spectator, None, set()), (player, seat, seen)):
+        secret = [
+            CARDS[c].pretty() for c in hidden_from(g, who) if c not in public and c not in known
+        ]
         for msg in channel.history(viewer=viewer):
             text = message_text(msg)
             for card in secret:
@@ -96,10 +105,17 @@ async def test_every_preset_plays_a_whole_game_by_clicks(
     # the check has something to look for: at the start the channel cannot see most cards
     assert len(hidden_from(session.game, None)) >= session.game.hands[seat].bit_count()
 
+    seen: set[int] = set()  # what alice's own observations ever showed her
+
     def check(s: Any) -> None:
         for ev in s.events:
             public.update(int(c) for c in ev.cards)
-        assert_nothing_hidden_shown(channel, eve, alice, seat, s.game, public)
+        obs = s.game.observation(seat)
+        mask = obs.hand_mask
+        for known in obs.known_masks:
+            mask |= known
+        seen.update(bits(mask))
+        assert_nothing_hidden_shown(channel, eve, alice, seat, s.game, public, seen)
 
     moves = await play_out(simcord_env, channel, 1, [alice], on_step=check)
     session = svc.session(1)
