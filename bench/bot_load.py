@@ -88,6 +88,7 @@ import asyncpg  # noqa: E402
 import discord  # noqa: E402
 import simcord  # noqa: E402
 import simcord._runtime as sim_runtime  # noqa: E402
+import simcord.env as sim_env  # noqa: E402
 from discord.webhook.async_ import AsyncWebhookAdapter  # noqa: E402
 from simcord import interactions as sim_interactions  # noqa: E402
 from simcord.backend import serializers as sim_serializers  # noqa: E402
@@ -113,10 +114,11 @@ FREEZE_EVERY = 50  # clicks; see simulator_history_out_of_gc
 #: decision and every move is followed by someone opening or refreshing a hand, so a busy
 #: two-player game makes a click every few seconds; 4 s is the busy end of that.
 THINK_SECONDS = 4.0
-KINDS = ("lobby", "hand", "move")
+KINDS = ("lobby", "open", "hand", "move")
 GAMES_PER_GUILD = 200  # a real guild is capped at 500 channels
 SEED = 20260101
 SETTLE_SECONDS = 600.0
+DRAIN_SECONDS = 120.0
 TRACE_FRAMES = 1  # deeper tracebacks move stdlib allocations to an owner but triple setup time
 T = TypeVar("T")
 
@@ -146,6 +148,9 @@ class Samples:
     commit: list[float] = field(default_factory=list)
     wall: float = 0.0
     refused: int = 0
+    #: Move clicks not sent: a live edit had redrawn the hand without any move on it between
+    #: planning the click and its turn in the round (the bot was behind; see Clicker.wave).
+    stale: int = 0
 
 
 @dataclass
@@ -183,6 +188,9 @@ class LiveFigures:
     dropped: int
     current: int  # hands found already up to date when their player was to move
     refreshed: int  # hands that still had to be refreshed by a click
+    #: Seconds after the last click until nothing was owed to Discord any more (None: not
+    #: within DRAIN_SECONDS): whether the live edits keep up with the clicks.
+    drained: float | None = None
 
     def per_hand(self) -> float:
         return self.hand_edits / max(self.hands, 1) / max(self.seconds, 1e-9)
@@ -356,7 +364,7 @@ class Clicker:
             buttons = same[:1]
             custom_id = str(buttons[0]["custom_id"]) if buttons else custom_id
         if len(buttons) != 1 or buttons[0].get("disabled"):
-            raise simcord.SetupError(f"no clickable button {custom_id!r} on {message_id}")
+            raise StaleHand(f"no clickable button {custom_id!r} on {message_id}")
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": ComponentType.BUTTON}
         if buttons[0].get("id") is not None:
             data["id"] = buttons[0]["id"]
@@ -380,6 +388,7 @@ class Clicker:
         clicks: Sequence[tuple[simcord.MemberActor, int, int, str]],
         *,
         paced: bool = True,
+        stale: list[int] | None = None,
     ) -> list[SimInteraction]:
         """Emit the clicks (all at once, or paced as :meth:`Options.gaps` says) and wait for
         every answer. ``paced`` is False for the setup: its clicks go out at once and nothing
@@ -389,7 +398,9 @@ class Clicker:
         under continuous load, and simcord's settle scans every parked task against every
         pending timer, which at 1,000 games would cost more than the clicks. Pacing sleeps in
         a worker thread: simcord makes the loop's clock virtual, so an ``asyncio.sleep`` here
-        would wait for simulated time."""
+        would wait for simulated time. With ``stale`` given, a click whose button a live edit
+        has meanwhile removed is not sent and its index goes there (a player would see the
+        new hand and not press anything)."""
         loop = asyncio.get_running_loop()
         self._pending.clear()
         self._all_answered = loop.create_future()
@@ -405,7 +416,12 @@ class Clicker:
                     delay = due - time.perf_counter()
                     if delay > 0.0002:
                         await loop.run_in_executor(None, time.sleep, delay)
-                records.append(self.press(*click))
+                try:
+                    records.append(self.press(*click))
+                except StaleHand:
+                    if stale is None:
+                        raise
+                    stale.append(i)
                 if paced and (i + 1) % FREEZE_EVERY == 0:  # rounds only: see run_size
                     simulator_history_out_of_gc(self.opts)
         finally:
@@ -462,6 +478,60 @@ def identity_callback_records(enabled: bool) -> Iterator[None]:
         yield
     finally:
         record_cls.__eq__ = original
+
+
+@contextmanager
+def timers_follow_the_clock(env: simcord.Env, enabled: bool) -> Iterator[None]:
+    """Let a bot timer that falls due in real time just move simcord's clock and run.
+
+    simcord's clock is virtual; a bot timer (a live hand's debounce, a table edit's
+    interval) also has a real-time fallback, and when that fires simcord advances its clock
+    *and settles the whole bot*: every owned task is checked against every pending timer,
+    over and over until all are parked. With live hands that happens a few hundred times a
+    second at 1,000 games, each settle costing tasks x timers, and the run never finished.
+    During the click rounds nothing needs that settlement (the clicks are paced by the real
+    clock anyway), so a fallback here only moves the clock to its instant and runs the
+    callbacks then due, in order, as the loop would have. Another artefact of the simulator,
+    not of the bot: a real bot's timers are the loop's own.
+    """
+    if not enabled:
+        yield
+        return
+    env_any: Any = env
+    sim_module: Any = sim_env
+
+    async def advance(target: float, deadline: float) -> None:
+        del deadline
+        if target > env_any._virtual_time:
+            env_any._move_clock(target)
+        now = env_any._virtual_time
+        due = sorted(
+            (
+                record
+                for record in env_any._work.callbacks
+                if record.when is not None
+                and record.when <= now
+                and record.handle is not None
+                and not record.handle.cancelled()
+            ),
+            key=lambda record: record.when,
+        )
+        for record in due:
+            if not record.handle.cancelled():
+                record.handle._run()  # routes a failure to the loop's handler, as the loop does
+
+    wakes = sim_module._wakes_recognized_wait
+    env_any._advance_to = advance
+    sim_module._wakes_recognized_wait = lambda state, record: False
+    try:
+        yield
+    finally:
+        del env_any._advance_to
+        sim_module._wakes_recognized_wait = wakes
+
+
+class StaleHand(simcord.SetupError):
+    """The button to press is gone from the message (a live edit redrew it meanwhile)."""
 
 
 # --------------------------------------------------------------------------- the world
@@ -717,6 +787,7 @@ async def run_size(
                         env, clicker, guilds, games, opts.players, kinds["lobby"], opts
                     )
                     setup = time.perf_counter() - start
+                    progress(f"{games} games set up in {setup:.0f} s")
                     clicker.forget()
                     memory = Memory(None, None, None, setup)
                     if opts.trace:
@@ -727,62 +798,96 @@ async def run_size(
                         del snapshot
 
                     # Every player opens their hand once: from now on the bot keeps it live.
-                    await _open_all_hands(env, service, clicker, tables, kinds["hand"], opts)
-                    bot_live = env.bot.live_hands
-                    publisher = env.bot.publisher
-                    assert bot_live is not None and publisher is not None
-                    live_hands = bot_live.count()
-                    stats0 = (
-                        bot_live.stats.edits,
-                        publisher.table_edits,
-                        bot_live.stats.retried,
-                        bot_live.stats.dropped,
-                    )
-                    counts = [0, 0]  # hands found current / refreshed by a click
+                    with timers_follow_the_clock(env, opts.fast_simcord):
+                        await _open_all_hands(env, service, clicker, tables, kinds["open"], opts)
+                        bot_live = env.bot.live_hands
+                        publisher = env.bot.publisher
+                        assert bot_live is not None and publisher is not None
+                        live_hands = bot_live.count()
+                        stats0 = (
+                            bot_live.stats.edits,
+                            publisher.table_edits,
+                            bot_live.stats.retried,
+                            bot_live.stats.dropped,
+                        )
+                        counts = [0, 0]  # hands found current / refreshed by a click
 
-                    move = kinds["move"]
-                    storage = service.storage
-                    service.act = timed(move.act, service.act)  # type: ignore[method-assign,assignment]
-                    for name in ("save_state", "finish_game"):
-                        setattr(storage, name, timed(move.commit, getattr(storage, name)))
-                    if barrier is not None:
-                        await barrier("set-up")
-                    # Freezing starts only now: frozen cyclic garbage is never collected, so
-                    # freezing during the setup would count it in the memory figure above.
-                    cpu, wall = time.process_time(), time.perf_counter()
-                    with full_collections(full_gcs):
-                        for _ in range(opts.clicks):
-                            live = [t for t in tables if not _finished(service, t)]
-                            if not live:
-                                break
-                            simulator_history_out_of_gc(opts)
-                            await _hand_phase(
-                                env, service, clicker, live, kinds["hand"], opts, counts
-                            )
-                            simulator_history_out_of_gc(opts)
-                            await _move_phase(env, service, clicker, live, move, opts, rng)
-                    busy = (time.process_time() - cpu) / max(time.perf_counter() - wall, 1e-9)
-                    try:  # the figures are taken; a backlog that outlasts the settle is reported
-                        await env.settle()
-                        unsettled = []
-                    except TimeoutError as exc:
-                        unsettled = [f"the bot did not settle after the clicks: {exc}"]
-                    live_figures = LiveFigures(
-                        live_hands,
-                        len(tables),
-                        time.perf_counter() - wall,
-                        bot_live.stats.edits - stats0[0],
-                        publisher.table_edits - stats0[1],
-                        bot_live.stats.retried - stats0[2],
-                        bot_live.stats.dropped - stats0[3],
-                        *counts,
-                    )
+                        move = kinds["move"]
+                        storage = service.storage
+                        service.act = timed(move.act, service.act)  # type: ignore[method-assign,assignment]
+                        for name in ("save_state", "finish_game"):
+                            setattr(storage, name, timed(move.commit, getattr(storage, name)))
+                        if barrier is not None:
+                            await barrier("set-up")
+                        # Freezing starts only now: frozen cyclic garbage is never collected, so
+                        # freezing during the setup would count it in the memory figure above.
+                        cpu, wall = time.process_time(), time.perf_counter()
+                        with full_collections(full_gcs):
+                            for round_ in range(opts.clicks):
+                                live = [t for t in tables if not _finished(service, t)]
+                                if not live:
+                                    break
+                                progress(f"{games} games: round {round_ + 1}, {len(live)} live")
+                                simulator_history_out_of_gc(opts)
+                                await _hand_phase(
+                                    env, service, clicker, live, kinds["hand"], opts, counts
+                                )
+                                simulator_history_out_of_gc(opts)
+                                await _move_phase(env, service, clicker, live, move, opts, rng)
+                        busy = (time.process_time() - cpu) / max(time.perf_counter() - wall, 1e-9)
+                        live_figures = LiveFigures(
+                            live_hands,
+                            len(tables),
+                            time.perf_counter() - wall,
+                            bot_live.stats.edits - stats0[0],
+                            publisher.table_edits - stats0[1],
+                            bot_live.stats.retried - stats0[2],
+                            bot_live.stats.dropped - stats0[3],
+                            *counts,
+                        )
+                        progress(f"{games} games: clicks done, draining the backlog")
+                        drained = await _drain(bot, DRAIN_SECONDS)
+                        unsettled = (
+                            []
+                            if drained is not None
+                            else [
+                                f"live hand edits or deliveries still owed {DRAIN_SECONDS:g} s "
+                                "after the last click"
+                            ]
+                        )
+                        live_figures = replace(live_figures, drained=drained)
                 finished = sum(1 for t in tables if _finished(service, t))
                 errors = [repr(e) for e in env.errors] + unsettled
             finally:
                 await env.bot.close()
                 gc.unfreeze()
     return SizeResult(games, memory, kinds, finished, errors, full_gcs, busy, live_figures)
+
+
+async def _drain(bot: DurakBot, limit: float) -> float | None:
+    """Seconds until the bot owed Discord nothing more (no live hand edit and no table edit,
+    result or ping pending), or None if that took longer than ``limit``.
+
+    This replaces simcord's settle after the clicks: at 1,000 games that settle checks every
+    task against every timer again and again and did not finish in minutes, while the bot's
+    own queues say directly whether it kept up. Polled from a worker thread's sleep, as the
+    pacing is (the loop's clock is simcord's)."""
+    loop = asyncio.get_running_loop()
+    live, delivery = bot.live_hands, bot.publisher.delivery if bot.publisher else None
+    start = time.perf_counter()
+    while time.perf_counter() - start < limit:
+        busy_hands = live is not None and any(
+            w.task is not None and not w.task.done() for w in live._workers.values()
+        )
+        if not busy_hands and (delivery is None or not delivery._games):
+            return time.perf_counter() - start
+        await loop.run_in_executor(None, time.sleep, 0.05)
+    return None
+
+
+def progress(text: str) -> None:
+    """A line on stderr while a long run goes on (the figures come at the end, on stdout)."""
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
 
 
 def simulator_history_out_of_gc(opts: Options) -> None:
@@ -932,9 +1037,13 @@ async def _move_phase(
         planned.append((table, seat, session.version, click))
     for wave in _waves(planned, opts):
         start = time.perf_counter()
-        records = await clicker.wave([click for *_, click in wave])
+        skipped: list[int] = []
+        records = await clicker.wave([click for *_, click in wave], stale=skipped)
         samples.wall += time.perf_counter() - start
         clicker.record(samples, records)
+        samples.stale += len(skipped)
+        gone = set(skipped)
+        wave = [entry for i, entry in enumerate(wave) if i not in gone]
         await _moves_applied(service, [(table.game_id, version) for table, _, version, _ in wave])
         for table, seat, version, _ in wave:
             session = service.session(table.game_id)
@@ -1014,28 +1123,32 @@ def report(results: list[SizeResult], opts: Options) -> None:
     print()
     header = (
         f"{'games':>6} {'bot KB/game':>12} {'simcord KB/game':>16} {'other KB/game':>14} "
-        f"{'setup s':>8} {'finished':>9} {'refused':>8}"
+        f"{'setup s':>8} {'finished':>9} {'refused':>8} {'stale':>6}"
     )
     print(header)
     print("-" * len(header))
     for res in results:
         m, n = res.memory, res.games
         refused = sum(s.refused for s in res.kinds.values())
+        stale = sum(s.stale for s in res.kinds.values())
         print(
             f"{n:>6} {_kb(m.bot_bytes, n):>12} {_kb(m.simcord_bytes, n):>16} "
-            f"{_kb(m.other_bytes, n):>14} {m.setup_seconds:8.1f} {res.finished:>9} {refused:>8}"
+            f"{_kb(m.other_bytes, n):>14} {m.setup_seconds:8.1f} {res.finished:>9} "
+            f"{refused:>8} {stale:>6}"
         )
     print()
     print(
-        "lobby = Join/Start clicks (setup), hand = Show my hand (both players of every game,\n"
-        "once, after the setup) and refreshes of hands the bot had not updated yet, move = a\n"
-        "legal move on the (live) hand;\n"
+        "lobby = Join/Start clicks (setup), open = Show my hand (both players of every game,\n"
+        "once, after the setup, in the setup's bursts), hand = refreshes of hands the bot had\n"
+        "not updated yet, move = a legal move on the (live) hand;\n"
         "ack = the bot's acknowledge time: discord.py receives the click -> the bot sends the\n"
         "interaction response; e2e = click emitted -> response recorded by simcord (adds the\n"
         "simulator's own work on both ends); act = GameService.act;\n"
         "commit = Storage.save_state/finish_game; bot KB/game = live Python heap allocated by\n"
         "bot/, cogs/, engine/, discord.py or asyncpg per idle game (tracemalloc); simcord =\n"
-        "the simulated Discord's own records; other = allocations made by the stdlib alone"
+        "the simulated Discord's own records; other = allocations made by the stdlib alone;\n"
+        "refused = moves that did not advance their game; stale = move clicks not sent because\n"
+        "a live edit had meanwhile redrawn the hand without that move (the bot was behind)"
     )
     for res in results:
         longest = max(res.full_gcs, default=0.0) * 1000
@@ -1054,7 +1167,12 @@ def report(results: list[SizeResult], opts: Options) -> None:
             f"{lv.seconds:.1f} s = {lv.per_hand():.3f} edits/s per hand, "
             f"{lv.per_channel():.3f} per channel (table edits {lv.table_per_channel():.3f}/s "
             f"per channel); {lv.retried} retried, {lv.dropped} dropped; the mover's hand was "
-            f"already current {lv.current} times, refreshed by a click {lv.refreshed} times"
+            f"already current {lv.current} times, refreshed by a click {lv.refreshed} times; "
+            + (
+                f"everything owed to Discord was sent {lv.drained:.1f} s after the last click"
+                if lv.drained is not None
+                else f"edits still owed {DRAIN_SECONDS:g} s after the last click"
+            )
         )
     for res in results:
         if res.games != target_games:
@@ -1310,6 +1428,7 @@ def _merge(games: int, parts: Sequence[SizeResult]) -> SizeResult:
                 getattr(total, name).extend(getattr(s, name))
             total.wall = max(total.wall, s.wall)
             total.refused += s.refused
+            total.stale += s.stale
     setup = max(p.memory.setup_seconds for p in parts)
     return SizeResult(
         games,
