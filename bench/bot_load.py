@@ -487,18 +487,20 @@ class _TrackedCallbacks(list[Any]):
     simcord appends a record per scheduled callback and, when one runs, takes it out with
     ``list.remove``: a scan from the oldest record, which passes every long-lived timer (a
     live hand's 15-minute expiry, one per open hand) for each short-lived one. Under a
-    profiler that scan was 45% of the event loop at 1,000 games. Here removal searches from
-    the newest end, where short-lived records are, and the timers also sit in a heap by due
-    time, so finding the due ones needs no scan either.
+    profiler that scan was 45% of the event loop at 1,000 games. Here a removal only notes
+    the record as gone, and the list drops the gone records in one pass when they have
+    piled up or before anyone reads it; the timers also sit in a heap by due time, so
+    finding the due ones needs no scan either.
     """
 
     def __init__(self, records: Iterable[Any] = ()) -> None:
         super().__init__(records)
+        self._gone: set[int] = set()
         self._order = itertools.count()
-        self.timers: list[tuple[float, int, Any]] = [
-            (record.when, next(self._order), record) for record in self if record.when is not None
-        ]
-        heapq.heapify(self.timers)
+        self.timers: list[tuple[float, int, Any]] = []
+        for record in list.__iter__(self):
+            if record.when is not None:
+                heapq.heappush(self.timers, (record.when, next(self._order), record))
 
     def append(self, record: Any) -> None:
         super().append(record)
@@ -506,22 +508,41 @@ class _TrackedCallbacks(list[Any]):
             heapq.heappush(self.timers, (record.when, next(self._order), record))
 
     def remove(self, record: Any) -> None:
-        for i in range(len(self) - 1, -1, -1):
-            if self[i] is record:
-                del self[i]
-                return
-        raise ValueError("record not tracked")
+        self._gone.add(id(record))  # the list still holds the record: its id stays unique
+        if len(self._gone) > 4096:
+            self.prune()
+
+    def __iter__(self) -> Iterator[Any]:
+        if self._gone:
+            self.prune()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        if self._gone:
+            self.prune()
+        return super().__len__()
 
     def due(self, now: float) -> Iterator[Any]:
-        """Each timer due by ``now`` once, in due order (cancelled ones are dropped)."""
+        """Each timer due by ``now`` once, in due order (cancelled or run ones are dropped)."""
         while self.timers and self.timers[0][0] <= now:
             record = heapq.heappop(self.timers)[2]
-            if record.handle is not None and not record.handle.cancelled():
+            if (
+                id(record) not in self._gone
+                and record.handle is not None
+                and not record.handle.cancelled()
+            ):
                 yield record
 
     def prune(self) -> None:
-        """Forget cancelled records (simcord does it in its settle, which is not run here)."""
-        self[:] = [r for r in self if r.handle is None or not r.handle.cancelled()]
+        """Drop removed and cancelled records (simcord drops the cancelled ones in its settle,
+        which does not run here)."""
+        gone = self._gone
+        self[:] = [
+            r
+            for r in list.__iter__(self)
+            if id(r) not in gone and (r.handle is None or not r.handle.cancelled())
+        ]
+        gone.clear()
 
 
 @contextmanager
@@ -555,7 +576,7 @@ def timers_follow_the_clock(env: simcord.Env, enabled: bool) -> Iterator[None]:
         for record in tracked.due(env_any._virtual_time):
             record.handle._run()  # routes a failure to the loop's handler, as the loop does
         if next(fired) % 1000 == 0:
-            tracked.prune()
+            tracked.prune()  # cancelled timers too, which no removal reports
 
     wakes = sim_module._wakes_recognized_wait
     env_any._advance_to = advance
