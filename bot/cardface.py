@@ -17,10 +17,14 @@ Two layouts, because the sizes ask for different things:
   index (rank over suit) in the corner and a large suit in the middle; a gold corner marks a
   trump, the thing players look for first.
 
-Both draw at several times their size and are scaled down once (Pillow draws shape edges
-without anti-aliasing). Everything is pure and deterministic: the same arguments give the
-same pixels (the fonts are bundled in ``bot/assets/fonts`` with their licence rather than
-whatever the host has), which is what lets the emoji sync decide from a content hash whether
+Both share one palette and one font loader (bundled DejaVu Sans, Pillow's basic layout: with
+libraqm glyphs land elsewhere, so an emoji drawn on a host with it would get another content
+hash and be uploaded again). Both draw at several times their size and are scaled down once
+(Pillow draws shape edges without anti-aliasing).
+
+Everything is pure and deterministic: the same arguments give the same pixels (the fonts
+are bundled in ``bot/assets/fonts`` with their licence rather than whatever the host has),
+which is what lets the emoji sync decide from a content hash whether
 an emoji must be uploaded again, and the table cache reuse a picture.
 """
 
@@ -45,13 +49,11 @@ __all__ = [
     "Font",
     "emoji_back",
     "emoji_face",
-    "emoji_font",
     "font",
     "suit_colour",
     "table_back",
     "table_face",
     "table_sideways_face",
-    "table_suit_colour",
 ]
 
 log = logging.getLogger(__name__)
@@ -80,44 +82,30 @@ def font(size: int, bold: bool = False) -> Font:
         return ImageFont.load_default(size)
 
 
-@lru_cache(maxsize=64)
-def emoji_font(size: int, *, bold: bool = True) -> ImageFont.FreeTypeFont:
-    """The bundled DejaVu Sans for the emoji faces (cached: loading a face costs ~1 ms)."""
-    return ImageFont.truetype(str(FONT_DIR / _FONT_FILES[bold]), size)
-
-
 # --------------------------------------------------------------------------- colours
+# One palette for every card the bot shows: a seven of hearts on a button is the same red as
+# on the felt, a trump the same gold, a back the same blue.
 
-#: Emoji faces.
-RED: Colour = (206, 32, 41, 255)
+RED: Colour = (200, 32, 40, 255)
 BLACK: Colour = (24, 24, 28, 255)
-CARD_WHITE: Colour = (255, 255, 255, 255)
-CARD_EDGE: Colour = (120, 124, 132, 255)
+PAPER: Colour = (252, 251, 247, 255)
+TRUMP_GOLD: Colour = (232, 178, 28, 255)
+BACK_COLOUR: Colour = (32, 72, 148, 255)
+BACK_LINES: Colour = (214, 224, 245, 255)
+BACK_INNER: Colour = (48, 96, 184, 255)
+#: The edge of a table card, on green felt.
+EDGE: Colour = (150, 150, 150, 255)
+#: The edge of an emoji card: darker, so that it stays visible on Discord's light theme too.
+EMOJI_EDGE: Colour = (120, 124, 132, 255)
+#: The ground of a trump emoji (the table marks a trump by a gold corner instead: at 22 px a
+#: corner would vanish, a whole pale gold card does not).
 TRUMP_GROUND: Colour = (255, 243, 196, 255)
-TRUMP_GOLD: Colour = (222, 160, 0, 255)
-BACK_COLOUR: Colour = (28, 58, 140, 255)
-BACK_LINES: Colour = (150, 180, 240, 255)
 _CLEAR: Colour = (0, 0, 0, 0)
-
-#: Table cards.
-_T_RED: Colour = (200, 32, 40, 255)
-_T_BLACK: Colour = (24, 24, 28, 255)
-_T_PAPER: Colour = (252, 251, 247, 255)
-_T_EDGE: Colour = (150, 150, 150, 255)
-_T_BACK: Colour = (32, 72, 148, 255)
-_T_BACK_LINE: Colour = (214, 224, 245, 255)
-_T_BACK_INNER: Colour = (48, 96, 184, 255)
-_T_TRUMP_MARK: Colour = (232, 178, 28, 255)
 
 
 def suit_colour(suit: int) -> Colour:
-    """Red for diamonds and hearts, near-black for clubs and spades (emoji faces)."""
+    """Red for diamonds and hearts, near-black for clubs and spades."""
     return RED if suit in (1, 2) else BLACK
-
-
-def table_suit_colour(suit: int) -> Colour:
-    """Red for diamonds and hearts, near-black for clubs and spades (table cards)."""
-    return _T_RED if suit in (1, 2) else _T_BLACK
 
 
 # --------------------------------------------------------------------------- emoji faces
@@ -150,7 +138,7 @@ def _fit_text(
     width, height = box[2] - box[0], box[3] - box[1]
     size = max_size
     while True:
-        f = emoji_font(size)
+        f = font(size, bold=True)
         left, top, right, bottom = draw.textbbox((0, 0), text, font=f)
         if (right - left <= width and bottom - top <= height) or size <= 8:
             break
@@ -179,8 +167,8 @@ def emoji_face(card: int, *, trump: bool = False, size: int = EMOJI_SIZE) -> Ima
     draw = ImageDraw.Draw(image)
     k = big / EMOJI_SIZE
     box = _card_box(big)
-    ground = TRUMP_GROUND if trump else CARD_WHITE
-    edge = TRUMP_GOLD if trump else CARD_EDGE
+    ground = TRUMP_GROUND if trump else PAPER
+    edge = TRUMP_GOLD if trump else EMOJI_EDGE
     edge_width = round((6 if trump else 2) * k)
     draw.rounded_rectangle(
         box, radius=round(_RADIUS * k), fill=ground, outline=edge, width=edge_width
@@ -208,7 +196,7 @@ def emoji_back(*, size: int = EMOJI_SIZE) -> Image.Image:
     box = _card_box(big)
     radius = round(_RADIUS * k)
     draw.rounded_rectangle(
-        box, radius=radius, fill=BACK_COLOUR, outline=CARD_EDGE, width=round(2 * k)
+        box, radius=radius, fill=BACK_COLOUR, outline=EMOJI_EDGE, width=round(2 * k)
     )
     inner = (
         box[0] + round(9 * k),
@@ -246,7 +234,7 @@ def _canvas(w: int, h: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
 def _paper(draw: ImageDraw.ImageDraw, w: int, h: int, fill: tuple[int, ...]) -> None:
     s = _TABLE_SCALE
     draw.rounded_rectangle(
-        (0, 0, w * s - 1, h * s - 1), radius=7 * s, fill=fill, outline=_T_EDGE, width=s
+        (0, 0, w * s - 1, h * s - 1), radius=7 * s, fill=fill, outline=EDGE, width=s
     )
 
 
@@ -267,14 +255,14 @@ def table_face(card: int, w: int, h: int, *, trump: bool = False) -> Image.Image
     """A face-up table card of ``w`` x ``h`` pixels (no shadow): rank and suit in the top-left
     corner, a large suit in the middle, a gold corner on a trump."""
     rank, suit = RANK_LABELS[card % 13], SUIT_SYMBOLS[card // 13]
-    colour = table_suit_colour(card // 13)
+    colour = suit_colour(card // 13)
     s = _TABLE_SCALE
     img, draw = _canvas(w, h)
-    _paper(draw, w, h, _T_PAPER)
+    _paper(draw, w, h, PAPER)
     if trump:
         ww = w * s
-        draw.polygon([(ww - 26 * s, 0), (ww - 1, 0), (ww - 1, 26 * s)], fill=_T_TRUMP_MARK)
-        draw.rounded_rectangle((0, 0, ww - 1, h * s - 1), radius=7 * s, outline=_T_EDGE, width=s)
+        draw.polygon([(ww - 26 * s, 0), (ww - 1, 0), (ww - 1, 26 * s)], fill=TRUMP_GOLD)
+        draw.rounded_rectangle((0, 0, ww - 1, h * s - 1), radius=7 * s, outline=EDGE, width=s)
     rank_font = font((20 if len(rank) > 1 else 24) * s, bold=True)
     _text(draw, (5 * s, 4 * s), rank, rank_font, colour)
     _text(draw, (6 * s, 29 * s), suit, font(20 * s), colour)
@@ -288,10 +276,10 @@ def table_sideways_face(card: int, w: int, h: int) -> Image.Image:
     """The turned-up trump lying across under the talon, ``w`` x ``h`` (landscape): the index
     upright at the left end, the part that shows from under the talon."""
     rank, suit = RANK_LABELS[card % 13], SUIT_SYMBOLS[card // 13]
-    colour = table_suit_colour(card // 13)
+    colour = suit_colour(card // 13)
     s = _TABLE_SCALE
     img, draw = _canvas(w, h)
-    _paper(draw, w, h, _T_PAPER)
+    _paper(draw, w, h, PAPER)
     rank_font = font((20 if len(rank) > 1 else 24) * s, bold=True)
     _text(draw, (17 * s, 18 * s), rank, rank_font, colour, anchor="mm")
     _text(draw, (17 * s, 46 * s), suit, font(24 * s), colour, anchor="mm")
@@ -305,13 +293,13 @@ def table_back(w: int, h: int, *, emblem: bool = True) -> Image.Image:
     an arrow."""
     s = _TABLE_SCALE
     img, draw = _canvas(w, h)
-    _paper(draw, w, h, _T_BACK)
+    _paper(draw, w, h, BACK_COLOUR)
     inset = max(3, w // 10) * s
     draw.rounded_rectangle(
         (inset, inset, w * s - 1 - inset, h * s - 1 - inset),
         radius=4 * s,
-        fill=_T_BACK_INNER,
-        outline=_T_BACK_LINE,
+        fill=BACK_INNER,
+        outline=BACK_LINES,
         width=max(1, w // 30) * s,
     )
     if emblem:
@@ -319,6 +307,6 @@ def table_back(w: int, h: int, *, emblem: bool = True) -> Image.Image:
         r = min(w, h) * s // 4
         draw.polygon(
             [(cx, cy - r), (cx + r * 2 // 3, cy), (cx, cy + r), (cx - r * 2 // 3, cy)],
-            fill=_T_BACK_LINE,
+            fill=BACK_LINES,
         )
     return img.resize((w, h), Image.Resampling.LANCZOS)

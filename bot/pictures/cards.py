@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageFilter
 
-from ..cardface import table_back, table_face, table_sideways_face, table_suit_colour
+from ..cardface import suit_colour, table_back, table_face, table_sideways_face
 
 __all__ = [
     "CARD_H",
@@ -36,8 +36,6 @@ MINI_W, MINI_H = 28, 40
 #: Margin around a sprite that holds its shadow; paste at (x - SHADOW, y - SHADOW).
 SHADOW = 6
 
-#: Diamonds and hearts are red, as on every deck.
-suit_colour = table_suit_colour
 
 
 def _shadowed(small: Image.Image) -> Image.Image:
