@@ -26,6 +26,7 @@ __all__ = [
     "mini_back",
     "rotated_back",
     "sideways_face",
+    "sideways_mini_back",
     "suit_colour",
 ]
 
@@ -74,6 +75,12 @@ def back() -> Image.Image:
 def mini_back() -> Image.Image:
     """A small back for a seat's hand (no shadow: they overlap tightly in a fan)."""
     return table_back(MINI_W, MINI_H, emblem=False)
+
+
+@lru_cache(maxsize=2)
+def sideways_mini_back() -> Image.Image:
+    """A small back lying across: Magadan fool's closed cards, set apart from the hand."""
+    return mini_back().transpose(Image.Transpose.ROTATE_90)
 
 
 @lru_cache(maxsize=8)
