@@ -189,8 +189,8 @@ def _seat(
     row_y = y0 + PANEL_H - MINI_H - 8
     right = x0 + PANEL_W - 10
     if seat.score:
-        score_font = font(16, bold=True)
-        text = fit(seat.score, score_font, 84, bold=True)
+        score_font = font(15, bold=True)
+        text = fit(seat.score, score_font, 96, bold=True)
         draw_text(draw, (right, row_y + MINI_H // 2), text, score_font, _GOLD, anchor="rm")
         right -= int(text_width(text, score_font)) + 10
     if seat.closed:
