@@ -129,8 +129,9 @@ def _trump_line(obs: Observation, locale: str) -> str:
 
 def _variant_lines(session: GameSession, obs: Observation, locale: str) -> list[str]:
     """What a catalogue variant makes public beyond the usual table: each seat's own trump
-    (double-trump fool), how many cards lie out of play (Chukchi) or closed (Magadan). Counts
-    only: those cards are face down to everyone."""
+    (double-trump fool), how many cards lie out of play (Chukchi) or closed (Magadan), the
+    running scores (point and epaulet fool). Counts only: those cards are face down to
+    everyone."""
     lines = []
     if len(set(obs.trumps)) > 1:
         lines.append(
@@ -150,6 +151,18 @@ def _variant_lines(session: GameSession, obs: Observation, locale: str) -> list[
         )
     if obs.out_of_play:
         lines.append(t("table.out_of_play", locale, count=obs.out_of_play))
+    scores = score_texts(obs, locale)
+    if scores:
+        lines.append(
+            t(
+                "table.scores",
+                locale,
+                scores=t("common.list_separator", locale).join(
+                    t("table.score", locale, name=_who(session, s, locale), score=score)
+                    for s, score in enumerate(scores)
+                ),
+            )
+        )
     if any(obs.closed):
         lines.append(
             t(
@@ -163,6 +176,17 @@ def _variant_lines(session: GameSession, obs: Observation, locale: str) -> list[
             )
         )
     return lines
+
+
+def score_texts(obs: Observation, locale: str) -> list[str]:
+    """Each seat's running score (point and epaulet fool; [] in other games), from the
+    variant's public state: every bout beaten off or taken was seen by the whole table."""
+    state = obs.variant_state
+    if "points" in state:
+        return [tn("plural.points", int(p), locale) for p in state["points"]]
+    if "epaulets" in state:
+        return [tn("plural.epaulets", len(won), locale) for won in state["epaulets"]]
+    return []
 
 
 def _pairs(obs: Observation, locale: str) -> str:

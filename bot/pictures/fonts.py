@@ -15,31 +15,16 @@ from __future__ import annotations
 import logging
 import unicodedata
 from functools import lru_cache
-from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
+
+# One font loader for cards and names: cached, basic layout, Pillow's own font if the
+# bundled file is missing.
+from ..cardface import FONT_DIR, Font, font
 
 __all__ = ["FONT_DIR", "draw_text", "fit", "font", "has_glyph", "safe_text", "text_width"]
 
 log = logging.getLogger(__name__)
-
-FONT_DIR = Path(__file__).resolve().parent.parent / "assets" / "fonts"
-_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
-
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
-
-
-@lru_cache(maxsize=64)
-def font(size: int, bold: bool = False) -> Font:
-    """DejaVu Sans at ``size`` pixels; Pillow's own font if the file is missing (ugly, but a
-    broken install must not break the game)."""
-    try:
-        return ImageFont.truetype(
-            str(FONT_DIR / _FILES[bold]), size, layout_engine=ImageFont.Layout.BASIC
-        )
-    except OSError:
-        log.warning("bundled font %s is missing; using Pillow's default font", _FILES[bold])
-        return ImageFont.load_default(size)
 
 
 def _render(ch: str, face: Font) -> bytes:

@@ -18,7 +18,7 @@ from engine import PRESETS, ActionKind, Game, RuleSet
 
 from ..sessions import GameSession, LobbyInfo, SeatInfo
 
-__all__ = ["NAMES", "STAGES", "sample_lobby", "sample_session"]
+__all__ = ["NAMES", "STAGES", "sample_lobby", "sample_session", "session_of"]
 
 STAGES = ("attack", "defence", "transfer", "pickup", "end")
 NAMES = ("Alice", "Борис", "Carol 🎲", "Дмитрий Константинопольский-Длинный", "Eve", "Фёдор")
@@ -96,6 +96,30 @@ def sample_session(
     return None
 
 
+def session_of(
+    game: Game, preset: str, *, computers: int = 1, locale: str = "en", seed: int = 1
+) -> GameSession:
+    """A session around ``game`` as the bot would hold it (sample names, the last
+    ``computers`` seats played by the computer)."""
+    seats = _seats(game.n, min(computers, game.n - 1))
+    session = GameSession(
+        game_id=42,
+        guild_id=1,
+        channel_id=2,
+        message_id=3,
+        host_id=1000,
+        preset=preset,
+        seats=seats,
+        game=game,
+        seed=seed,
+        version=game.version,
+        locale=locale,
+    )
+    if game.result is not None:
+        session.status = "finished"
+    return session
+
+
 def _play_to(
     rules: RuleSet,
     preset: str,
@@ -112,23 +136,7 @@ def _play_to(
         last: ActionKind | None = None
         for _ in range(2000):
             if reached(game, last):
-                seats = _seats(players, min(computers, players - 1))
-                session = GameSession(
-                    game_id=42,
-                    guild_id=1,
-                    channel_id=2,
-                    message_id=3,
-                    host_id=1000,
-                    preset=preset,
-                    seats=seats,
-                    game=game,
-                    seed=seed,
-                    version=game.version,
-                    locale=locale,
-                )
-                if game.result is not None:
-                    session.status = "finished"
-                return session
+                return session_of(game, preset, computers=computers, locale=locale, seed=seed)
             if game.result is not None:
                 break
             actions = game.all_legal_actions()

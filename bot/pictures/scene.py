@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from engine.cards import NO_TRUMP, SUIT_NAMES
 
 from ..i18n import t
-from ..render import preset_name, role_key, seat_name
+from ..render import preset_name, role_key, score_texts, seat_name
 from ..sessions import GameSession, LobbyInfo, waiting_seats
 
 __all__ = ["Scene", "SeatScene", "lobby_scene", "table_scene"]
@@ -44,6 +44,12 @@ class SeatScene:
     cards: int = 0
     #: The game waits for this seat: drawn highlighted.
     turn: bool = False
+    #: The seat's own trump suit when seats have different ones (double-trump fool), else -1.
+    trump: int = -1
+    #: Closed cards lying face down in front of the seat (Magadan fool): only a count.
+    closed: int = 0
+    #: The running score, translated ("3 points", "1 epaulet"; point and epaulet fool).
+    score: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +76,15 @@ class Scene:
     discard_label: str = ""
     #: (attack, defence or None) in the order they were played.
     pairs: tuple[tuple[int, int | None], ...] = ()
+    #: The suit marked as trump on the cards in the middle when it is not ``trump``: the
+    #: defender's own trump in double-trump fool (the suit that beats here). -1: ``trump``.
+    pair_trump: int = -1
     #: Indices of the pairs whose defence lies face down (take on trust): drawn as a back.
     face_down: tuple[int, ...] = ()
+    #: The face-down pair awaiting the attacker's verdict (take on trust), -1: none.
+    judging: int = -1
+    #: Cards out of play that nobody will draw (Chukchi fool's talon): "" or the label.
+    aside_label: str = ""
     #: Text across the middle when the game is over ("" otherwise).
     banner: str = ""
 
@@ -111,6 +124,9 @@ def table_scene(session: GameSession) -> Scene:
     loc = session.locale
     obs = session.game.public_observation()
     waiting = set(waiting_seats(session.game)) if not session.finished else set()
+    # Double-trump fool: each seat beats with its own suit, so each panel shows it.
+    own_trumps = len(set(obs.trumps)) > 1
+    scores = score_texts(obs, loc)
     seats = []
     for info in session.seats:
         s = info.seat
@@ -122,14 +138,18 @@ def table_scene(session: GameSession) -> Scene:
                 tone=_TONES.get(key, "wait"),
                 cards=obs.hand_sizes[s],
                 turn=s in waiting,
+                trump=obs.trumps[s] if own_trumps else -1,
+                closed=obs.closed[s] if s < len(obs.closed) else 0,
+                score=scores[s] if scores else "",
             )
         )
     # Shown under the trump badge once the turned-up card is gone; the badge has the symbol.
-    trump_label = (
-        t("table.no_trump", loc)
-        if obs.trump == NO_TRUMP
-        else t("picture.trumps", loc, suit=t(f"suit.{SUIT_NAMES[obs.trump]}", loc))
-    )
+    if own_trumps:
+        trump_label = t("picture.own_trumps", loc)
+    elif obs.trump == NO_TRUMP:
+        trump_label = t("table.no_trump", loc)
+    else:
+        trump_label = t("picture.trumps", loc, suit=t(f"suit.{SUIT_NAMES[obs.trump]}", loc))
     talon_label = (
         t("table.talon", loc, count=obs.talon_count)
         if obs.talon_count
@@ -152,6 +172,14 @@ def table_scene(session: GameSession) -> Scene:
         discard=obs.discard_mask.bit_count(),
         discard_label=t("table.discard", loc, count=obs.discard_mask.bit_count()),
         pairs=tuple((int(a), None if d is None else int(d)) for a, d in obs.table),
+        pair_trump=(
+            obs.trumps[obs.defender] if own_trumps and 0 <= obs.defender < len(obs.trumps) else -1
+        ),
         face_down=obs.face_down,
+        judging=obs.judging,
+        aside_label=(
+            t("table.out_of_play", loc, count=obs.out_of_play) if obs.out_of_play else ""
+        ),
         banner=banner,
     )
+

@@ -21,6 +21,7 @@ from PIL import Image, ImageDraw
 
 from engine.cards import SUIT_SYMBOLS
 
+from ..cardface import Font
 from .cards import (
     CARD_H,
     CARD_W,
@@ -32,6 +33,7 @@ from .cards import (
     mini_back,
     rotated_back,
     sideways_face,
+    sideways_mini_back,
     suit_colour,
 )
 from .fonts import draw_text, fit, font, text_width
@@ -62,6 +64,7 @@ _PANEL_EDGE = (44, 112, 76)
 _PANEL_OUT = (62, 66, 72)
 _PANEL_FOOL = (104, 32, 36)
 _GOLD = (245, 197, 66)
+_PAPER = (252, 251, 247)
 _WHITE = (244, 244, 240)
 _DIM = (170, 176, 172)
 _LABEL = (214, 232, 220)
@@ -160,10 +163,15 @@ def _seat(
         draw.rounded_rectangle(box, 14, fill=fill, outline=_PANEL_EDGE, width=2)
     name_colour = _DIM if seat.tone == "out" else (_GOLD if seat.turn else _WHITE)
     name_font = font(21, bold=True)
+    name_room = PANEL_W - 24
+    if seat.trump >= 0:
+        # Double-trump fool: the seat's own trump on a small card-white disc, top right.
+        name_room -= 30
+        _suit_disc(draw, x0 + PANEL_W - 22, y0 + 22, 13, seat.trump, font(18))
     draw_text(
         draw,
         (x0 + 12, y0 + 9),
-        fit(seat.name, name_font, PANEL_W - 24, bold=True),
+        fit(seat.name, name_font, name_room, bold=True),
         name_font,
         name_colour,
     )
@@ -176,14 +184,53 @@ def _seat(
             role_font,
             _TONE_COLOURS.get(seat.tone, _LABEL),
         )
+    # The bottom row: the hand as a fan of backs on the left; on the right what a variant
+    # adds (a score, closed cards), drawn right to left so the fan gets what is left.
+    row_y = y0 + PANEL_H - MINI_H - 8
+    right = x0 + PANEL_W - 10
+    if seat.score:
+        score_font = font(15, bold=True)
+        text = fit(seat.score, score_font, 96, bold=True)
+        draw_text(draw, (right, row_y + MINI_H // 2), text, score_font, _GOLD, anchor="rm")
+        right -= int(text_width(text, score_font)) + 10
+    if seat.closed:
+        right = _closed(img, draw, right, row_y, seat.closed)
     if seat.cards:
-        _fan(img, draw, x0 + 12, y0 + PANEL_H - MINI_H - 8, seat.cards)
+        _fan(img, draw, x0 + 12, row_y, seat.cards, right - (x0 + 12))
 
 
-def _fan(img: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, count: int) -> None:
-    """``count`` card backs overlapping like a held hand, and the number next to them."""
+def _suit_disc(
+    draw: ImageDraw.ImageDraw, cx: int, cy: int, r: int, suit: int, face_: Font
+) -> None:
+    """A trump suit on a card-white disc with a gold ring (suit 4, no trumps: a dash)."""
+    ring = max(2, r // 11)
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=_PAPER, outline=_GOLD, width=ring)
+    symbol = SUIT_SYMBOLS[suit] if 0 <= suit < len(SUIT_SYMBOLS) else "–"
+    draw_text(draw, (cx, cy + max(1, r // 17)), symbol, face_, suit_colour(suit % 4), anchor="mm")
+
+
+def _closed(img: Image.Image, draw: ImageDraw.ImageDraw, right: int, y: int, count: int) -> int:
+    """Magadan fool's closed cards, ending at ``right``: a squared stack of backs lying across
+    (set apart from the held fan: nobody, the owner included, may look at them) and their
+    count, smaller and dimmer than the hand's. Returns where the space left of them ends."""
+    face_ = font(17, bold=True)
+    text = str(count)
+    draw_text(draw, (right, y + MINI_H // 2), text, face_, _LABEL, anchor="rm")
+    sprite = sideways_mini_back()
+    left = right - int(text_width(text, face_)) - 6 - sprite.width - 4
+    top = y + (MINI_H - sprite.height) // 2 + 2
+    for i in reversed(range(min(3, count))):
+        img.paste(sprite, (left + 2 * i, top - 2 * i), sprite)
+    return left - 12
+
+
+def _fan(
+    img: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, count: int, width: int
+) -> None:
+    """``count`` card backs overlapping like a held hand, and the number next to them, in
+    ``width`` pixels."""
     shown = min(count, 18)
-    room = PANEL_W - 24 - MINI_W - 44
+    room = max(0, width - MINI_W - 44)
     step = min(14, room / (shown - 1)) if shown > 1 else 0
     sprite = mini_back()
     for i in range(shown):
@@ -235,20 +282,33 @@ def _talon(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
         )
         draw_text(draw, (cx, _CENTRE_Y), str(scene.talon), font(22, bold=True), _WHITE, anchor="mm")
     if scene.trump_card is None:
-        cx = tx + CARD_W // 2 - 17
-        colour = suit_colour(scene.trump)
-        draw.ellipse(
-            (cx - 34, _CENTRE_Y - 34, cx + 34, _CENTRE_Y + 34),
-            fill=(252, 251, 247),
-            outline=_GOLD,
-            width=3,
-        )
-        symbol = SUIT_SYMBOLS[scene.trump] if scene.trump < len(SUIT_SYMBOLS) else "–"
-        draw_text(draw, (cx, _CENTRE_Y + 2), symbol, font(44), colour, anchor="mm")  # – no trumps
-        _label(draw, cx, _CENTRE_Y + CARD_H // 2 + 12, scene.trump_label, 150)
+        _trump_badge(draw, scene, tx)
         if scene.talon == 0:
             return
     _label(draw, tx + CARD_W // 2 - 17, _CENTRE_Y + CARD_H // 2 + 12, scene.talon_label)
+
+
+def _trump_badge(draw: ImageDraw.ImageDraw, scene: Scene, tx: int) -> None:
+    """No trump card shows: it was drawn, never turned up (trumpless, Japanese fool) or is
+    not shown (invisible fool). The suit on a badge, and its name. In the talon's place once
+    the talon is out; above the talon while it lasts (the count stays readable). With a trump
+    per seat (double-trump fool) the seats' panels carry the suits, so only the label stays."""
+    own = any(seat.trump >= 0 for seat in scene.seats)
+    if scene.talon == 0:
+        cx, cy, r, size, label_y = tx + CARD_W // 2 - 17, _CENTRE_Y, 34, 44, _CENTRE_Y + 61
+    else:
+        cx, cy, r, size, label_y = tx + CARD_W // 2, _CENTRE_Y - CARD_H // 2 - 58, 22, 28, 0
+    if not own:
+        _suit_disc(draw, cx, cy, r, scene.trump, font(size))
+    if scene.talon == 0:
+        _label(draw, cx, label_y if not own else _CENTRE_Y - 9, scene.trump_label, 180)
+    elif own:
+        _label(draw, cx, cy - 9, scene.trump_label, 150)
+    else:
+        # beside the small badge, left of it, so it clears the cards in the middle
+        face_ = font(17)
+        text = fit(scene.trump_label, face_, 150)
+        draw_text(draw, (cx - r - 8, cy), text, face_, _LABEL, anchor="rm")
 
 
 def _discard(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
@@ -258,9 +318,15 @@ def _discard(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
             sprite = rotated_back(angle)
             img.paste(sprite, (cx - sprite.width // 2, _CENTRE_Y - sprite.height // 2), sprite)
     _label(draw, cx, _CENTRE_Y + CARD_H // 2 + 12, scene.discard_label, 120)
+    if scene.aside_label:
+        # Cards out of play that nobody saw and nobody will draw (Chukchi fool's talon, take
+        # on trust's accepted face-down bouts): a count under the discard pile's.
+        face_ = font(15)
+        text = fit(scene.aside_label, face_, 190)
+        draw_text(draw, (cx, _CENTRE_Y + CARD_H // 2 + 34), text, face_, _DIM, anchor="mt")
 
 
-def _pairs(img: Image.Image, scene: Scene) -> None:
+def _pairs(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     """Attack cards in rows of three; each defence lies over its attack, shifted down-right
     so both ranks stay readable."""
     pairs = scene.pairs
@@ -275,17 +341,31 @@ def _pairs(img: Image.Image, scene: Scene) -> None:
     step_x = min(pair_w + gap, (area - pair_w) / (cols - 1)) if cols > 1 else 0
     step_y = pair_h + 14
     top = _CENTRE_Y - (rows * pair_h + (rows - 1) * 14) // 2
+    trump = scene.pair_trump if scene.pair_trump >= 0 else scene.trump
     for row in range(rows):
         chunk = pairs[row * cols : (row + 1) * cols]
         width = pair_w + step_x * (len(chunk) - 1)
         left = 500 - width / 2
         for i, (attack, defence) in enumerate(chunk):
             x, y = round(left + i * step_x), round(top + row * step_y)
-            _paste(img, face(attack, attack // 13 == scene.trump), x, y)
-            if row * cols + i in scene.face_down:  # take on trust: a defence face down
+            _paste(img, face(attack, attack // 13 == trump), x, y)
+            index = row * cols + i
+            if index in scene.face_down:  # take on trust: a defence face down
                 _paste(img, back(), x + dx, y + dy)
+                if index == scene.judging:
+                    _verdict_mark(draw, x + dx, y + dy)
             elif defence is not None:
-                _paste(img, face(defence, defence // 13 == scene.trump), x + dx, y + dy)
+                _paste(img, face(defence, defence // 13 == trump), x + dx, y + dy)
+
+
+def _verdict_mark(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
+    """The face-down defence the attacker must now accept or challenge: a gold frame and a
+    question mark on its back."""
+    frame = (x - 3, y - 3, x + CARD_W + 2, y + CARD_H + 2)
+    draw.rounded_rectangle(frame, 9, outline=_GOLD, width=3)
+    cx, cy = x + CARD_W // 2, y + CARD_H // 2
+    draw.ellipse((cx - 17, cy - 17, cx + 17, cy + 17), fill=_PANEL, outline=_GOLD, width=2)
+    draw_text(draw, (cx, cy + 1), "?", font(24, bold=True), _GOLD, anchor="mm")
 
 
 def _banner(draw: ImageDraw.ImageDraw, text: str) -> None:
@@ -334,7 +414,7 @@ def render_image(scene: Scene) -> Image.Image:
     else:
         _talon(img, draw, scene)
         _discard(img, draw, scene)
-        _pairs(img, scene)
+        _pairs(img, draw, scene)
     if scene.banner:
         _banner(draw, scene.banner)
     return img

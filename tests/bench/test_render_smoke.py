@@ -12,8 +12,9 @@ from bench import render
 def test_tiny_run_prints_every_table_and_the_summary(capsys: pytest.CaptureFixture[str]) -> None:
     render.main(["--repeats", "2"])
     out = capsys.readouterr().out
-    for preset, players in render.TABLES:
+    for preset, players in render.TABLES + render.VARIANT_TABLES:
         assert re.search(rf"^{preset}\s+{players}p attack\s+[\d.]+ ms", out, re.MULTILINE), out
     assert re.search(r"^first render, empty sprite caches: [\d.]+ ms$", out, re.MULTILINE), out
+    assert re.search(r"^variant tables: slowest median [\d.]+ ms, largest \d+ KB$", out, re.M), out
     last = out.strip().splitlines()[-1]
     assert re.fullmatch(r"six-player table: [\d.]+ ms, \d+ KB", last), last

@@ -30,6 +30,15 @@ GOLDENS = (
     ("four_transfer.png", "perevodnoy", 4, "transfer"),
     ("six_pickup.png", "podkidnoy", 6, "pickup"),
     ("four_end.png", "perevodnoy", 4, "end"),
+    # The catalogue variants whose picture differs from the base game's (docs/variants.md):
+    ("double_trump.png", "double-trump", 4, "attack"),
+    ("magadan.png", "magadan", 2, "attack"),
+    ("take_on_trust.png", "take-on-trust", 2, "defence"),
+    ("invisible.png", "invisible", 2, "attack"),
+    ("trumpless.png", "trumpless", 2, "attack"),
+    ("chukchi.png", "chukchi", 2, "attack"),
+    ("point.png", "point", 4, "pickup"),
+    ("epaulet.png", "epaulet", 4, "pickup"),
 )
 #: Goldens are compared at this fraction of their size: the files stay small, and a
 #: different FreeType build that moves an antialiased edge by a pixel still passes.
