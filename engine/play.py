@@ -239,7 +239,7 @@ class Words:
         self.teams = settings.rules.teams != "none"
 
     def card(self, c: Card) -> str:
-        return RANK_LABELS[c % 13] + (SUIT_CHARS if self.ascii else SUIT_SYMBOLS)[c // 13]
+        return RANK_LABELS[c % 13] + (SUIT_CHARS if self.ascii else SUIT_SYMBOLS)[c // 13 & 3]
 
     def cards(self, cs: Sequence[Card]) -> str:
         return " ".join(self.card(c) for c in cs)

@@ -234,10 +234,10 @@ class RuleSet:
         if not isinstance(self.hand_size, int) or self.hand_size < 1:
             out.append("hand_size must be at least 1")
             return out
-        if self.players * self.hand_size > self.deck_size:
+        if self.players * self.hand_size > self.deck_size * self.packs:
             out.append(
                 f"{self.players} hands of {self.hand_size} need {self.players * self.hand_size}"
-                f" cards but the pack has {self.deck_size}"
+                f" cards but the pack has {self.deck_size * self.packs}"
             )
         for name in ("max_attack", "first_bout_max"):
             v = getattr(self, name)
@@ -253,7 +253,7 @@ class RuleSet:
             out.append("the pass card is a way to transfer, so it needs transfers on")
         if self.pile_on and self.throw_in == "none":
             out.append("piling on needs throw-ins; Prostoy has neither")
-        if self.severnyi and self.deck_size - self.players * self.hand_size < 2:
+        if self.severnyi and self.cards - self.players * self.hand_size < 2:
             out.append("Severnyi needs at least two talon cards (the trump and the hidden card)")
         out += VARIANTS[self.variant].problems(self)
         return out
@@ -261,8 +261,18 @@ class RuleSet:
     # -- conveniences -------------------------------------------------------------------
 
     @property
+    def packs(self) -> int:
+        """How many packs of ``deck_size`` cards are played: 2 in big fool, else 1."""
+        return VARIANTS[self.variant].packs
+
+    @property
+    def cards(self) -> int:
+        """Every card in play: ``deck_size`` times ``packs``."""
+        return self.deck_size * VARIANTS[self.variant].packs
+
+    @property
     def talon_size(self) -> int:
-        return self.deck_size - self.players * self.hand_size
+        return self.cards - self.players * self.hand_size
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
