@@ -370,6 +370,7 @@ PRESETS: Final[dict[str, RuleSet]] = {
     "magadan": RuleSet().with_variant("magadan"),
     "armenian": RuleSet().with_variant("armenian"),
     "poker": RuleSet().with_variant("poker"),
+    "big": RuleSet().with_variant("big"),
     # hidden information and scoring (docs/variants.md)
     "round": RuleSet().with_variant("round"),
     "point": RuleSet().with_variant("point"),
@@ -406,6 +407,7 @@ PRESET_DESCRIPTIONS: Final = {
     "magadan": "Magadan fool: five dealt cards stay face down, opening one per beaten-off bout.",
     "armenian": "Armenian fool: you may lead the top card of the talon instead of your own.",
     "poker": "Poker fool: holding under six, a defender may swap two cards with the talon.",
+    "big": "Big fool: two packs; a card never beats its twin; 52 cards in hand lose at once.",
     "round": "Round fool: after every bout the two players exchange hands (two players).",
     "point": "Point fool: whoever beats off the most of the opponents' cards wins.",
     "epaulet": "Epaulet fool: make opponents take pairs of equal cards; most pairs wins.",
