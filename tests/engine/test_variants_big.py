@@ -17,7 +17,7 @@ from collections import Counter
 
 import pytest
 
-from engine import Action, ActionKind, Game, IllegalAction, RuleError, RuleSet
+from engine import Action, Game, IllegalAction, RuleError, RuleSet
 from engine.cards import CARDS, PACK, Card, CardError, bits, deck_mask, parse_cards
 from engine.variants.big import LOSING_HAND
 
