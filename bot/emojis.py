@@ -64,8 +64,10 @@ _OWN_NAME = re.compile(rf"dk_(?:back|t?[2-9TJQKA][cdhs])_[0-9a-f]{{{HASH_LENGTH}
 
 
 def card_key(card: Card, trump: bool = False) -> str:
-    """Registry key of a face: card notation, ``t`` in front for the trump variant."""
-    return f"t{card}" if trump else str(card)
+    """Registry key of a face: card notation, ``t`` in front for the trump variant. A second
+    pack's twin (big fool) has its first-pack card's face and emoji."""
+    face = card.face
+    return f"t{face}" if trump else str(face)
 
 
 def is_own_emoji_name(name: str) -> bool:

@@ -299,6 +299,8 @@ def event_line(
         # the cards put under the talon are the swapper's secret (PublicEvent holds only the
         # ones the table already knew to be in that hand); the line never names them
         return t("event.swap", locale, name=name)
+    if k == "hand_limit":  # big fool: 52 cards or more in hand lose at once
+        return t("event.hand_limit", locale, name=name, count=ev.amount)
     if k == "open" and ev.cards:
         return t("event.open_cards", locale, name=name, cards=cards)
     if k == "reshuffle" and ev.cards:

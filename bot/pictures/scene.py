@@ -177,9 +177,6 @@ def table_scene(session: GameSession) -> Scene:
         ),
         face_down=obs.face_down,
         judging=obs.judging,
-        aside_label=(
-            t("table.out_of_play", loc, count=obs.out_of_play) if obs.out_of_play else ""
-        ),
+        aside_label=(t("table.out_of_play", loc, count=obs.out_of_play) if obs.out_of_play else ""),
         banner=banner,
     )
-
