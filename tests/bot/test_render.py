@@ -210,3 +210,18 @@ async def test_big_fool_twins_give_one_button_per_distinct_move() -> None:
     assert not selects
     defends = [c.split(":")[5] for c in _acts(view) if ":defend:" in c]
     assert sorted(defends) == ["6c6h", "6cKc"]
+
+
+def test_a_two_pack_lobby_says_two_packs() -> None:
+    from bot.render import deck_text
+    from bot.sessions import LobbyInfo
+
+    fields = {f: None for f in LobbyInfo.__dataclass_fields__}
+    info = LobbyInfo(**{**fields, "preset": "big", "overrides": {}, "deck_size": 36})
+    assert deck_text(info, "en") == "Two packs of 36 cards"
+    plain = LobbyInfo(**{**fields, "preset": "podkidnoy", "overrides": {}, "deck_size": 36})
+    assert deck_text(plain, "en") == "36-card deck"
+    twisted = LobbyInfo(
+        **{**fields, "preset": "perevodnoy", "overrides": {"variant": "big"}, "deck_size": 52}
+    )
+    assert deck_text(twisted, "ru") == "Две колоды, в каждой карт: 52"
