@@ -224,3 +224,11 @@ def test_a_position_may_not_hold_the_same_twin_twice() -> None:
     one = RuleSet.preset("podkidnoy")
     with pytest.raises(Exception, match="not in a 36-card pack"):
         Game.from_position(one, [["6s'", "7s"], ["8s"]], trump="h")
+
+
+def test_the_terminal_menu_shows_one_line_per_distinct_move() -> None:
+    from engine.play import _distinct
+
+    g = Game.from_position(BIG, [["6c", "6c'", "8h"], ["9s", "Ts"]], trump="h", attacker=0)
+    moves = _distinct(g.legal_actions(0))
+    assert sorted(a.notation for a in moves) == ["attack 6c", "attack 6c 6c'", "attack 8h"]
