@@ -629,4 +629,6 @@ def test_observation_does_not_depend_on_hidden_cards(name: str, n: int, seed: in
                 assert other.public_observation() == g.public_observation()
                 checked += 1
         g.apply(rng.choice(g.all_legal_actions()))
-    assert checked or n == 2
+    # (reverse fool with no talon, six players of 36 cards: a seat sees every card but its own
+    # hand, so no card it does not know lies anywhere it could be swapped with)
+    assert checked or n == 2 or (name in BLIND and not g.rules.talon_size)
