@@ -161,7 +161,7 @@ def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: tuple
 def emoji_face(card: int, *, trump: bool = False, size: int = EMOJI_SIZE) -> Image.Image:
     """The emoji face of ``card`` as an RGBA image of ``size`` x ``size`` (transparent
     corners)."""
-    rank_index, suit = card % 13, card // 13
+    rank_index, suit = card % 13, card // 13 & 3  # & 3: a twin (big fool) too
     big = size * _EMOJI_SCALE
     image = Image.new("RGBA", (big, big), _CLEAR)
     draw = ImageDraw.Draw(image)
@@ -254,8 +254,8 @@ def _text(
 def table_face(card: int, w: int, h: int, *, trump: bool = False) -> Image.Image:
     """A face-up table card of ``w`` x ``h`` pixels (no shadow): rank and suit in the top-left
     corner, a large suit in the middle, a gold corner on a trump."""
-    rank, suit = RANK_LABELS[card % 13], SUIT_SYMBOLS[card // 13]
-    colour = suit_colour(card // 13)
+    rank, suit = RANK_LABELS[card % 13], SUIT_SYMBOLS[card // 13 & 3]  # & 3: a twin too
+    colour = suit_colour(card // 13 & 3)
     s = _TABLE_SCALE
     img, draw = _canvas(w, h)
     _paper(draw, w, h, PAPER)
@@ -275,8 +275,8 @@ def table_face(card: int, w: int, h: int, *, trump: bool = False) -> Image.Image
 def table_sideways_face(card: int, w: int, h: int) -> Image.Image:
     """The turned-up trump lying across under the talon, ``w`` x ``h`` (landscape): the index
     upright at the left end, the part that shows from under the talon."""
-    rank, suit = RANK_LABELS[card % 13], SUIT_SYMBOLS[card // 13]
-    colour = suit_colour(card // 13)
+    rank, suit = RANK_LABELS[card % 13], SUIT_SYMBOLS[card // 13 & 3]  # & 3: a twin too
+    colour = suit_colour(card // 13 & 3)
     s = _TABLE_SCALE
     img, draw = _canvas(w, h)
     _paper(draw, w, h, PAPER)

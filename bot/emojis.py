@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import aiohttp
 import discord
 
-from engine.cards import CARDS, Card
+from engine.cards import CARDS, PACK, Card
 
 from . import cardart
 
@@ -64,8 +64,10 @@ _OWN_NAME = re.compile(rf"dk_(?:back|t?[2-9TJQKA][cdhs])_[0-9a-f]{{{HASH_LENGTH}
 
 
 def card_key(card: Card, trump: bool = False) -> str:
-    """Registry key of a face: card notation, ``t`` in front for the trump variant."""
-    return f"t{card}" if trump else str(card)
+    """Registry key of a face: card notation, ``t`` in front for the trump variant. A second
+    pack's twin (big fool) has its first-pack card's face and emoji."""
+    face = card.face
+    return f"t{face}" if trump else str(face)
 
 
 def is_own_emoji_name(name: str) -> bool:
@@ -91,8 +93,9 @@ def wanted_emojis() -> list[EmojiSpec]:
     """Every face of the 52-card pack, plain and trump, and the back (105 emojis).
 
     Blocking CPU work: call it in an executor."""
-    specs = [_spec(card_key(c), cardart.face_png(c)) for c in CARDS]
-    specs += [_spec(card_key(c, True), cardart.face_png(c, trump=True)) for c in CARDS]
+    faces = CARDS[:PACK]  # a second pack's twin (big fool) shows its first-pack card's face
+    specs = [_spec(card_key(c), cardart.face_png(c)) for c in faces]
+    specs += [_spec(card_key(c, True), cardart.face_png(c, trump=True)) for c in faces]
     specs.append(_spec(BACK_KEY, cardart.back_png()))
     return specs
 

@@ -17,6 +17,7 @@ import discord
 
 from engine import PRESETS, ActionKind, Card, Observation, RuleSet
 from engine.cards import NO_TRUMP, SUIT_NAMES, SUIT_SYMBOLS, bits, sort_key
+from engine.variants import VARIANTS
 
 from . import modes
 from .emojis import registry as card_emojis
@@ -88,6 +89,16 @@ def _fitting(build: Callable[[bool], str], limit: int = FIELD_LIMIT) -> str:
     if len(text) <= limit:
         return text
     return build(False)[:limit]
+
+
+def deck_text(info: LobbyInfo, loc: str) -> str:
+    """ "36-card deck", or for a two-pack game (big fool) "two packs of 36 cards"."""
+    preset = PRESETS.get(info.preset)
+    variant = str(info.overrides.get("variant", preset.variant if preset else "none"))
+    v = VARIANTS.get(variant)
+    if v is not None and v.packs == 2:
+        return t("option.deck_size_two_packs", loc, count=info.deck_size)
+    return t("option.deck_size", loc, count=info.deck_size)
 
 
 def preset_name(preset: str, locale: str) -> str:
@@ -299,6 +310,8 @@ def event_line(
         # the cards put under the talon are the swapper's secret (PublicEvent holds only the
         # ones the table already knew to be in that hand); the line never names them
         return t("event.swap", locale, name=name)
+    if k == "hand_limit":  # big fool: 52 cards or more in hand lose at once
+        return t("event.hand_limit", locale, name=name, count=ev.amount)
     if k == "open" and ev.cards:
         return t("event.open_cards", locale, name=name, cards=cards)
     if k == "reshuffle" and ev.cards:
@@ -394,7 +407,7 @@ def lobby_embed(info: LobbyInfo) -> discord.Embed:
         name=t("lobby.options", loc),
         value=t(f"preset.{info.preset}.description", loc)
         + "\n"
-        + t("option.deck_size", loc, count=info.deck_size)
+        + deck_text(info, loc)
         + "\n"
         + t("lobby.auto_done.on" if auto_done else "lobby.auto_done.off", loc),
         inline=False,

@@ -28,7 +28,7 @@ from typing import Any
 import discord
 
 from engine import Action, ActionKind, Card, Observation
-from engine.cards import sort_key
+from engine.cards import PACK, sort_key
 
 from . import render
 from .answers import acknowledge, log_lost_answer, on_public_message, update_message
@@ -68,7 +68,9 @@ RECORD_MIN_GAMES = 3
 _PERIODS = ("all", "month", "week")
 _SORTS = ("fools", "record")
 BUTTONS_PER_ROW = 5
-_CARD_RE = re.compile(r"(?:[2-9TJQKA][cdhs])*")
+#: Cards in a custom id: notation run together; a second pack's twin (big fool) ends in ``'``.
+_CARD_RE = re.compile(r"(?:[2-9TJQKA][cdhs]'?)*")
+_ONE_CARD_RE = re.compile(r"[2-9TJQKA][cdhs]'?")
 _KIND_ORDER = {
     ActionKind.ATTACK: 0,
     ActionKind.TRANSFER: 1,
@@ -91,6 +93,8 @@ _SIMPLE = (
 )
 #: Moves that answer one attack card (the target select chooses which); CONCEAL: take on trust.
 _ANSWERS = (ActionKind.DEFEND, ActionKind.CONCEAL, ActionKind.BEAT_BLIND)
+#: Kinds whose cards are (attack, answer): their order is part of the move.
+_ORDERED_CARDS = _ANSWERS
 #: Reverse fool: moves that name a slot of the player's own (unseen) hand, not a card.
 _BLIND_LABELS = {
     ActionKind.LEAD_BLIND: "hand.button.lead_blind",
@@ -161,21 +165,58 @@ def _ints(rest: str, count: int) -> list[str] | None:
 def _card_list(text: str) -> list[str] | None:
     if not _CARD_RE.fullmatch(text):
         return None
-    return [text[i : i + 2] for i in range(0, len(text), 2)]
+    return _ONE_CARD_RE.findall(text)
 
 
 # --------------------------------------------------------------------------- hand layout
 
 
+def _face_key(a: Action) -> tuple[Any, ...]:
+    """What a move looks like to the player: its kind and the faces of its cards. In big fool
+    a card and its twin (``c`` and ``c + 52``) look alike and play alike, so two moves with
+    the same key are one button (the first of them is played)."""
+    faces = [c % PACK for c in a.cards]
+    if a.kind not in _ORDERED_CARDS:
+        faces.sort()
+    return (a.kind, *faces)
+
+
+def _chosen_target(target: Card | None, targets: list[Card]) -> Card | None:
+    """The attack card the defender picked, or the first: a twin of a shown target (big
+    fool) picks that target, since the select offers one of two alike cards."""
+    if not targets:
+        return None
+    if target is not None:
+        for c in targets:
+            if c % PACK == target % PACK:
+                return target if target in targets else c
+    return targets[0]
+
+
 def _sorted_moves(obs: Observation, target: Card | None) -> tuple[list[Action], list[Card]]:
-    """Card moves to show as buttons, and the attack cards the defender could answer."""
-    moves = [a for a in obs.legal_actions if a.kind not in _SIMPLE]
+    """Card moves to show as buttons, and the attack cards the defender could answer; moves
+    (and attack cards) that differ only by a twin of the second pack are shown once."""
+    moves: list[Action] = []
+    seen: set[tuple[Any, ...]] = set()
+    for a in obs.legal_actions:
+        if a.kind in _SIMPLE:
+            continue
+        k = _face_key(a)
+        if k not in seen:
+            seen.add(k)
+            moves.append(a)
     targets: list[Card] = []
+    faces: set[int] = set()
     for attack, defence in obs.table:
-        if defence is None and any(a.kind in _ANSWERS and a.cards[0] == attack for a in moves):
+        if (
+            defence is None
+            and attack % PACK not in faces
+            and any(a.kind in _ANSWERS and a.cards[0] == attack for a in moves)
+        ):
             targets.append(attack)
+            faces.add(attack % PACK)
     if targets:
-        chosen = target if target in targets else targets[0]
+        chosen = _chosen_target(target, targets)
         moves = [a for a in moves if a.kind not in _ANSWERS or a.cards[0] == chosen]
 
     def key(a: Action) -> tuple[Any, ...]:
@@ -279,7 +320,7 @@ def hand_message(
     if session.finished:
         return note, embed, view
     moves, targets = _sorted_moves(obs, target)
-    chosen = target if target in targets else (targets[0] if targets else None)
+    chosen = _chosen_target(target, targets)
     # Rows 0-3 hold move buttons; with several attack cards to answer, row 3 is the select.
     # Row 4 always holds take/done/exchange and the paging controls.
     rows = CARD_ROWS - (1 if len(targets) > 1 else 0)

@@ -48,8 +48,8 @@ def explain_illegal(g: Game, action: Action) -> tuple[str, str]:
         return "malformed", f"{kind} does not take {len(action.cards)} card(s)"
     hand = g.hands[seat]
     for c in action.cards[1:] if kind is D else action.cards:
-        if not 0 <= c < 52 or not hand >> c & 1:
-            return "not_in_hand", f"you do not hold {CARDS[c] if 0 <= c < 52 else c}"
+        if not 0 <= c < len(CARDS) or not hand >> c & 1:
+            return "not_in_hand", f"you do not hold {CARDS[c] if 0 <= c < len(CARDS) else c}"
     if kind is EX:
         return "no_exchange", "you cannot exchange a trump now"
     if kind is A:

@@ -68,17 +68,35 @@ _SINGLE: dict[ActionKind, tuple[tuple[Action, ...], ...]] = {
 _BARE: dict[ActionKind, tuple[Action, ...]] = {
     k: tuple(Action(s, k) for s in range(_MAX_SEATS)) for k in (ActionKind.TAKE, ActionKind.PASS)
 }
-_DEFEND: tuple[tuple[Action, ...], ...] = tuple(
-    tuple(Action(s, ActionKind.DEFEND, (a, d)) for a in CARDS for d in CARDS)
-    for s in range(_MAX_SEATS)
-)
-#: _BEATS[seat][attack card][d + 1]: the defence of the attack card by card d, indexed by
-#: ``(1 << d).bit_length()`` so that move generation needs no index arithmetic (index 0 is
-#: never read; it holds an Action only to keep the type simple).
-_BEATS: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
-    tuple((_DEFEND[s][0], *_DEFEND[s][52 * a : 52 * a + 52]) for a in range(52))
-    for s in range(_MAX_SEATS)
-)
+_BeatActions = tuple[tuple[tuple[Action, ...], ...], ...]
+
+
+def _beat_actions(ids: int) -> _BeatActions:
+    """_BEATS[seat][attack card][d + 1]: the defence of the attack card by card d, indexed by
+    ``(1 << d).bit_length()`` so that move generation needs no index arithmetic (index 0 is
+    never read; it holds an Action only to keep the type simple). ``ids`` card ids: 52, or
+    104 for two packs (built on the first two-pack game only: 65,000 actions)."""
+    cards = CARDS[:ids]
+    return tuple(
+        tuple(
+            (Action(s, D, (cards[0], cards[0])), *(Action(s, D, (a, d)) for d in cards))
+            for a in cards
+        )
+        for s in range(_MAX_SEATS)
+    )
+
+
+_BEATS: _BeatActions = _beat_actions(52)
+_BEATS_BY_IDS: dict[int, _BeatActions] = {52: _BEATS}
+
+
+def _beats_for(ids: int) -> _BeatActions:
+    got = _BEATS_BY_IDS.get(ids)
+    if got is None:
+        got = _BEATS_BY_IDS[ids] = _beat_actions(ids)
+    return got
+
+
 # The shared actions of the hot paths as plain tuples indexed by seat (and card): a lookup in
 # ``_SINGLE[kind]`` per generated action is measurable in random self-play.
 _THROW = _SINGLE[T]
@@ -91,10 +109,11 @@ _LEAD1: tuple[tuple[Action, ...], ...] = tuple(
     tuple(Action(s, A, (c,)) for c in CARDS) for s in range(_MAX_SEATS)
 )
 #: _BIT[card] == 1 << card; ``sum(map(_BIT.__getitem__, cards))`` is the mask of distinct cards.
-_BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
+_BIT: tuple[int, ...] = tuple(1 << c for c in range(len(CARDS)))
 _chain = chain.from_iterable
-#: RANK_OF[card]: mask of the four cards of ``card``'s rank (one index instead of ``% 13 + 2``).
-_RANK_OF: tuple[int, ...] = tuple(RANK_MASK[c % 13 + 2] for c in range(52))
+#: RANK_OF[card]: mask of the cards of ``card``'s rank, both packs (one index instead of
+#: ``% 13 + 2``); a one-pack hand has no second-pack bits, so ``hand & mask`` is unchanged.
+_RANK_OF: tuple[int, ...] = tuple(RANK_MASK[c % 13 + 2] for c in range(len(CARDS)))
 
 #: Memoised lead and transfer combinations (see ``_combos``), keyed by the int
 #: ``(mask << 6 | most) << 3 | seat``: an int key hashes faster than a tuple.
@@ -108,8 +127,10 @@ _ELIGIBLE: dict[tuple[str, str, int], dict[int, tuple[list[int], tuple[int, ...]
 _DRAW_ORDERS: dict[tuple[int, int, int], tuple[int, ...]] = {}
 _DRAW_TABLES: dict[tuple[int, bool], tuple[tuple[tuple[int, ...], ...], ...]] = {}
 #: Every pack as a tuple of card indices, ascending (what ``Game.new`` shuffles).
-_DECK_CARDS: dict[int, tuple[int, ...]] = {
-    size: tuple(int(c) for c in bits(deck_mask(size))) for size in LOWEST_RANK
+_DECK_CARDS: dict[tuple[int, int], tuple[int, ...]] = {
+    (size, packs): tuple(int(c) for c in bits(deck_mask(size, packs)))
+    for size in LOWEST_RANK
+    for packs in (1, 2)
 }
 
 
@@ -204,6 +225,7 @@ class Game:
         "_active",
         "_actors",
         "_auto_done",
+        "_beat_acts",
         "_beat_tab",
         "_beaters",
         "_blimit",
@@ -298,6 +320,7 @@ class Game:
     _deck: int
     _beat_tab: tuple[tuple[int, ...], ...]  # [seat][card]: the cards that beat it (Variant)
     _beaters: tuple[int, ...]  # _beat_tab[defender], kept with the roles (one index less a move)
+    _beat_acts: _BeatActions  # [seat][attack][d + 1]: prebuilt defences (one or two packs)
     _active: int
     _exchange_on: bool  # cheap pre-check: exchanges are in the rules and still possible
     _elig: list[int]  # eligible attackers of the bout in priority order (shared: never mutate)
@@ -351,7 +374,7 @@ class Game:
         if not 0 <= dealer < n:
             raise InvalidPosition(f"dealer must be a seat from 0 to {n - 1}")
         rng = random.Random(seed)
-        deck = list(_DECK_CARDS[rules.deck_size])  # plain ints: the same shuffle as of Cards
+        deck = list(_DECK_CARDS[rules.deck_size, rules.packs])  # plain ints, like Cards shuffle
         rng.shuffle(deck)
         g = cls._blank(rules)
         g.deal_no = deal_no
@@ -411,7 +434,8 @@ class Game:
         g.version = 0
         g.deal_no = 1
         g.dealer = 0
-        g._deck = deck_mask(rules.deck_size)
+        g._deck = deck_mask(rules.deck_size, rules.packs)
+        g._beat_acts = _BEATS if rules.packs == 1 else _beats_for(104)
         g._active = (1 << n) - 1
         g._elig = []
         g._actors = ()
@@ -513,6 +537,7 @@ class Game:
         g._deck = self._deck
         g._beat_tab = self._beat_tab
         g._beaters = self._beaters
+        g._beat_acts = self._beat_acts
         g._active = self._active
         g._exchange_on = self._exchange_on
         g._low = self._low
@@ -811,7 +836,7 @@ class Game:
                     continue
                 hand = hands[seat]
                 beaters = self._beaters
-                rows = _BEATS[seat]
+                rows = self._beat_acts[seat]
                 ranks = n_unb = 0
                 for a, b in table:
                     if b < 0:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action
-from .cards import CARDS, RANK_CHARS, SUIT_CHARS, Card, bits, sorted_hand, suit_char
+from .cards import CARDS, Card, bits, sorted_hand, suit_char
 from .rules import RuleSet
 from .variants.base import CLOSED, aside_masks
 
@@ -168,7 +168,7 @@ class Observation:
         """
         from .cards import deck_mask
 
-        m = deck_mask(self.rules.deck_size) & ~self.hand_mask & ~self.discard_mask
+        m = deck_mask(self.rules.deck_size, self.rules.packs) & ~self.hand_mask & ~self.discard_mask
         m &= ~self.table_mask
         for s, k in enumerate(self.known_masks):
             if s != self.seat:
@@ -181,7 +181,7 @@ class Observation:
         """A canonical string of everything this seat knows (for caches and tests)."""
 
         def cs(m: int) -> str:
-            return "".join(RANK_CHARS[c % 13] + SUIT_CHARS[c // 13] for c in bits(m))
+            return "".join(map(str, bits(m)))
 
         table = " ".join(f"{a}/{d if d is not None else '-'}" for a, d in self.table)
         known = ";".join(cs(k) for k in self.known_masks)

@@ -239,7 +239,7 @@ class Words:
         self.teams = settings.rules.teams != "none"
 
     def card(self, c: Card) -> str:
-        return RANK_LABELS[c % 13] + (SUIT_CHARS if self.ascii else SUIT_SYMBOLS)[c // 13]
+        return RANK_LABELS[c % 13] + (SUIT_CHARS if self.ascii else SUIT_SYMBOLS)[c // 13 & 3]
 
     def cards(self, cs: Sequence[Card]) -> str:
         return " ".join(self.card(c) for c in cs)
@@ -377,6 +377,22 @@ class Words:
 
 def _menu_key(a: Action, trump: int) -> tuple[int, list[tuple[int, int, int]]]:
     return _KIND_ORDER.get(a.kind, 99), [sort_key(c, trump) for c in a.cards]
+
+
+def _distinct(moves: list[Action]) -> list[Action]:
+    """One menu line per move as the person sees it: in big fool a card and its twin
+    (``c + 52``) print alike and play alike, so moves differing only by a twin are one line."""
+    seen: set[tuple[object, ...]] = set()
+    out = []
+    for a in moves:
+        faces = [c % 52 for c in a.cards]
+        if a.kind not in (ActionKind.DEFEND, ActionKind.CONCEAL):
+            faces.sort()
+        key = (a.kind, *faces)
+        if key not in seen:
+            seen.add(key)
+            out.append(a)
+    return out
 
 
 def _must_act(legal: Sequence[Action]) -> bool:
@@ -558,7 +574,7 @@ class Session:
         """Prompt until the person picks a legal move (or ``None`` = wait, when allowed)."""
         me = self.s.seat
         obs = game.observation(me)
-        ordered = sorted(legal, key=lambda a: _menu_key(a, obs.trump))
+        ordered = _distinct(sorted(legal, key=lambda a: _menu_key(a, obs.trump)))
         menu = [self.words.action(a, obs) for a in ordered]
         actions: list[Action | None] = list(ordered)
         if can_wait:

@@ -121,7 +121,7 @@ def _from_dict(cls: type[Game], data: dict[str, Any], settle: bool) -> Game:
         nonlocal seen
         c = int(Card.parse(str(text)))
         if not deck >> c & 1:
-            raise InvalidPosition(f"{text} is not in a {rules.deck_size}-card pack")
+            raise InvalidPosition(f"{text} is not in a {rules.cards}-card pack")
         if seen >> c & 1:
             raise InvalidPosition(f"{text} appears twice")
         seen |= 1 << c
@@ -154,7 +154,7 @@ def _from_dict(cls: type[Game], data: dict[str, Any], settle: bool) -> Game:
     if "trump" in data:
         trump = parse_suit(str(data["trump"]))
     elif tc >= 0:
-        trump = tc // 13
+        trump = tc // 13 & 3  # a twin (big fool) has its first-pack card's suit
     else:
         raise InvalidPosition("give trump_card or trump")
     g._set_trump(trump)

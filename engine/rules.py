@@ -234,10 +234,10 @@ class RuleSet:
         if not isinstance(self.hand_size, int) or self.hand_size < 1:
             out.append("hand_size must be at least 1")
             return out
-        if self.players * self.hand_size > self.deck_size:
+        if self.players * self.hand_size > self.deck_size * self.packs:
             out.append(
                 f"{self.players} hands of {self.hand_size} need {self.players * self.hand_size}"
-                f" cards but the pack has {self.deck_size}"
+                f" cards but the pack has {self.deck_size * self.packs}"
             )
         for name in ("max_attack", "first_bout_max"):
             v = getattr(self, name)
@@ -253,7 +253,7 @@ class RuleSet:
             out.append("the pass card is a way to transfer, so it needs transfers on")
         if self.pile_on and self.throw_in == "none":
             out.append("piling on needs throw-ins; Prostoy has neither")
-        if self.severnyi and self.deck_size - self.players * self.hand_size < 2:
+        if self.severnyi and self.cards - self.players * self.hand_size < 2:
             out.append("Severnyi needs at least two talon cards (the trump and the hidden card)")
         out += VARIANTS[self.variant].problems(self)
         return out
@@ -261,8 +261,18 @@ class RuleSet:
     # -- conveniences -------------------------------------------------------------------
 
     @property
+    def packs(self) -> int:
+        """How many packs of ``deck_size`` cards are played: 2 in big fool, else 1."""
+        return VARIANTS[self.variant].packs
+
+    @property
+    def cards(self) -> int:
+        """Every card in play: ``deck_size`` times ``packs``."""
+        return self.deck_size * VARIANTS[self.variant].packs
+
+    @property
     def talon_size(self) -> int:
-        return self.deck_size - self.players * self.hand_size
+        return self.cards - self.players * self.hand_size
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -360,6 +370,7 @@ PRESETS: Final[dict[str, RuleSet]] = {
     "magadan": RuleSet().with_variant("magadan"),
     "armenian": RuleSet().with_variant("armenian"),
     "poker": RuleSet().with_variant("poker"),
+    "big": RuleSet().with_variant("big"),
     # hidden information and scoring (docs/variants.md)
     "round": RuleSet().with_variant("round"),
     "point": RuleSet().with_variant("point"),
@@ -396,6 +407,7 @@ PRESET_DESCRIPTIONS: Final = {
     "magadan": "Magadan fool: five dealt cards stay face down, opening one per beaten-off bout.",
     "armenian": "Armenian fool: you may lead the top card of the talon instead of your own.",
     "poker": "Poker fool: holding under six, a defender may swap two cards with the talon.",
+    "big": "Big fool: two packs; a card never beats its twin; 52 cards in hand lose at once.",
     "round": "Round fool: after every bout the two players exchange hands (two players).",
     "point": "Point fool: whoever beats off the most of the opponents' cards wins.",
     "epaulet": "Epaulet fool: make opponents take pairs of equal cards; most pairs wins.",

@@ -38,7 +38,6 @@ MINI_W, MINI_H = 28, 40
 SHADOW = 6
 
 
-
 def _shadowed(small: Image.Image) -> Image.Image:
     """A card lying on the felt: the sprite with a soft drop shadow underneath."""
     w, h = small.size
@@ -55,14 +54,15 @@ def _shadowed(small: Image.Image) -> Image.Image:
 @lru_cache(maxsize=64)
 def face(card: int, trump: bool = False) -> Image.Image:
     """A face-up card; a gold corner marks a trump (it is what players look for first)."""
-    return _shadowed(table_face(card, CARD_W, CARD_H, trump=trump))
+    # card % 52: a second pack's twin (big fool) has its first-pack card's face
+    return _shadowed(table_face(card % 52, CARD_W, CARD_H, trump=trump))
 
 
 @lru_cache(maxsize=8)
 def sideways_face(card: int) -> Image.Image:
     """The turned-up trump lying across under the talon: landscape, with the index upright at
     the left end (the part that shows from under the talon)."""
-    return _shadowed(table_sideways_face(card, CARD_H, CARD_W))
+    return _shadowed(table_sideways_face(card % 52, CARD_H, CARD_W))
 
 
 @lru_cache(maxsize=4)

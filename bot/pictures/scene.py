@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from engine.cards import NO_TRUMP, SUIT_NAMES
 
 from ..i18n import t
-from ..render import preset_name, role_key, score_texts, seat_name
+from ..render import deck_text, preset_name, role_key, score_texts, seat_name
 from ..sessions import GameSession, LobbyInfo, waiting_seats
 
 __all__ = ["Scene", "SeatScene", "lobby_scene", "table_scene"]
@@ -114,7 +114,7 @@ def lobby_scene(info: LobbyInfo) -> Scene:
         free_seats=max(0, info.max_seats - len(info.seats)) if info.status == "lobby" else 0,
         free_label=t("picture.free_seat", loc),
         title=preset_name(info.preset, loc),
-        subtitle=t("option.deck_size", loc, count=info.deck_size),
+        subtitle=deck_text(info, loc),
         banner=banner,
     )
 
@@ -177,9 +177,6 @@ def table_scene(session: GameSession) -> Scene:
         ),
         face_down=obs.face_down,
         judging=obs.judging,
-        aside_label=(
-            t("table.out_of_play", loc, count=obs.out_of_play) if obs.out_of_play else ""
-        ),
+        aside_label=(t("table.out_of_play", loc, count=obs.out_of_play) if obs.out_of_play else ""),
         banner=banner,
     )
-

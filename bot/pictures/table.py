@@ -199,9 +199,7 @@ def _seat(
         _fan(img, draw, x0 + 12, row_y, seat.cards, right - (x0 + 12))
 
 
-def _suit_disc(
-    draw: ImageDraw.ImageDraw, cx: int, cy: int, r: int, suit: int, face_: Font
-) -> None:
+def _suit_disc(draw: ImageDraw.ImageDraw, cx: int, cy: int, r: int, suit: int, face_: Font) -> None:
     """A trump suit on a card-white disc with a gold ring (suit 4, no trumps: a dash)."""
     ring = max(2, r // 11)
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=_PAPER, outline=_GOLD, width=ring)
@@ -348,14 +346,14 @@ def _pairs(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
         left = 500 - width / 2
         for i, (attack, defence) in enumerate(chunk):
             x, y = round(left + i * step_x), round(top + row * step_y)
-            _paste(img, face(attack, attack // 13 == trump), x, y)
+            _paste(img, face(attack % 52, attack % 52 // 13 == trump), x, y)  # a twin: same face
             index = row * cols + i
             if index in scene.face_down:  # take on trust: a defence face down
                 _paste(img, back(), x + dx, y + dy)
                 if index == scene.judging:
                     _verdict_mark(draw, x + dx, y + dy)
             elif defence is not None:
-                _paste(img, face(defence, defence // 13 == trump), x + dx, y + dy)
+                _paste(img, face(defence % 52, defence % 52 // 13 == trump), x + dx, y + dy)
 
 
 def _verdict_mark(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:

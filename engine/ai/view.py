@@ -50,10 +50,10 @@ class View:
 
     def value(self, card: int) -> int:
         """How much a card is worth keeping: rank, plus a trump premium."""
-        return card % 13 + 2 + (TRUMP_BONUS if card // 13 == self.trump else 0)
+        return card % 13 + 2 + (TRUMP_BONUS if card // 13 & 3 == self.trump else 0)
 
     def is_trump(self, card: int) -> bool:
-        return card // 13 == self.trump
+        return card // 13 & 3 == self.trump  # & 3: a twin of big fool too
 
     def possible(self, seat: int) -> int:
         """Cards ``seat`` might hold, from this seat's point of view."""
@@ -120,7 +120,7 @@ def view_of_game(g: Game, seat: int, acts: list[Action]) -> View:
         defender=g.defender,
         taking=g.taking,
         active=tuple(g.is_active(s) for s in range(g.n)),
-        unseen=other & deck_mask(g.rules.deck_size),
+        unseen=other & deck_mask(g.rules.deck_size, g.rules.packs),
         known=tuple(g.known),
         acts=acts,
         version=g.version,

@@ -13,6 +13,7 @@ from .albanian import ALBANIAN
 from .armenian import ARMENIAN
 from .base import NONE, Deal, Variant
 from .beaten_off import BEATEN_OFF
+from .big import BIG
 from .boring import BORING
 from .chukchi import CHUKCHI
 from .double_trump import DOUBLE_TRUMP
@@ -38,7 +39,7 @@ VARIANTS: Final[dict[str, Variant]] = {
     v.name: v
     for v in (
         *(NONE, TRUMPLESS, JAPANESE, ROYAL, DOUBLE_TRUMP, ROAD, TRUMP_FOOL, INVISIBLE),
-        *(HEAPED, CHUKCHI, EMPTY, ALBANIAN, BEATEN_OFF, MAGADAN, ARMENIAN, POKER),
+        *(HEAPED, CHUKCHI, EMPTY, ALBANIAN, BEATEN_OFF, MAGADAN, ARMENIAN, POKER, BIG),
         *(BORING, THREE),
         *(POINT, EPAULET, TAKE_ON_TRUST, REVERSE, ROUND),
     )

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from ..result import Result
     from ..rules import RuleSet
 
-_BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
+_BIT: tuple[int, ...] = tuple(1 << c for c in range(len(CARDS)))
 
 
 class Deal(NamedTuple):
@@ -145,6 +145,9 @@ class Variant:
     #: Options this variant cannot be played without: ``{option: (value, why)}``. A rule set
     #: with another value is refused with the reason; ``RuleSet.with_variant`` sets them.
     requires: ClassVar[dict[str, tuple[object, str]]] = {}
+    #: Packs of ``deck_size`` cards shuffled together (2 in big fool: card ids 52-103 are the
+    #: second pack's twins, see ``cards``).
+    packs: ClassVar[int] = 1
 
     # flags: which optional hooks Game must call (see the module docstring)
     leads: ClassVar[bool] = False
@@ -195,7 +198,7 @@ class Variant:
     def trump_suit(self, turned_up: int) -> int:
         """The trump suit, given the card that was turned up (-1 when none was): 0-3, or
         ``cards.NO_TRUMP``."""
-        return turned_up // 13
+        return turned_up % 52 // 13 if turned_up >= 0 else turned_up // 13
 
     def beat_tables(self, g: Game, trump: int) -> tuple[tuple[int, ...], ...]:
         """Per seat: ``table[card]`` is the mask of the cards that beat ``card`` when that seat
@@ -285,10 +288,10 @@ NONE = Variant()
 def no_talon(variant: Variant, rules: RuleSet, consequence: str) -> list[str]:
     """The refusal of a variant whose rule is about the talon, for a deal that leaves none
     (six players with 36 cards): played anyway it would silently be the base game."""
-    if rules.players * rules.hand_size == rules.deck_size:
+    if rules.players * rules.hand_size == rules.cards:
         return [
             f"{variant.title}: {rules.players} hands of {rules.hand_size} leave no talon of a"
-            f" {rules.deck_size}-card pack, so {consequence}"
+            f" {rules.cards}-card pack, so {consequence}"
         ]
     return []
 

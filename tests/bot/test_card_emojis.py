@@ -30,11 +30,13 @@ from bot.emojis import (
     registry,
     wanted_emojis,
 )
-from engine.cards import CARDS, Card, bits
+from engine.cards import CARDS, PACK, Card, bits
 from tests.bot.conftest import make_bot
 from tests.bot.helpers import components, custom_ids, message, message_text, service
 from tests.bot.test_play import start_game
 
+#: The faces drawn: one pack (a big fool twin, id + 52, uses its first-pack card's emoji).
+FACES = CARDS[:PACK]
 EMOJI_ROUTE = "/applications/*/emojis"
 #: Discord's rule for emoji names.
 DISCORD_EMOJI_NAME = re.compile(r"[A-Za-z0-9_]{2,32}")
@@ -70,7 +72,7 @@ def test_every_face_renders_deterministically() -> None:
     """Rendering twice from scratch gives the same bytes (the content hash relies on it), and
     every card, plain and trump, and the back are distinct 128 px RGBA pictures."""
     seen: set[bytes] = set()
-    for card in CARDS:
+    for card in FACES:
         for trump in (False, True):
             png = cardart.face_png(card, trump=trump)
             assert _fresh_png(cardart.face_image(card, trump=trump)) == png, (card, trump)
@@ -124,7 +126,7 @@ def test_emoji_names_are_valid_unique_and_carry_the_content_hash() -> None:
         assert is_own_emoji_name(spec.name)
         digest = hashlib.sha256(spec.image).hexdigest()[:HASH_LENGTH]
         assert spec.name == f"dk_{spec.key}_{digest}"
-    assert {s.key for s in specs} == {card_key(c, t) for c in CARDS for t in (False, True)} | {
+    assert {s.key for s in specs} == {card_key(c, t) for c in FACES for t in (False, True)} | {
         "back"
     }
     for foreign in ("party_parrot", "dk_As", "dk_As_xyz", "dk_Zz_0123abcd", "my_dk_As_0123abcd"):
@@ -142,7 +144,7 @@ def test_render_puts_the_emoji_before_the_notation_and_falls_back_to_text(
     local.set(
         {
             card_key(c, t): discord.PartialEmoji(name=f"dk_{card_key(c, t)}_0000abcd", id=10 + i)
-            for i, c in enumerate(CARDS)
+            for i, c in enumerate(FACES)
             for t in (False, True)
         }
     )
@@ -158,7 +160,7 @@ def test_render_puts_the_emoji_before_the_notation_and_falls_back_to_text(
 
 
 def _all_emoji_ids() -> list[int | None]:
-    faces = [registry.card(c, t) for c in CARDS for t in (False, True)] + [registry.back()]
+    faces = [registry.card(c, t) for c in FACES for t in (False, True)] + [registry.back()]
     return [e.id if e is not None else None for e in faces]
 
 
@@ -319,3 +321,12 @@ async def test_a_discord_outage_at_start_is_tried_again_later(
     assert registry.ready
     assert len(_uploads(simcord_env)) == uploads + 105
     assert [r for r in caplog.records if r.levelno >= logging.WARNING] == warnings
+
+
+def test_a_twin_of_the_second_pack_uses_its_cards_emoji() -> None:
+    """Big fool: ``6s'`` is drawn as ``6s``; no emoji of its own (the 2,000 limit, and the
+    player sees the same card)."""
+    twin = Card.parse("6s'")
+    assert card_key(twin) == card_key(Card.parse("6s")) == "6s"
+    assert card_key(twin, True) == "t6s"
+    assert len(wanted_emojis()) == 2 * PACK + 1

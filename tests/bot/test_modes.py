@@ -104,6 +104,14 @@ def test_variant_events_are_narrated_and_a_swap_names_no_card() -> None:
     assert back is not None and "6♠" in back and "A♠" in back
 
 
+def test_big_fool_narrates_the_52_card_loss() -> None:
+    s = _session(Game.new(RuleSet.preset("big"), 5))
+    line = event_line(PublicEvent("hand_limit", 1, (), -1, 53), s, "en")
+    assert line == "p1 holds 53 cards: 52 or more lose at once"
+    ru = event_line(PublicEvent("hand_limit", 1, (), -1, 53), s, "ru")
+    assert ru is not None and "53" in ru and "p1" in ru
+
+
 # ------------------------------------------------------------------ twists in Discord
 
 

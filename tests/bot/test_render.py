@@ -175,3 +175,53 @@ async def test_table_shows_only_public_information() -> None:
     for card in lead.cards:
         assert card.pretty() in text
     assert "p0" in text and "6 cards" in text and "defending" in text
+
+
+async def test_big_fool_twins_give_one_button_per_distinct_move() -> None:
+    """Big fool: a card and its twin look and play alike, so a hand holding both shows one
+    button per move; every custom id stays unique and parses back to a legal move."""
+    from bot.sessions import parse_action
+    from bot.views import _card_list
+
+    game = Game.from_position(
+        RuleSet.preset("big"),
+        hands=[["6c", "6c'", "7d", "7d'", "8h"], ["9s", "9s'", "Ts", "Ts'", "6h", "Kc"]],
+        trump="h",
+        attacker=0,
+    )
+    session = _session(game)
+    _, _, view = hand_message(session, 0, "en")
+    _check_limits(view)
+    acts = _acts(view)
+    assert len(acts) == len(set(acts))
+    # leads: one 6c, both 6c, one 7d, both 7d, 8h (not 6c and 6c' apart, nor 7d and 7d')
+    leads = [c.split(":")[5] for c in acts if ":attack:" in c]
+    assert sorted(leads) == sorted(["6c", "6c6c'", "7d", "7d7d'", "8h"])
+    legal = set(game.legal_actions(0))
+    for cid in acts:
+        _, _, _, _, kind, cards = cid.split(":")
+        parsed = _card_list(cards)
+        assert parsed is not None and parse_action(0, kind, parsed) in legal
+
+    game.apply(Action.parse("0 attack 6c 6c'"))
+    _, _, view = hand_message(session, 1, "en")
+    selects = [i for i in _items(view) if isinstance(i, discord.ui.Select)]
+    # the two unbeaten sixes of clubs look alike: one is answered at a time, no select
+    assert not selects
+    defends = [c.split(":")[5] for c in _acts(view) if ":defend:" in c]
+    assert sorted(defends) == ["6c6h", "6cKc"]
+
+
+def test_a_two_pack_lobby_says_two_packs() -> None:
+    from bot.render import deck_text
+    from bot.sessions import LobbyInfo
+
+    fields = {f: None for f in LobbyInfo.__dataclass_fields__}
+    info = LobbyInfo(**{**fields, "preset": "big", "overrides": {}, "deck_size": 36})
+    assert deck_text(info, "en") == "Two packs of 36 cards"
+    plain = LobbyInfo(**{**fields, "preset": "podkidnoy", "overrides": {}, "deck_size": 36})
+    assert deck_text(plain, "en") == "36-card deck"
+    twisted = LobbyInfo(
+        **{**fields, "preset": "perevodnoy", "overrides": {"variant": "big"}, "deck_size": 52}
+    )
+    assert deck_text(twisted, "ru") == "Две колоды, в каждой карт: 52"

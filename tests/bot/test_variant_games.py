@@ -17,7 +17,7 @@ import simcord
 
 from bot.app import DurakBot
 from engine import PRESETS, Game, RuleSet
-from engine.cards import CARDS, bits
+from engine.cards import CARDS, PACK, bits
 from engine.rules import RuleError
 from engine.variants.base import aside_masks
 from tests.bot.conftest import make_bot
@@ -72,8 +72,15 @@ def assert_nothing_hidden_shown(
     if g.result is not None:
         return  # the result shows the hands left: nothing is secret any more
     for viewer, who, known in ((spectator, None, set()), (player, seat, seen)):
+        # a text names a face, and in big fool a card's twin (c + 52) has the same face: a
+        # hidden card counts only while its twin may not be named either (one pack: always)
+        hidden = hidden_from(g, who)
+        visible = set(bits(g._deck)) - hidden
+        shown_faces = {c % PACK for c in (*public, *known, *visible)}
         secret = [
-            CARDS[c].pretty() for c in hidden_from(g, who) if c not in public and c not in known
+            CARDS[c].pretty()
+            for c in hidden
+            if c not in public and c not in known and c % PACK not in shown_faces
         ]
         for msg in channel.history(viewer=viewer):
             text = message_text(msg)
