@@ -248,6 +248,10 @@ def _state_params(
     return (state_json, new_version, deadline, strikes, ts, game_id, expected_version)
 
 
+#: Seconds a guild's settings row read from the database is used again (see Storage).
+SETTINGS_LIFETIME = 30.0
+
+
 class Storage:
     """Async facade over the database. Create with ``await Storage.open(url_or_path)``."""
 
@@ -260,6 +264,16 @@ class Storage:
         self.default_turn_timer_seconds = DEFAULT_TURN_TIMER_SECONDS
         #: Whether guilds that never set ``threads`` play each game in its own thread.
         self.default_use_threads = True
+        #: Guild settings rows read lately: guild id -> (monotonic read time, row or None).
+        #: Every move reads its guild's settings a few times (pictures, timers, language),
+        #: and each read queued for the storage lock behind the group commit: at 1,000 live
+        #: games that was a thousand trips to the database a second for rows that almost
+        #: never change. They change only through this object, in the process that owns the
+        #: guild's shard, which drops the entry; the short lifetime bounds how long a change
+        #: made outside the bot (a script on the database) goes unseen.
+        self._settings_rows: dict[int, tuple[float, Any]] = {}
+        self.settings_lifetime = SETTINGS_LIFETIME
+        self._monotonic: Callable[[], float] = time.monotonic
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -619,9 +633,6 @@ class Storage:
         if new_version <= expected_version:
             raise ValueError("new_version must be greater than expected_version")
         ts = self._now(now)
-        if new_version <= expected_version:
-            raise ValueError("new_version must be greater than expected_version")
-        ts = self._now(now)
         params = _state_params(
             game_id, state_json, expected_version, new_version, deadline, timer_strikes, ts
         )
@@ -928,14 +939,39 @@ class Storage:
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
         """Settings of a guild; defaults (not persisted) if it never changed anything."""
+        cached = self._settings_rows.get(guild_id)
+        now = self._monotonic()
+        if cached is not None and now - cached[0] < self.settings_lifetime:
+            return self._settings_of(guild_id, cached[1])
         async with self._read() as conn:
-            return await self._get_settings(conn, guild_id)
+            row = await self._settings_row(conn, guild_id)
+        self._settings_rows[guild_id] = (now, row)
+        return self._settings_of(guild_id, row)
 
-    async def _get_settings(self, conn: Connection, guild_id: int) -> GuildSettings:
+    @asynccontextmanager
+    async def _settings_transaction(self, guild_id: int) -> AsyncIterator[Connection]:
+        """A transaction that writes the guild's settings row: read it afresh next time.
+        Forgotten before (SQLite: a read waiting for the lock then sees the new row) and after
+        (PostgreSQL reads do not wait: one in flight meanwhile may have kept the old row)."""
+        self._settings_rows.pop(guild_id, None)
+        try:
+            async with self._transaction() as conn:
+                yield conn
+        finally:
+            self._settings_rows.pop(guild_id, None)
+
+    @staticmethod
+    async def _settings_row(conn: Connection, guild_id: int) -> Any:
         async with conn.execute(
             "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)
         ) as cur:
-            row = await cur.fetchone()
+            return await cur.fetchone()
+
+    async def _get_settings(self, conn: Connection, guild_id: int) -> GuildSettings:
+        return self._settings_of(guild_id, await self._settings_row(conn, guild_id))
+
+    def _settings_of(self, guild_id: int, row: Any) -> GuildSettings:
+        """The settings a row says (the defaults of now when there is no row)."""
         if row is None:
             return GuildSettings(
                 guild_id=guild_id,
@@ -959,7 +995,7 @@ class Storage:
             changes["threads_explicit"] = True
         if changes.get("allowed_channel_ids") is not None:
             changes["allowed_channel_ids"] = tuple(int(c) for c in changes["allowed_channel_ids"])
-        async with self._transaction() as conn:
+        async with self._settings_transaction(guild_id) as conn:
             settings = replace(await self._get_settings(conn, guild_id), **changes)
             _validate_settings(settings)
             allowed = settings.allowed_channel_ids
@@ -1068,7 +1104,7 @@ class Storage:
         if not 1 <= len(text) <= 200:
             raise ValueError("forfeit text must be 1-200 characters")
         ts = self._now(now)
-        async with self._transaction() as conn:
+        async with self._settings_transaction(guild_id) as conn:
             await self._materialise_forfeits(conn, guild_id, ts)
             forfeit_id = await conn.insert_returning_id(
                 "INSERT INTO forfeits (guild_id, text, created_at) VALUES (?, ?, ?)",
@@ -1086,7 +1122,7 @@ class Storage:
         no ids until first edited. Returns the removed forfeit, or None if out of range.
         """
         ts = self._now(now)
-        async with self._transaction() as conn:
+        async with self._settings_transaction(guild_id) as conn:
             await self._materialise_forfeits(conn, guild_id, ts)
             items = await self._list_forfeits(conn, guild_id)
             if not 1 <= position <= len(items):
@@ -1097,7 +1133,7 @@ class Storage:
 
     async def reset_forfeits(self, guild_id: int) -> None:
         """Forget the guild's edits and go back to the built-in list."""
-        async with self._transaction() as conn:
+        async with self._settings_transaction(guild_id) as conn:
             await conn.execute("DELETE FROM forfeits WHERE guild_id = ?", (guild_id,))
             await conn.execute(
                 "UPDATE guild_settings SET forfeits_customised = 0 WHERE guild_id = ?",

@@ -13,6 +13,45 @@ GUILD = 100
 DAY = 86400.0
 
 
+async def test_guild_settings_are_read_once_a_while_and_forgotten_on_change(
+    storage: Storage,
+) -> None:
+    # Every move reads its guild's settings; the database is asked once per lifetime.
+    now = [1000.0]
+    storage._monotonic = lambda: now[0]
+    reads = 0
+    read = storage.database.read
+
+    def counting_read():  # type: ignore[no-untyped-def]
+        nonlocal reads
+        reads += 1
+        return read()
+
+    storage.database.read = counting_read  # type: ignore[method-assign]
+    await storage.update_guild_settings(GUILD, locale="ru")
+    for _ in range(5):
+        assert (await storage.get_guild_settings(GUILD)).locale == "ru"
+    assert reads == 1
+    # A change through the storage is seen at once, without waiting for the lifetime.
+    await storage.update_guild_settings(GUILD, locale="en")
+    assert (await storage.get_guild_settings(GUILD)).locale == "en"
+    await storage.add_forfeit(GUILD, "Sing a song")
+    assert (await storage.get_guild_settings(GUILD)).locale == "en"
+    assert reads == 3
+    # A change made outside the bot (a script on the database) is seen after the lifetime.
+    async with storage.database.transaction() as conn:
+        await conn.execute("UPDATE guild_settings SET locale = 'ru' WHERE guild_id = ?", (GUILD,))
+    assert (await storage.get_guild_settings(GUILD)).locale == "en"
+    now[0] += storage.settings_lifetime
+    assert (await storage.get_guild_settings(GUILD)).locale == "ru"
+    # A guild without a row gets today's defaults, also from the remembered absence.
+    assert (await storage.get_guild_settings(GUILD + 1)).turn_timer_seconds == (
+        storage.default_turn_timer_seconds
+    )
+    storage.default_turn_timer_seconds = 45
+    assert (await storage.get_guild_settings(GUILD + 1)).turn_timer_seconds == 45
+
+
 async def test_guild_settings_defaults_and_update(storage: Storage) -> None:
     assert await storage.get_guild_settings(GUILD) == GuildSettings(guild_id=GUILD)
     updated = await storage.update_guild_settings(
