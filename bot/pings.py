@@ -124,15 +124,18 @@ class TurnPings:
 
     # ----------------------------------------------------------------- pings
 
-    async def ping(self, session: GameSession, seat: int, kind: PingKind) -> None:
-        """It became ``seat``'s turn: mention them unless they are watching or opted out."""
+    async def ping(self, session: GameSession, seat: int, kind: PingKind) -> bool:
+        """It became ``seat``'s turn: mention them unless they are watching or opted out.
+        True when a ping message went to the channel (only that is worth remembering across
+        a restart)."""
         user_id = session.seats[seat].user_id
         if user_id is None or session.finished:
-            return
+            return False
         if self.watching(session.game_id, user_id) or not await self.wants_pings(user_id):
             self.skipped += 1
-            return
+            return False
         await self._post(session, user_id, render.ping_text(session, seat, kind), renotify=False)
+        return True
 
     async def remind(self, session: GameSession, seat: int, deadline: float) -> None:
         """Half the turn time is gone: a fresh notification, replacing the game's ping."""

@@ -109,10 +109,13 @@ class DiscordPublisher:
             self._ping_settled(session, seat, kind)
             raise Obsolete
         # Whether the player is mentioned at all (away, pings on) is bot.pings' decision.
-        await self.pings.ping(session, seat, kind)  # type: ignore[arg-type]
+        posted = await self.pings.ping(session, seat, kind)  # type: ignore[arg-type]
         owed = session.owed_ping
         self._ping_settled(session, seat, kind)
-        if owed is not None and owed[:2] == (seat, kind):
+        # Only a ping the channel saw is recorded at once (a write per turn otherwise, which
+        # queued behind the group commit); a skipped one is dropped by the next stored state,
+        # and after a restart before that it is decided again, which then may post it.
+        if posted and owed is not None and owed[:2] == (seat, kind):
             try:
                 await self.service.storage.ping_delivered(game_id, owed[2])
             except Exception:  # at worst the ping is repeated after a restart
