@@ -222,6 +222,8 @@ def _update_states(conn: sqlite3.Connection, batch: Sequence[StateWrite]) -> lis
 #: connection back (while it drains the queue the writer holds the storage lock, so other
 #: transactions wait), and how long it waits for the next move before it stops.
 _STATE_TRIP_SECONDS = 0.02
+#: How long opening the database retries switching it to WAL (see ``_switch_to_wal``).
+_WAL_SWITCH_SECONDS = 10.0
 _STATE_LINGER_SECONDS = 0.005
 
 _Settle = Callable[[list[StateWrite], "list[bool] | BaseException"], None]
@@ -298,12 +300,9 @@ class SqliteDatabase(Database):
         thread.start()
         db = cls(thread)
         try:
-            for pragma in (  # busy_timeout first: switching to WAL needs the lock too
-                "PRAGMA busy_timeout = 5000",
-                "PRAGMA journal_mode = WAL",
-                "PRAGMA synchronous = NORMAL",
-                "PRAGMA foreign_keys = ON",
-            ):
+            await db._conn.execute("PRAGMA busy_timeout = 5000")
+            await db._switch_to_wal()
+            for pragma in ("PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON"):
                 await db._conn.execute(pragma)
             db.schema_version = await db._migrate(migrations_dir, target_version)
             if path_str != ":memory:" and await db.journal_mode() == "wal":
@@ -312,6 +311,24 @@ class SqliteDatabase(Database):
             await thread.stop()
             raise
         return db
+
+    async def _switch_to_wal(self) -> None:
+        """``PRAGMA journal_mode = WAL``, retried while another connection is switching too.
+
+        The switch needs the file to itself, and SQLite answers "database is locked" at once,
+        without the busy timeout, when two connections that both opened the file try it at
+        the same moment (two processes starting together): the test of that failed now and
+        then. The other connection finishes within milliseconds, so a short retry is enough.
+        """
+        deadline = time.monotonic() + _WAL_SWITCH_SECONDS
+        while True:
+            try:
+                await self._conn.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() >= deadline:
+                    raise
+            await asyncio.sleep(0.05)
 
     async def _migrate(self, migrations_dir: Traversable, target: int | None) -> int:
         """Apply each pending migration in its own ``BEGIN IMMEDIATE`` transaction with
