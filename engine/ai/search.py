@@ -168,6 +168,48 @@ def _deal(
     return hands, talon
 
 
+def is_blind(obs: Observation) -> bool:
+    """Reverse fool: the seat holds cards it cannot see."""
+    return bool(obs.hand_sizes[obs.seat]) and not obs.hand_mask
+
+
+def sample_blind(obs: Observation, rng: random.Random) -> tuple[list[int], list[int]]:
+    """Reverse fool: the seat sees every other hand, so what it samples is its *own* hand.
+
+    Its hand keeps the cards the table saw go into it (``known_masks[seat]``) and is filled up
+    from the rest of what it cannot place; what is left is the face-down talon. Returns the
+    same shape as :func:`sample_hands`.
+    """
+    seat = obs.seat
+    mine = obs.known_masks[seat]
+    pool = list(bits(obs.unseen_mask & ~mine))
+    k = obs.hand_sizes[seat] - mine.bit_count()
+    _, talon_need = hidden_slots(obs)
+    if k < 0 or k + talon_need != len(pool):
+        raise ValueError("observation is inconsistent: a blind hand does not fit the unseen cards")
+    rng.shuffle(pool)
+    hands = [obs.known_masks[s] if s != seat else mine for s in range(obs.n)]
+    for c in pool[:k]:
+        hands[seat] |= 1 << c
+    return hands, pool[k:]
+
+
+def blind_template(obs: Observation) -> dict[str, Any]:
+    """:func:`world_template` for a blind seat: the other seats' hands are in full view of this
+    seat, but what *they* know of their own hands is only what went into them openly, which
+    this observation does not carry; the sampled world keeps just the seat's own known cards
+    (so its playouts count them as the real seat does) and lets the others learn afresh."""
+    template = world_template(obs)
+    template["known"] = [
+        [str(c) for c in bits(obs.known_masks[s])] if s == obs.seat else []
+        for s in range(obs.n)
+    ]
+    up = obs.trump_card
+    if up is not None and not obs.trump_card_in_talon and obs.known_masks[obs.seat] >> up & 1:
+        template["trump_holder"] = obs.seat  # it drew the turned-up trump in view of all
+    return template
+
+
 def world_template(obs: Observation) -> dict[str, Any]:
     """Everything of a :meth:`Game.from_dict` document that does not depend on the sample."""
     trump_holder = -1
