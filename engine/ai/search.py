@@ -182,7 +182,7 @@ def sample_blind(obs: Observation, rng: random.Random) -> tuple[list[int], list[
     """
     seat = obs.seat
     mine = obs.known_masks[seat]
-    pool = list(bits(obs.unseen_mask & ~mine))
+    pool = [int(c) for c in bits(obs.unseen_mask & ~mine)]
     k = obs.hand_sizes[seat] - mine.bit_count()
     _, talon_need = hidden_slots(obs)
     if k < 0 or k + talon_need != len(pool):
@@ -201,8 +201,7 @@ def blind_template(obs: Observation) -> dict[str, Any]:
     (so its playouts count them as the real seat does) and lets the others learn afresh."""
     template = world_template(obs)
     template["known"] = [
-        [str(c) for c in bits(obs.known_masks[s])] if s == obs.seat else []
-        for s in range(obs.n)
+        [str(c) for c in bits(obs.known_masks[s])] if s == obs.seat else [] for s in range(obs.n)
     ]
     up = obs.trump_card
     if up is not None and not obs.trump_card_in_talon and obs.known_masks[obs.seat] >> up & 1:
