@@ -27,6 +27,7 @@ from .search import (
     blind_template,
     build_world,
     exact_world,
+    face_down_world,
     is_blind,
     is_win,
     playout,
@@ -113,16 +114,13 @@ class HardPlayer:
             return default
         if is_blind(obs):
             return self._blind(obs, v, default)
-        if obs.face_down:
-            # a defence face down on the table (take on trust) fills no hand or talon slot the
-            # sampler knows of: decide by the rules of thumb, from this observation alone
-            return default
         cands = candidates(v)
         if default is not None and default not in cands:
             cands.append(default)
         if len(cands) == 1:
             return cands[0]
-        exact = exact_world(obs)
+        # a defence face down (take on trust) is hidden even when the hands are not
+        exact = None if obs.face_down else exact_world(obs)
         if exact is not None:
             nodes = 0
             try:
@@ -229,6 +227,8 @@ class HardPlayer:
             rounds += 1
             if exact is not None:
                 world = exact
+            elif obs.face_down:
+                world = face_down_world(obs, template, self.rng, voids)
             else:
                 hands, talon = sample_hands(obs, self.rng, voids)
                 world = build_world(obs, template, hands, talon)

@@ -281,6 +281,97 @@ def build_world(
     return Game.from_dict(data, settle=False)
 
 
+#: Take on trust: how much less likely a defender is to lay a card face down when it holds
+#: nothing that beats the attack card (a bluff) than when it does (the truth, or it would
+#: rather beat openly or take). The ``normal`` player bluffs about this often; a person's
+#: rate is unknown, and this keeps the belief from being sure either way.
+BLUFF_WEIGHT = 0.35
+
+
+def face_down_world(
+    obs: Observation,
+    template: dict[str, Any],
+    rng: random.Random,
+    voids: dict[int, int] | None = None,
+) -> Game:
+    """Take on trust: a world for an observation with defences lying face down on the table.
+
+    The face-down cards this seat did not lay are hidden cards of the defender who laid them:
+    the defender's hand is sampled with one more slot per such card, and the cards for the
+    table are then picked from that hand. The card awaiting a verdict is picked as a defender
+    would lay it: the cheapest card that beats the attack card if it holds one, else its
+    cheapest card as a bluff, with bluffing worlds kept only ``BLUFF_WEIGHT`` as often (so
+    the chance of a lie comes from what the seat can know: the cards it has not seen, and
+    how many beaters are among them). Earlier, accepted face-down cards are any of the
+    sampled cards. Only this seat's own observation goes in.
+    """
+    need, talon_need = hidden_slots(obs)
+    unseen = list(bits(obs.unseen_mask))
+    hidden = [i for i in obs.face_down if obs.table[i][1] is None]
+    owner = obs.defender
+    need[owner] = need.get(owner, 0) + len(hidden)
+    if sum(need.values()) + talon_need != len(unseen):
+        raise ValueError("observation is inconsistent: hidden slots do not match unseen cards")
+    trump = obs.trumps[owner] if obs.trumps else obs.trump
+    judged = obs.judging if obs.judging in hidden else -1
+    for attempt in range(12):
+        use_voids = voids if voids and attempt < 6 else {}
+        dealt = _deal(obs, rng, unseen, need, talon_need, use_voids)
+        if dealt is None:
+            continue
+        hands, talon = dealt
+        pool = hands[owner] & ~obs.known_masks[owner]
+        chosen: dict[int, int] = {}
+        if judged >= 0:
+            att = int(obs.table[judged][0])
+            beat = pool & obs.beaters[owner][att]
+            lie = not beat
+            if lie and attempt < 11 and rng.random() >= BLUFF_WEIGHT:
+                continue
+            c = _cheapest(beat or pool, trump)
+            chosen[judged] = c
+            pool &= ~(1 << c)
+        rest = [int(c) for c in bits(pool)]
+        rng.shuffle(rest)
+        for i in hidden:
+            if i not in chosen:
+                chosen[i] = int(rest.pop())
+        for c in chosen.values():
+            hands[owner] &= ~(1 << c)
+        return _face_down_game(obs, template, hands, talon, chosen)
+    raise AssertionError("an unconstrained deal cannot fail")
+
+
+def _cheapest(mask: int, trump: int) -> int:
+    return min((int(c) for c in bits(mask)), key=lambda c: (c // 13 == trump, c % 13))
+
+
+def _face_down_game(
+    obs: Observation,
+    template: dict[str, Any],
+    hands: list[int],
+    talon: list[int],
+    chosen: dict[int, int],
+) -> Game:
+    data = dict(template)
+    table = [list(p) for p in template["table"]]
+    down = []
+    for i in obs.face_down:
+        if i in chosen:
+            table[i][1] = str(CARDS[chosen[i]])
+        else:
+            seen = obs.table[i][1]  # laid by this seat, so it sees it
+            assert seen is not None
+            chosen[i] = int(seen)
+        down.append([chosen[i], obs.defender])
+    data["table"] = table
+    state = dict(template.get("variant_state", {}))
+    state["down"] = down
+    state["pending"] = chosen[obs.judging] if obs.judging >= 0 else -1
+    data["variant_state"] = state
+    return build_world(obs, data, hands, talon)
+
+
 def exact_world(obs: Observation) -> Game | None:
     """The true game when nothing is hidden (talon empty, two players left), else ``None``."""
     if obs.talon_count or sum(obs.active) != 2 or not obs.active[obs.seat]:

@@ -116,6 +116,16 @@ def view_of_game(g: Game, seat: int, acts: list[Action]) -> View:
         other |= 1 << c
     if g.trump_index >= 0 and g.trump_card_public:
         other &= ~(1 << g.trump_card)
+    judging = -1
+    if g.vstate:
+        # take on trust: a card another seat laid face down is one this seat cannot place,
+        # and the attack card under the one awaiting a verdict is what it judges
+        for c, s in g.vstate.get("down") or ():
+            if s != seat:
+                other |= 1 << c
+        pending = g.vstate.get("pending", -1)
+        if pending >= 0:
+            judging = next(p[0] for p in g.table if p[1] == pending)
     return View(
         seat=seat,
         rules=g.rules,
@@ -133,4 +143,5 @@ def view_of_game(g: Game, seat: int, acts: list[Action]) -> View:
         acts=acts,
         version=g.version,
         beaters=g.beat_tables,
+        judging=judging,
     )
