@@ -9,6 +9,7 @@ import pytest
 
 from engine import Game, RuleSet
 from engine.actions import ActionKind
+from engine.ai import make_player
 from engine.ai.hard import HardPlayer
 from engine.ai.search import Inference, face_down_world, world_template
 from engine.cards import Card
@@ -115,3 +116,32 @@ def test_the_judged_card_is_sampled_as_a_defender_lays_it() -> None:
     # in most worlds, and then it is the card laid
     assert ts > 150
     assert set(laid) <= {int(Card.parse(c)) for c in ("Ts", "7d", "Kd", "8c", "6d")}
+
+
+def test_hard_challenges_a_last_card_where_accepting_loses_outright() -> None:
+    """The defender lays its last card face down on the 6 of clubs; the talon holds one
+    unseen card and the turned-up 6 of hearts. Accepting ends the bout, the attacker (three
+    cards) draws the whole talon and the defender goes out: the attacker is the fool for
+    certain. Challenging wins the table back whenever the card is a lie. The rules of thumb
+    accept (of the two cards it cannot see, one beats: an even chance the defender holds
+    it); the search challenges, from what it can see alone."""
+    hands = [["6c", "Ah", "Kh", "Qh"], ["7s"]]
+    g = Game.from_position(TRUST, hands, "6h", talon=["6h", "7c"])  # the rest: discarded
+    play(g, "0 attack 6c", "1 conceal 6c/7s")
+    obs = g.observation(0)
+    assert obs.unseen_mask == _mask("7s", "7c") and obs.hand_sizes[1] == 0
+    normal = make_player("normal", seed=0).choose(obs)
+    assert normal is not None and normal.kind is ACCEPT
+    for seed in range(3):
+        choice = HardPlayer(seed, max_iterations=120).choose(obs)
+        assert choice is not None and choice.kind is CHALLENGE
+    # and the challenge does win it: the defender takes, the attacker goes on with the trumps
+    play(g, "0 challenge")
+    assert g.hands[1] == _mask("6c", "7s")
+
+
+def _mask(*names: str) -> int:
+    m = 0
+    for n in names:
+        m |= 1 << int(Card.parse(n))
+    return m
