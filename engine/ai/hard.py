@@ -24,10 +24,14 @@ from .search import (
     EndgameSolver,
     Inference,
     NodeCapReached,
+    blind_template,
     build_world,
     exact_world,
+    face_down_world,
+    is_blind,
     is_win,
     playout,
+    sample_blind,
     sample_hands,
     world_template,
 )
@@ -108,17 +112,15 @@ class HardPlayer:
         self.last_method = ("policy", 0)
         if not v.must_act():
             return default
-        if obs.face_down or (obs.hand_sizes[obs.seat] and not obs.hand_mask):
-            # a defence face down on the table (take on trust) fills no hand or talon slot the
-            # sampler knows of, and a blind hand (reverse fool) is not one it can keep: decide
-            # by the rules of thumb, from this observation alone
-            return default
+        if is_blind(obs):
+            return self._blind(obs, v, default)
         cands = candidates(v)
         if default is not None and default not in cands:
             cands.append(default)
         if len(cands) == 1:
             return cands[0]
-        exact = exact_world(obs)
+        # a defence face down (take on trust) is hidden even when the hands are not
+        exact = None if obs.face_down else exact_world(obs)
         if exact is not None:
             nodes = 0
             try:
@@ -135,6 +137,68 @@ class HardPlayer:
                 self.last_method = ("solver", nodes)
             return self._sample(obs, cands, default, exact)
         return self._sample(obs, cands, default, None)
+
+    def _blind(self, obs: Observation, v: View, default: Action | None) -> Action | None:
+        """Reverse fool: search over *what* to try, not which slot.
+
+        Every slot of the seat's own hand looks the same from where it sits (the slot order is
+        secret), so the real choices are: lead, beat this attack card, transfer, throw in,
+        take, or stop adding. Each sampled world deals the seat a hand consistent with what it
+        saw (the other hands it sees in full), and every choice is tried there with the same
+        random slot, that is with the same unknown card, and played out. The winning choice
+        is then played with a slot drawn at random. Even with the talon gone (the hand is
+        known as a set) the slot order is not, so the exact solver is never used here.
+        """
+        groups: dict[tuple[ActionKind, int], list[Action]] = {}
+        for a in v.acts:
+            target = int(a.cards[0]) if a.kind is ActionKind.BEAT_BLIND else -1
+            groups.setdefault((a.kind, target), []).append(a)
+        if len(groups) == 1:
+            return default if default is not None else v.acts[0]
+        keys = list(groups)
+        iters, deadline = self._budget()
+        template = blind_template(obs)
+        size = obs.hand_sizes[obs.seat]
+        wins = [0.0] * len(keys)
+        tries = [0] * len(keys)
+        done = rounds = 0
+        while done < iters:
+            if deadline is not None and rounds and time.perf_counter() >= deadline:
+                break
+            rounds += 1
+            hands, talon = sample_blind(obs, self.rng)
+            world = build_world(obs, template, hands, talon)
+            legal = world.legal_actions(obs.seat)
+            slot = self.rng.randrange(size)
+            seed = self.rng.getrandbits(32)
+            for i, key in enumerate(keys):
+                acts = groups[key]
+                a = acts[slot] if len(acts) == size else acts[0]
+                if a not in legal:
+                    continue
+                g = world.copy()
+                g.apply_unchecked(a)
+                if playout(g, random.Random(seed)):
+                    wins[i] += 1.0 if is_win(g, obs.seat) else 0.0
+                else:
+                    wins[i] += 0.5
+                tries[i] += 1
+                done += 1
+        self.last_method = ("sampling", done)
+        default_key = None
+        if default is not None:
+            t = int(default.cards[0]) if default.kind is ActionKind.BEAT_BLIND else -1
+            default_key = (default.kind, t)
+        best, choice = -1.0, keys[0]
+        for i, key in enumerate(keys):
+            if tries[i]:
+                score = wins[i] / tries[i] + (0.02 if key == default_key else 0.0)
+                if score > best:
+                    best, choice = score, key
+        if choice == default_key:
+            return default
+        acts = groups[choice]
+        return acts[self.rng.randrange(len(acts))]
 
     def _budget(self) -> tuple[int, float | None]:
         iters = self.max_iterations
@@ -163,6 +227,8 @@ class HardPlayer:
             rounds += 1
             if exact is not None:
                 world = exact
+            elif obs.face_down:
+                world = face_down_world(obs, template, self.rng, voids)
             else:
                 hands, talon = sample_hands(obs, self.rng, voids)
                 world = build_world(obs, template, hands, talon)

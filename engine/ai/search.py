@@ -168,6 +168,47 @@ def _deal(
     return hands, talon
 
 
+def is_blind(obs: Observation) -> bool:
+    """Reverse fool: the seat holds cards it cannot see."""
+    return bool(obs.hand_sizes[obs.seat]) and not obs.hand_mask
+
+
+def sample_blind(obs: Observation, rng: random.Random) -> tuple[list[int], list[int]]:
+    """Reverse fool: the seat sees every other hand, so what it samples is its *own* hand.
+
+    Its hand keeps the cards the table saw go into it (``known_masks[seat]``) and is filled up
+    from the rest of what it cannot place; what is left is the face-down talon. Returns the
+    same shape as :func:`sample_hands`.
+    """
+    seat = obs.seat
+    mine = obs.known_masks[seat]
+    pool = [int(c) for c in bits(obs.unseen_mask & ~mine)]
+    k = obs.hand_sizes[seat] - mine.bit_count()
+    _, talon_need = hidden_slots(obs)
+    if k < 0 or k + talon_need != len(pool):
+        raise ValueError("observation is inconsistent: a blind hand does not fit the unseen cards")
+    rng.shuffle(pool)
+    hands = [obs.known_masks[s] if s != seat else mine for s in range(obs.n)]
+    for c in pool[:k]:
+        hands[seat] |= 1 << c
+    return hands, pool[k:]
+
+
+def blind_template(obs: Observation) -> dict[str, Any]:
+    """:func:`world_template` for a blind seat: the other seats' hands are in full view of this
+    seat, but what *they* know of their own hands is only what went into them openly, which
+    this observation does not carry; the sampled world keeps just the seat's own known cards
+    (so its playouts count them as the real seat does) and lets the others learn afresh."""
+    template = world_template(obs)
+    template["known"] = [
+        [str(c) for c in bits(obs.known_masks[s])] if s == obs.seat else [] for s in range(obs.n)
+    ]
+    up = obs.trump_card
+    if up is not None and not obs.trump_card_in_talon and obs.known_masks[obs.seat] >> up & 1:
+        template["trump_holder"] = obs.seat  # it drew the turned-up trump in view of all
+    return template
+
+
 def world_template(obs: Observation) -> dict[str, Any]:
     """Everything of a :meth:`Game.from_dict` document that does not depend on the sample."""
     trump_holder = -1
@@ -238,6 +279,97 @@ def build_world(
     data["trump_index"] = trump_index
     # a sampled world may hold a bout that would be complete there; it stays as the seat sees it
     return Game.from_dict(data, settle=False)
+
+
+#: Take on trust: how much less likely a defender is to lay a card face down when it holds
+#: nothing that beats the attack card (a bluff) than when it does (the truth, or it would
+#: rather beat openly or take). The ``normal`` player bluffs about this often; a person's
+#: rate is unknown, and this keeps the belief from being sure either way.
+BLUFF_WEIGHT = 0.35
+
+
+def face_down_world(
+    obs: Observation,
+    template: dict[str, Any],
+    rng: random.Random,
+    voids: dict[int, int] | None = None,
+) -> Game:
+    """Take on trust: a world for an observation with defences lying face down on the table.
+
+    The face-down cards this seat did not lay are hidden cards of the defender who laid them:
+    the defender's hand is sampled with one more slot per such card, and the cards for the
+    table are then picked from that hand. The card awaiting a verdict is picked as a defender
+    would lay it: the cheapest card that beats the attack card if it holds one, else its
+    cheapest card as a bluff, with bluffing worlds kept only ``BLUFF_WEIGHT`` as often (so
+    the chance of a lie comes from what the seat can know: the cards it has not seen, and
+    how many beaters are among them). Earlier, accepted face-down cards are any of the
+    sampled cards. Only this seat's own observation goes in.
+    """
+    need, talon_need = hidden_slots(obs)
+    unseen = list(bits(obs.unseen_mask))
+    hidden = [i for i in obs.face_down if obs.table[i][1] is None]
+    owner = obs.defender
+    need[owner] = need.get(owner, 0) + len(hidden)
+    if sum(need.values()) + talon_need != len(unseen):
+        raise ValueError("observation is inconsistent: hidden slots do not match unseen cards")
+    trump = obs.trumps[owner] if obs.trumps else obs.trump
+    judged = obs.judging if obs.judging in hidden else -1
+    for attempt in range(12):
+        use_voids = voids if voids and attempt < 6 else {}
+        dealt = _deal(obs, rng, unseen, need, talon_need, use_voids)
+        if dealt is None:
+            continue
+        hands, talon = dealt
+        pool = hands[owner] & ~obs.known_masks[owner]
+        chosen: dict[int, int] = {}
+        if judged >= 0:
+            att = int(obs.table[judged][0])
+            beat = pool & obs.beaters[owner][att]
+            lie = not beat
+            if lie and attempt < 11 and rng.random() >= BLUFF_WEIGHT:
+                continue
+            c = _cheapest(beat or pool, trump)
+            chosen[judged] = c
+            pool &= ~(1 << c)
+        rest = [int(c) for c in bits(pool)]
+        rng.shuffle(rest)
+        for i in hidden:
+            if i not in chosen:
+                chosen[i] = int(rest.pop())
+        for c in chosen.values():
+            hands[owner] &= ~(1 << c)
+        return _face_down_game(obs, template, hands, talon, chosen)
+    raise AssertionError("an unconstrained deal cannot fail")
+
+
+def _cheapest(mask: int, trump: int) -> int:
+    return min((int(c) for c in bits(mask)), key=lambda c: (c // 13 == trump, c % 13))
+
+
+def _face_down_game(
+    obs: Observation,
+    template: dict[str, Any],
+    hands: list[int],
+    talon: list[int],
+    chosen: dict[int, int],
+) -> Game:
+    data = dict(template)
+    table = [list(p) for p in template["table"]]
+    down = []
+    for i in obs.face_down:
+        if i in chosen:
+            table[i][1] = str(CARDS[chosen[i]])
+        else:
+            seen = obs.table[i][1]  # laid by this seat, so it sees it
+            assert seen is not None
+            chosen[i] = int(seen)
+        down.append([chosen[i], obs.defender])
+    data["table"] = table
+    state = dict(template.get("variant_state", {}))
+    state["down"] = down
+    state["pending"] = chosen[obs.judging] if obs.judging >= 0 else -1
+    data["variant_state"] = state
+    return build_world(obs, data, hands, talon)
 
 
 def exact_world(obs: Observation) -> Game | None:

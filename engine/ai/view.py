@@ -101,17 +101,35 @@ def view_of_game(g: Game, seat: int, acts: list[Action]) -> View:
     """The seat's view of a (sampled) game: its own hand and public facts only."""
     hands = g.hands
     other = 0
-    for s in range(g.n):
-        if s != seat:
-            other |= hands[s] & ~g.known[s]
+    own = hands[seat]
+    known: tuple[int, ...] = tuple(g.known)
+    if g.rules.variant == "reverse":
+        # the seat sees every other hand and none of its own: what it cannot place is its own
+        # hand (less what the table saw go into it, which it may count on) and the talon
+        other, own = own, 0
+        known = tuple(hands[s] if s != seat else g.known[s] for s in range(g.n))
+    else:
+        for s in range(g.n):
+            if s != seat:
+                other |= hands[s] & ~g.known[s]
     for c in g.talon:
         other |= 1 << c
     if g.trump_index >= 0 and g.trump_card_public:
         other &= ~(1 << g.trump_card)
+    judging = -1
+    if g.vstate:
+        # take on trust: a card another seat laid face down is one this seat cannot place,
+        # and the attack card under the one awaiting a verdict is what it judges
+        for c, s in g.vstate.get("down") or ():
+            if s != seat:
+                other |= 1 << c
+        pending = g.vstate.get("pending", -1)
+        if pending >= 0:
+            judging = next(p[0] for p in g.table if p[1] == pending)
     return View(
         seat=seat,
         rules=g.rules,
-        hand=hands[seat],
+        hand=own,
         trump=g.seat_trump(seat),
         talon_count=len(g.talon),
         table=[(p[0], p[1]) for p in g.table],
@@ -121,8 +139,9 @@ def view_of_game(g: Game, seat: int, acts: list[Action]) -> View:
         taking=g.taking,
         active=tuple(g.is_active(s) for s in range(g.n)),
         unseen=other & deck_mask(g.rules.deck_size, g.rules.packs),
-        known=tuple(g.known),
+        known=known,
         acts=acts,
         version=g.version,
         beaters=g.beat_tables,
+        judging=judging,
     )

@@ -58,7 +58,7 @@ def test_sampled_worlds_agree_with_the_observation(rules: RuleSet) -> None:
         for seat in range(g.n):
             obs = g.observation(seat)
             if obs.face_down or (obs.hand_sizes[seat] and not obs.hand_mask):
-                continue  # a defence face down, a blind hand: the hard player does not sample
+                continue  # a defence face down; a blind hand has its own sampler (test_hard_blind)
             hands, talon = sample_hands(obs, rng)
             _check_world(g, seat, build_world(obs, world_template(obs), hands, talon))
 

@@ -1,0 +1,34 @@
+"""Keeps bench/ai_strength.py's per-variant run honest: every preset of the engine's registry
+is matched (a new preset joins by itself), and a tiny run prints a line with both rates, the
+95% interval and the sample size. Never a timing: figures depend on the machine."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bench import ai_strength
+from engine import PRESETS, RuleSet
+
+
+def test_every_preset_is_matched_at_a_table_it_allows() -> None:
+    matches = ai_strength.variant_matches()
+    assert [m[0] for m in matches] == list(PRESETS)
+    for name, size, kinds in matches:
+        assert size == f"{len(kinds)}p" and set(kinds) == {"hard", "normal"}
+        RuleSet.preset(name, players=len(kinds))  # allowed
+    sizes = {name: len(kinds) for name, _, kinds in matches}
+    assert sizes["reverse"] == 2 and sizes["teams-2v2"] == 4
+
+
+def test_tiny_run_prints_both_rates(capsys: pytest.CaptureFixture[str]) -> None:
+    ai_strength.main(["--variants", "--deals", "1", "--iterations", "4", "--only", "reverse "])
+    out = capsys.readouterr().out
+    line = re.search(
+        r"^reverse 2p: hard vs normal\s+hard\s+[\d.]+% \[[\d.]+%, [\d.]+%\] of 2"
+        r" \| normal\s+[\d.]+% \[[\d.]+%, [\d.]+%\] of 2 .*hard p95 \d+ms$",
+        out,
+        re.MULTILINE,
+    )
+    assert line, out
