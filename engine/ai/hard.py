@@ -51,6 +51,17 @@ DEFAULT_ITERATIONS = 240
 DEFAULT_NODE_CAP = 12000
 
 
+def _playout_score(world: Game, action: Action, seed: int, seat: int) -> float:
+    """One sampled world's verdict on ``action``: 1 won, 0 lost, 0.5 when the playout hit
+    its move limit. The same ``seed`` for every candidate of a world, so that they are
+    compared on the same luck."""
+    g = world.copy()
+    g.apply_unchecked(action)
+    if playout(g, random.Random(seed)):
+        return 1.0 if is_win(g, seat) else 0.0
+    return 0.5
+
+
 def candidates(v: View) -> list[Action]:
     """The moves worth comparing: dominated variants (a 3-card lead when a pair would do, the
     second-cheapest trump to beat the same card) are dropped to spend playouts on real choices.
@@ -176,12 +187,7 @@ class HardPlayer:
                 a = acts[slot] if len(acts) == size else acts[0]
                 if a not in legal:
                     continue
-                g = world.copy()
-                g.apply_unchecked(a)
-                if playout(g, random.Random(seed)):
-                    wins[i] += 1.0 if is_win(g, obs.seat) else 0.0
-                else:
-                    wins[i] += 0.5
+                wins[i] += _playout_score(world, a, seed, obs.seat)
                 tries[i] += 1
                 done += 1
         self.last_method = ("sampling", done)
@@ -237,12 +243,7 @@ class HardPlayer:
             for i, a in enumerate(cands):
                 if a not in legal:
                     continue
-                g = world.copy()
-                g.apply_unchecked(a)
-                if playout(g, random.Random(seed)):
-                    wins[i] += 1.0 if is_win(g, obs.seat) else 0.0
-                else:
-                    wins[i] += 0.5
+                wins[i] += _playout_score(world, a, seed, obs.seat)
                 tries[i] += 1
                 done += 1
         self.last_method = ("sampling", done)
