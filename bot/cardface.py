@@ -266,9 +266,7 @@ def table_face(card: int, w: int, h: int, *, trump: bool = False) -> Image.Image
     rank_font = font((20 if len(rank) > 1 else 24) * s, bold=True)
     _text(draw, (5 * s, 4 * s), rank, rank_font, colour)
     _text(draw, (6 * s, 29 * s), suit, font(20 * s), colour)
-    _text(
-        draw, (w * s // 2 + 6 * s, h * s // 2 + 10 * s), suit, font(44 * s), colour, anchor="mm"
-    )
+    _text(draw, (w * s // 2 + 6 * s, h * s // 2 + 10 * s), suit, font(44 * s), colour, anchor="mm")
     return img.resize((w, h), Image.Resampling.LANCZOS)
 
 

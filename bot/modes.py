@@ -67,7 +67,7 @@ def ranked_twists(needle: str) -> list[str]:
 
 
 def choice_label(preset: str, locale: str) -> str:
-    """"Name — description", cut to Discord's 100 characters."""
+    """ "Name — description", cut to Discord's 100 characters."""
     label = f"{t(f'preset.{preset}.name', locale)} — {t(f'preset.{preset}.description', locale)}"
     return label if len(label) <= 100 else label[:99] + "…"
 
