@@ -222,9 +222,9 @@ def _update_states(conn: sqlite3.Connection, batch: Sequence[StateWrite]) -> lis
 #: connection back (while it drains the queue the writer holds the storage lock, so other
 #: transactions wait), and how long it waits for the next move before it stops.
 _STATE_TRIP_SECONDS = 0.02
+_STATE_LINGER_SECONDS = 0.005
 #: How long opening the database retries switching it to WAL (see ``_switch_to_wal``).
 _WAL_SWITCH_SECONDS = 10.0
-_STATE_LINGER_SECONDS = 0.005
 
 _Settle = Callable[[list[StateWrite], "list[bool] | BaseException"], None]
 
