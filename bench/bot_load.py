@@ -22,10 +22,12 @@ How each figure is taken:
   tracebacks move most of "other" to simcord, leave the bot's share within a few percent and
   triple the setup time. SQLite's own C allocations are not traced (its page cache is
   bounded, about 2 MB).
-* Clicks: every round, each live game's next human (defender first, then attackers, the
-  order in which waiting is harmless) first brings their ephemeral hand message up to date
-  ("hand" rows: the table's "Show my hand" button, or the hand's refresh button), then
-  clicks one of the legal-move buttons on it ("move" rows). simcord's ``actor.click()``
+* Clicks: after the setup every player opens their hand once with the table's "Show my
+  hand" button ("open" rows, in the setup's bursts); from then on the bot keeps each hand
+  live. Every round, each live game's next human (defender first, then attackers, the
+  order in which waiting is harmless) refreshes their hand only if no live edit has brought
+  it up to date yet ("hand" rows), then clicks one of the legal-move buttons on it ("move"
+  rows). simcord's ``actor.click()``
   refuses overlapping operations (each actor verb settles the whole loop before returning),
   so ``asyncio.gather`` of actor clicks is impossible; instead the bench builds each click
   exactly as ``actor.click`` does (same interaction payload, same visibility check) and
