@@ -102,15 +102,23 @@ async def two_player_game(env: simcord.Env, world: Any) -> tuple[GameSession, in
 # --------------------------------------------------------------------------- live hands
 
 
-async def test_opponents_move_edits_my_hand_without_a_click(
-    simcord_env: simcord.Env, world: Any
-) -> None:
+async def both_hands_open(env: simcord.Env, world: Any) -> tuple[GameSession, Any, Any, Any, Any]:
+    """A started 2-player game whose players have both opened their (live) hands: the
+    session, the leader's and the defender's actors, and their hand messages."""
     channel = world["channel"]
-    session, leader, defender = await two_player_game(simcord_env, world)
+    session, leader, defender = await two_player_game(env, world)
     lead_actor, def_actor = actor_of(world, session, leader), actor_of(world, session, defender)
     lead_hand = (await open_hand(lead_actor, channel, session)).response
     def_hand = (await open_hand(def_actor, channel, session)).response
     assert lead_hand is not None and def_hand is not None
+    return session, lead_actor, def_actor, lead_hand, def_hand
+
+
+async def test_opponents_move_edits_my_hand_without_a_click(
+    simcord_env: simcord.Env, world: Any
+) -> None:
+    channel = world["channel"]
+    session, lead_actor, def_actor, lead_hand, def_hand = await both_hands_open(simcord_env, world)
     before = session.version
     # The defender's hand has nothing to do yet: no move buttons while the leader thinks.
     assert not custom_ids(seen(channel, def_actor, def_hand.id), "durak:act:")
@@ -241,11 +249,7 @@ async def test_429_on_a_hand_edit_is_retried_and_the_game_stays_consistent(
     simcord_env: simcord.Env, world: Any
 ) -> None:
     channel = world["channel"]
-    session, leader, defender = await two_player_game(simcord_env, world)
-    lead_actor, def_actor = actor_of(world, session, leader), actor_of(world, session, defender)
-    lead_hand = (await open_hand(lead_actor, channel, session)).response
-    def_hand = (await open_hand(def_actor, channel, session)).response
-    assert lead_hand is not None and def_hand is not None
+    session, lead_actor, def_actor, lead_hand, def_hand = await both_hands_open(simcord_env, world)
     watched = live(simcord_env).hand(session.game_id, def_actor.id)
     assert watched is not None
     simcord_env.inject_error(
@@ -279,11 +283,8 @@ async def test_a_429_that_lasts_drops_the_edit_and_the_next_change_retries(
     simcord_env: simcord.Env, world: Any
 ) -> None:
     channel = world["channel"]
-    session, leader, defender = await two_player_game(simcord_env, world)
-    lead_actor, def_actor = actor_of(world, session, leader), actor_of(world, session, defender)
-    lead_hand = (await open_hand(lead_actor, channel, session)).response
-    def_hand = (await open_hand(def_actor, channel, session)).response
-    assert lead_hand is not None and def_hand is not None
+    session, lead_actor, def_actor, lead_hand, def_hand = await both_hands_open(simcord_env, world)
+    leader, defender = session.game.attacker, session.game.defender
     watched = live(simcord_env).hand(session.game_id, def_actor.id)
     assert watched is not None
     simcord_env.inject_error(
@@ -463,11 +464,7 @@ async def test_after_a_restart_old_hands_answer_and_live_updates_resume(
     async with simcord.run(make_bot(db)) as env:
         world = build_world(env)
         channel = world["channel"]
-        session, leader, defender = await two_player_game(env, world)
-        lead_actor, def_actor = actor_of(world, session, leader), actor_of(world, session, defender)
-        lead_hand = (await open_hand(lead_actor, channel, session)).response
-        def_hand = (await open_hand(def_actor, channel, session)).response
-        assert lead_hand is not None and def_hand is not None
+        session, lead_actor, def_actor, lead_hand, def_hand = await both_hands_open(env, world)
 
         await env.bot.close()
         await env.restart_bot(make_bot(db))
