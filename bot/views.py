@@ -96,6 +96,10 @@ _ANSWERS = (ActionKind.DEFEND, ActionKind.CONCEAL, ActionKind.BEAT_BLIND)
 #: Kinds whose cards are (attack, answer): their order is part of the move.
 _ORDERED_CARDS = _ANSWERS
 #: Reverse fool: moves that name a slot of the player's own (unseen) hand, not a card.
+_PAIR_LABELS = {
+    ActionKind.DEFEND: "hand.button.defend_with",
+    ActionKind.CONCEAL: "hand.button.conceal_with",
+}
 _BLIND_LABELS = {
     ActionKind.LEAD_BLIND: "hand.button.lead_blind",
     ActionKind.THROW_BLIND: "hand.button.throw_blind",
@@ -248,16 +252,9 @@ def _move_label(a: Action, obs: Observation, locale: str) -> str:
         attack = render.card_text(a.cards[0]) if len(a.cards) > 1 else ""
         return t(blind, locale, slot=int(a.cards[-1]) + 1, attack=attack)
     cards = render.cards_text(a.cards)
-    if a.kind is ActionKind.DEFEND:
+    if a.kind in _PAIR_LABELS:  # a card on the table and the card laid on it
         return t(
-            "hand.button.defend_with",
-            locale,
-            attack=render.card_text(a.cards[0]),
-            card=render.card_text(a.cards[1]),
-        )
-    if a.kind is ActionKind.CONCEAL:
-        return t(
-            "hand.button.conceal_with",
+            _PAIR_LABELS[a.kind],
             locale,
             attack=render.card_text(a.cards[0]),
             card=render.card_text(a.cards[1]),
