@@ -68,7 +68,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import heapq
 import itertools
 import json
 import math
@@ -78,7 +77,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -90,8 +89,6 @@ sys.path.insert(0, str(ROOT))
 import asyncpg  # noqa: E402
 import discord  # noqa: E402
 import simcord  # noqa: E402
-import simcord._runtime as sim_runtime  # noqa: E402
-import simcord.env as sim_env  # noqa: E402
 from discord.webhook.async_ import AsyncWebhookAdapter  # noqa: E402
 from simcord import interactions as sim_interactions  # noqa: E402
 from simcord.backend import serializers as sim_serializers  # noqa: E402
@@ -100,6 +97,7 @@ from simcord.backend.models import Interaction as SimInteraction  # noqa: E402
 from simcord.components import walk_components  # noqa: E402
 from simcord.enums import ComponentType, InteractionType  # noqa: E402
 
+from bench.simcord_shortcuts import identity_callback_records, timers_follow_the_clock  # noqa: E402
 from bot.app import DurakBot  # noqa: E402
 from bot.config import Config  # noqa: E402
 from bot.live_hands import DEBOUNCE, INTERVAL  # noqa: E402
@@ -460,136 +458,6 @@ def timed(sink: list[float], method: Callable[..., Awaitable[T]]) -> Callable[..
             sink.append(time.perf_counter() - start)
 
     return wrapper
-
-
-@contextmanager
-def identity_callback_records(enabled: bool) -> Iterator[None]:
-    """Make simcord's callback records compare by identity while the bench runs.
-
-    simcord tracks every bot callback in a list and removes each record when it runs with
-    ``list.remove``, i.e. with dataclass equality (which compares asyncio handles field by
-    field) against every record before it. Each stored ephemeral hand view keeps a 15-minute
-    timeout timer in that list, so at 1,000 games those comparisons took two thirds of the
-    event loop and tripled every latency: an artefact of the simulator, not of the bot.
-    Identity is what removing one unique record means, so the result is the same.
-    """
-    record_cls: Any = sim_runtime._CallbackRecord
-    original = record_cls.__eq__
-    if enabled:
-        record_cls.__eq__ = object.__eq__
-    try:
-        yield
-    finally:
-        record_cls.__eq__ = original
-
-
-class _TrackedCallbacks(list[Any]):
-    """simcord's list of the bot's pending callbacks, cheap to maintain at 1,000 games.
-
-    simcord appends a record per scheduled callback and, when one runs, takes it out with
-    ``list.remove``: a scan from the oldest record, which passes every long-lived timer (a
-    live hand's 15-minute expiry, one per open hand) for each short-lived one. Under a
-    profiler that scan was 45% of the event loop at 1,000 games. Here a removal only notes
-    the record as gone, and the list drops the gone records in one pass when they have
-    piled up or before anyone reads it; the timers also sit in a heap by due time, so
-    finding the due ones needs no scan either.
-    """
-
-    def __init__(self, records: Iterable[Any] = ()) -> None:
-        super().__init__(records)
-        self._gone: set[int] = set()
-        self._order = itertools.count()
-        self.timers: list[tuple[float, int, Any]] = []
-        for record in list.__iter__(self):
-            if record.when is not None:
-                heapq.heappush(self.timers, (record.when, next(self._order), record))
-
-    def append(self, record: Any) -> None:
-        super().append(record)
-        if record.when is not None:
-            heapq.heappush(self.timers, (record.when, next(self._order), record))
-
-    def remove(self, record: Any) -> None:
-        self._gone.add(id(record))  # the list still holds the record: its id stays unique
-        if len(self._gone) > 4096:
-            self.prune()
-
-    def __iter__(self) -> Iterator[Any]:
-        if self._gone:
-            self.prune()
-        return super().__iter__()
-
-    def __len__(self) -> int:
-        if self._gone:
-            self.prune()
-        return super().__len__()
-
-    def due(self, now: float) -> Iterator[Any]:
-        """Each timer due by ``now`` once, in due order (cancelled or run ones are dropped)."""
-        while self.timers and self.timers[0][0] <= now:
-            record = heapq.heappop(self.timers)[2]
-            if (
-                id(record) not in self._gone
-                and record.handle is not None
-                and not record.handle.cancelled()
-            ):
-                yield record
-
-    def prune(self) -> None:
-        """Drop removed and cancelled records (simcord drops the cancelled ones in its settle,
-        which does not run here)."""
-        gone = self._gone
-        self[:] = [
-            r
-            for r in list.__iter__(self)
-            if id(r) not in gone and (r.handle is None or not r.handle.cancelled())
-        ]
-        gone.clear()
-
-
-@contextmanager
-def timers_follow_the_clock(env: simcord.Env, enabled: bool) -> Iterator[None]:
-    """Let a bot timer that falls due in real time just move simcord's clock and run.
-
-    simcord's clock is virtual; a bot timer (a live hand's debounce, a table edit's
-    interval) also has a real-time fallback, and when that fires simcord advances its clock
-    *and settles the whole bot*: every owned task is checked against every pending timer,
-    over and over until all are parked. With live hands that happens a few hundred times a
-    second at 1,000 games, each settle costing tasks x timers, and the run never finished.
-    During the click rounds nothing needs that settlement (the clicks are paced by the real
-    clock anyway), so a fallback here only moves the clock to its instant and runs the
-    timers then due, in order, as the loop would have (see :class:`_TrackedCallbacks`).
-    Another artefact of the simulator, not of the bot: a real bot's timers are the loop's
-    own.
-    """
-    if not enabled:
-        yield
-        return
-    env_any: Any = env
-    sim_module: Any = sim_env
-    tracked = _TrackedCallbacks(env_any._work.callbacks)
-    env_any._work.callbacks = tracked
-    fired = itertools.count(1)
-
-    async def advance(target: float, deadline: float) -> None:
-        del deadline
-        if target > env_any._virtual_time:
-            env_any._move_clock(target)
-        for record in tracked.due(env_any._virtual_time):
-            record.handle._run()  # routes a failure to the loop's handler, as the loop does
-        if next(fired) % 1000 == 0:
-            tracked.prune()  # cancelled timers too, which no removal reports
-
-    wakes = sim_module._wakes_recognized_wait
-    env_any._advance_to = advance
-    sim_module._wakes_recognized_wait = lambda state, record: False
-    try:
-        yield
-    finally:
-        del env_any._advance_to
-        sim_module._wakes_recognized_wait = wakes
-        tracked.prune()
-        env_any._work.callbacks = list(tracked)
 
 
 class StaleHand(simcord.SetupError):
