@@ -85,6 +85,26 @@ CREATE TABLE achievements (
 
 CREATE INDEX achievements_game ON achievements (game_id);
 
+-- A player's running record in a server, moved on by every finished game. The counts of
+-- results (all finished games, rated or not) answer the all-time fools board without
+-- adding up every result row; rated/streak/fools_in_row/presets (rated games only) make
+-- a game's achievements cost the same at the thousandth game as at the first.
+CREATE TABLE rating_players (
+    guild_id     INTEGER NOT NULL,
+    user_id      INTEGER NOT NULL,
+    results      INTEGER NOT NULL DEFAULT 0,
+    fools        INTEGER NOT NULL DEFAULT 0,
+    wins         INTEGER NOT NULL DEFAULT 0,
+    draws        INTEGER NOT NULL DEFAULT 0,
+    forfeits     INTEGER NOT NULL DEFAULT 0,
+    rated        INTEGER NOT NULL DEFAULT 0,
+    streak       INTEGER NOT NULL DEFAULT 0,
+    fools_in_row INTEGER NOT NULL DEFAULT 0,
+    -- JSON array of the modes (presets) played in rated games
+    presets      TEXT    NOT NULL DEFAULT '[]',
+    PRIMARY KEY (guild_id, user_id)
+);
+
 -- The server's rating settings; no row = the defaults (5 games to appear, no cross-server).
 CREATE TABLE rating_settings (
     guild_id     INTEGER PRIMARY KEY,
@@ -100,5 +120,6 @@ CREATE TABLE rating_jobs (
 );
 
 INSERT INTO rating_jobs (name) VALUES ('backfill');
--- Results of one server in time order, covering what the fools/forfeits boards count.
+-- Results of one server in a time window, covering what the fools/forfeits boards count
+-- (the all-time board reads rating_players instead).
 CREATE INDEX results_guild_board ON results (guild_id, finished_at, user_id, outcome);

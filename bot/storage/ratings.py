@@ -261,6 +261,35 @@ def _order_of(
     return result, [list(map(int, g)) for g in groups], teams, len(game.get("hands") or ())
 
 
+async def _count_results(conn: Connection, guild_id: int, seats: Sequence[Any]) -> None:
+    """Move on every human's counts of results (rated game or not)."""
+    rows = []
+    for s in seats:
+        outcome = s["outcome"]
+        if s["user_id"] is None or outcome is None:
+            continue
+        rows.append(
+            (
+                guild_id,
+                int(s["user_id"]),
+                int(outcome in _FOOL_OUTCOMES),
+                int(outcome == "win"),
+                int(outcome == "draw"),
+                int(outcome == "forfeit"),
+            )
+        )
+    await conn.executemany(
+        "INSERT INTO rating_players (guild_id, user_id, results, fools, wins, draws, forfeits)"
+        " VALUES (?, ?, 1, ?, ?, ?, ?) ON CONFLICT (guild_id, user_id) DO UPDATE SET"
+        " results = rating_players.results + 1,"
+        " fools = rating_players.fools + excluded.fools,"
+        " wins = rating_players.wins + excluded.wins,"
+        " draws = rating_players.draws + excluded.draws,"
+        " forfeits = rating_players.forfeits + excluded.forfeits",
+        rows,
+    )
+
+
 async def rate_game(
     conn: Connection, game_id: int, *, cross_server: bool | None = None
 ) -> GameRating:
@@ -279,15 +308,14 @@ async def rate_game(
         return GameRating(game_id, False)
     guild_id, preset, ts = int(g["guild_id"]), str(g["preset"]), float(g["finished_at"])
     async with conn.execute(
-        "SELECT seat, outcome FROM results WHERE game_id = ?", (game_id,)
-    ) as cur:
-        outcomes = {int(r[0]): str(r[1]) async for r in cur}
-    async with conn.execute(
-        "SELECT seat, user_id, ai_difficulty, display_name FROM game_seats"
-        " WHERE game_id = ? ORDER BY seat",
+        "SELECT s.seat, s.user_id, s.ai_difficulty, s.display_name, r.outcome"
+        " FROM game_seats s LEFT JOIN results r ON r.game_id = s.game_id AND r.seat = s.seat"
+        " WHERE s.game_id = ? ORDER BY s.seat",
         (game_id,),
     ) as cur:
         seats = [r async for r in cur]
+    outcomes = {int(r["seat"]): str(r["outcome"]) for r in seats if r["outcome"] is not None}
+    await _count_results(conn, guild_id, seats)
     people, names = _participants(seats, outcomes)
     try:
         snapshot = json.loads(g["state_json"] or "{}")
@@ -318,6 +346,23 @@ async def rate_game(
     return GameRating(game_id, True, tuple(changes), tuple(earned))
 
 
+_UPSERT_RATING = (
+    "INSERT INTO ratings (season_id, mode, player_id, name, mu, sigma, display, best_display,"
+    " games, updated_at, week_start, week_display, week_games)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (season_id, mode, player_id) DO UPDATE SET name = excluded.name,"
+    " mu = excluded.mu, sigma = excluded.sigma, display = excluded.display,"
+    " best_display = excluded.best_display, games = excluded.games,"
+    " updated_at = excluded.updated_at, week_start = excluded.week_start,"
+    " week_display = excluded.week_display, week_games = excluded.week_games"
+)
+_INSERT_CHANGE = (
+    "INSERT INTO rating_changes (season_id, mode, game_id, player_id, place, mu_before,"
+    " sigma_before, mu_after, sigma_after, display_before, display_after, finished_at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
 async def _update_scope(
     conn: Connection,
     season_id: int,
@@ -327,6 +372,8 @@ async def _update_scope(
     names: Mapping[int, str],
     ts: float,
 ) -> list[PlayerChange]:
+    """One scope's update: three statements whatever the table size (the backfill runs this
+    for every old game, so statements per player would multiply its time)."""
     ids = sorted({m.player_id for p in placed for m in p.members})
     marks = ", ".join("?" for _ in ids)
     async with conn.execute(
@@ -341,59 +388,40 @@ async def _update_scope(
     place_of = {m.player_id: p.place for p in placed for m in p.members}
     week = week_start(ts)
     out: list[PlayerChange] = []
+    upserts: list[tuple[Any, ...]] = []
+    inserts: list[tuple[Any, ...]] = []
     for pid in ids:
         before, after = updates[pid]
         d_before, d_after = before.display, after.display
         row = current.get(pid)
-        games = (int(row["games"]) if row is not None else 0) + 1
         if row is None:
-            await conn.execute(
-                "INSERT INTO ratings (season_id, mode, player_id, name, mu, sigma, display,"
-                " best_display, games, updated_at, week_start, week_display, week_games)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    season_id,
-                    mode,
-                    pid,
-                    names.get(pid, ""),
-                    after.mu,
-                    after.sigma,
-                    d_after,
-                    d_after,
-                    games,
-                    ts,
-                    week,
-                    d_before,
-                    0,
-                ),
-            )
+            games, best, week_display, week_games = 1, d_after, d_before, 0
         else:
+            games = int(row["games"]) + 1
+            best = max(int(row["best_display"]), d_after)
             # The first game of a new week remembers where the player stood before it.
-            new_week = float(row["week_start"]) < week
-            await conn.execute(
-                "UPDATE ratings SET name = ?, mu = ?, sigma = ?, display = ?, best_display = ?,"
-                " games = ?, updated_at = ?, week_start = ?, week_display = ?, week_games = ?"
-                " WHERE season_id = ? AND mode = ? AND player_id = ?",
-                (
-                    names.get(pid, ""),
-                    after.mu,
-                    after.sigma,
-                    d_after,
-                    max(int(row["best_display"]), d_after),
-                    games,
-                    ts,
-                    week,
-                    int(row["display"]) if new_week else int(row["week_display"]),
-                    games - 1 if new_week else int(row["week_games"]),
-                    season_id,
-                    mode,
-                    pid,
-                ),
+            if float(row["week_start"]) < week:
+                week_display, week_games = int(row["display"]), games - 1
+            else:
+                week_display, week_games = int(row["week_display"]), int(row["week_games"])
+        upserts.append(
+            (
+                season_id,
+                mode,
+                pid,
+                names.get(pid, ""),
+                after.mu,
+                after.sigma,
+                d_after,
+                best,
+                games,
+                ts,
+                week,
+                week_display,
+                week_games,
             )
-        await conn.execute(
-            "INSERT INTO rating_changes (season_id, mode, game_id, player_id, place, mu_before,"
-            " sigma_before, mu_after, sigma_after, display_before, display_after, finished_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        inserts.append(
             (
                 season_id,
                 mode,
@@ -407,9 +435,11 @@ async def _update_scope(
                 d_before,
                 d_after,
                 ts,
-            ),
+            )
         )
         out.append(PlayerChange(pid, place_of[pid], d_before, d_after, games))
+    await conn.executemany(_UPSERT_RATING, upserts)
+    await conn.executemany(_INSERT_CHANGE, inserts)
     return out
 
 
@@ -424,34 +454,46 @@ async def _award(
     outcomes: Mapping[int, str],
     teams: bool,
 ) -> list[tuple[int, str]]:
-    """Achievements this game earns its human players (server-wide, across seasons)."""
+    """Achievements this game earns its human players (server-wide, across seasons).
+
+    The player's running record (games, streaks, modes played) is kept in ``rating_players``
+    and moved on here, so this costs the same at a player's thousandth game as at the first.
+    """
     by_player = {c.player_id: c for c in changes}
     shared: dict[int, int] = {}
     for p in placed:
         shared[p.place] = shared.get(p.place, 0) + len(p.members)
     everyone = [(m, p.place) for p in placed for m in p.members]
+    humans = sorted(
+        m.player_id for m, _ in everyone if m.player_id > 0 and m.player_id in by_player
+    )
+    if not humans:
+        return []
+    marks = ", ".join("?" for _ in humans)
+    async with conn.execute(
+        "SELECT user_id, rated, streak, fools_in_row, presets FROM rating_players"
+        f" WHERE guild_id = ? AND user_id IN ({marks})" + conn.for_update,
+        (guild_id, *humans),
+    ) as cur:
+        records = {int(r[0]): (int(r[1]), int(r[2]), int(r[3]), str(r[4])) async for r in cur}
+    async with conn.execute(
+        f"SELECT user_id, key FROM achievements WHERE guild_id = ? AND user_id IN ({marks})",
+        (guild_id, *humans),
+    ) as cur:
+        held: dict[int, set[str]] = {}
+        async for r in cur:
+            held.setdefault(int(r[0]), set()).add(str(r[1]))
     earned: list[tuple[int, str]] = []
+    new_records: list[tuple[Any, ...]] = []
     all_presets = frozenset(PRESETS)
-    # Only games finished up to this one count (the backfill sees later rows already).
-    upto = "(finished_at < ? OR (finished_at = ? AND game_id <= ?))"
     for member, place in everyone:
         pid = member.player_id
-        if pid < 0 or pid not in by_player:
+        if pid not in humans:
             continue
-        async with conn.execute(
-            f"SELECT outcome, preset FROM results WHERE guild_id = ? AND user_id = ? AND {upto}"
-            " ORDER BY finished_at DESC, game_id DESC",
-            (guild_id, pid, ts, ts, game_id),
-        ) as cur:
-            history = [(str(r[0]), str(r[1])) async for r in cur]
-        fools = [o in _FOOL_OUTCOMES for o, _ in history]
-        streak = next((i for i, f in enumerate(fools) if f), len(fools))
-        before = fools[1:]
-        in_row = next((i for i, f in enumerate(before) if not f), len(before))
-        async with conn.execute(
-            "SELECT key FROM achievements WHERE guild_id = ? AND user_id = ?", (guild_id, pid)
-        ) as cur:
-            held = {str(r[0]) async for r in cur}
+        games, streak, in_row, presets_json = records.get(pid, (0, 0, 0, "[]"))
+        outcome = outcomes.get(member.seat, "win")
+        fool = outcome in _FOOL_OUTCOMES
+        presets = frozenset(json.loads(presets_json)) | {preset}
         change = by_player[pid]
         facts = ach.PlayerGame(
             player_id=pid,
@@ -459,7 +501,7 @@ async def _award(
             place_shared=shared[place],
             players=len(everyone),
             teams=teams,
-            outcome=outcomes.get(member.seat, "win"),
+            outcome=outcome,
             preset=preset,
             display_before=change.before,
             display_after=change.after,
@@ -468,20 +510,34 @@ async def _award(
                 for m, pl in everyone
                 if m.player_id != pid
             ),
-            games=len(history),
-            streak=streak,
+            games=games + 1,
+            streak=0 if fool else streak + 1,
             fools_in_row_before=in_row,
-            presets_played=frozenset(p for _, p in history),
+            presets_played=presets,
             all_presets=all_presets,
         )
-        new = ach.earned(facts, held)
-        if new:
-            await conn.executemany(
-                "INSERT INTO achievements (guild_id, user_id, key, game_id, earned_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                [(guild_id, pid, key, game_id, ts) for key in new],
+        new_records.append(
+            (
+                facts.games,
+                facts.streak,
+                in_row + 1 if fool else 0,
+                json.dumps(sorted(presets), separators=(",", ":")),
+                guild_id,
+                pid,
             )
-            earned += [(pid, key) for key in new]
+        )
+        earned += [(pid, key) for key in ach.earned(facts, held.get(pid, ()))]
+    await conn.executemany(  # the rows exist: _count_results wrote them first
+        "UPDATE rating_players SET rated = ?, streak = ?, fools_in_row = ?, presets = ?"
+        " WHERE guild_id = ? AND user_id = ?",
+        new_records,
+    )
+    if earned:
+        await conn.executemany(
+            "INSERT INTO achievements (guild_id, user_id, key, game_id, earned_at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            [(guild_id, pid, key, game_id, ts) for pid, key in earned],
+        )
     return earned
 
 
@@ -723,18 +779,20 @@ class RatingStore:
                 eligible = [r for r in rows if int(r["games"]) >= min_games]
                 deltas: dict[int, int] = {}
             else:
-                # Players active in the window, their games and rating change in it.
+                # Players active in the window, their games and rating change in it. The
+                # change is a sum: each change starts where the player's previous one ended,
+                # so the sum over the window is "rating now - rating before the window".
                 sql = (
-                    "SELECT c.player_id, COUNT(*) AS n, MIN(c.finished_at) AS first_at"
+                    "SELECT c.player_id, COUNT(*) AS n,"
+                    " SUM(c.display_after - c.display_before) AS gained"
                     " FROM rating_changes c WHERE c.season_id = ? AND c.mode = ?"
-                    " AND c.finished_at >= ? AND c.player_id > 0"
+                    " AND c.finished_at >= ?"  # no player_id range: it hid the time index
                     " GROUP BY c.player_id HAVING COUNT(*) >= ?"
                 )
                 async with conn.execute(sql, (sid, mode, ts - span, min_games)) as cur:
-                    active = {int(r[0]): (int(r[1]), float(r[2])) async for r in cur}
+                    deltas = {int(r[0]): int(r[2]) async for r in cur if int(r[0]) > 0}
                 rows = []
-                deltas = {}
-                if active:
+                if deltas:
                     sql = (
                         "SELECT r.player_id, r.name, r.display, r.games, r.week_start,"
                         " r.week_display, r.week_games FROM ratings r"
@@ -742,20 +800,7 @@ class RatingStore:
                         f"{members}"
                     )
                     async with conn.execute(sql, params) as cur:
-                        rows = [r async for r in cur if int(r["player_id"]) in active]
-                    ids = sorted(active)
-                    for chunk in range(0, len(ids), 500):
-                        part = ids[chunk : chunk + 500]
-                        marks = ", ".join("?" for _ in part)
-                        async with conn.execute(
-                            "SELECT c.player_id, c.display_before, c.finished_at"
-                            " FROM rating_changes c WHERE c.season_id = ? AND c.mode = ?"
-                            f" AND c.finished_at >= ? AND c.player_id IN ({marks})"
-                            " ORDER BY c.finished_at, c.game_id",
-                            (sid, mode, ts - span, *part),
-                        ) as cur:
-                            async for r in cur:  # the first game of the window counts
-                                deltas.setdefault(int(r[0]), int(r[1]))
+                        rows = [r async for r in cur if int(r["player_id"]) in deltas]
                 eligible = rows
         this_week = week_start(ts)
         ranked = sorted(
@@ -787,7 +832,7 @@ class RatingStore:
                     display=int(r["display"]),
                     games=int(r["games"]),
                     rank_change=None if was is None else was - rank_now[pid],
-                    period_delta=(int(r["display"]) - deltas[pid]) if pid in deltas else None,
+                    period_delta=deltas.get(pid),
                 )
             )
         return the_season, entries, len(ranked)
@@ -879,7 +924,13 @@ class RatingStore:
         async with self._db.transaction() as conn:
             async with conn.execute("SELECT game_id, cross_server FROM rated_games") as cur:
                 cross = {int(r[0]): bool(r[1]) async for r in cur}
-            for table in ("rating_changes", "ratings", "achievements", "rated_games"):
+            for table in (
+                "rating_changes",
+                "ratings",
+                "achievements",
+                "rating_players",
+                "rated_games",
+            ):
                 await conn.execute(f"DELETE FROM {table}")
             return await _rate_all(conn, cross)
 
@@ -892,13 +943,16 @@ async def _rivals(
         "SELECT o.player_id,"
         " SUM(CASE WHEN me.place < o.place THEN 1 ELSE 0 END) AS ahead,"
         " SUM(CASE WHEN me.place > o.place THEN 1 ELSE 0 END) AS behind"
-        " FROM rating_changes me JOIN rating_changes o ON o.season_id = me.season_id"
-        " AND o.mode = me.mode AND o.game_id = me.game_id AND o.player_id <> me.player_id"
-        " WHERE me.season_id = ? AND me.mode = ? AND me.player_id = ? AND o.player_id > 0"
+        # CROSS JOIN: SQLite keeps this order (this player's games first, then the others
+        # at each of them); left to choose, it scanned every change of the season.
+        " FROM rating_changes me CROSS JOIN rating_changes o"
+        " WHERE o.season_id = me.season_id AND o.mode = me.mode AND o.game_id = me.game_id"
+        " AND o.player_id <> me.player_id"
+        " AND me.season_id = ? AND me.mode = ? AND me.player_id = ?"
         " GROUP BY o.player_id",
         (season_id, ALL_MODES, user_id),
     ) as cur:
-        rows = [(int(r[0]), int(r[1]), int(r[2])) async for r in cur]
+        rows = [(int(r[0]), int(r[1]), int(r[2])) async for r in cur if int(r[0]) > 0]
     ids = [r[0] for r in rows]
     names: dict[int, str] = {}
     if ids:

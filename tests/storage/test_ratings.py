@@ -221,7 +221,8 @@ async def test_board_min_games_period_rank_change_and_profile(
     assert [e.player_id for e in board] == [1, 3, 2] and total == 3
     _, week, _ = await rs.leaderboard(GUILD, min_games=1, period="week")
     assert {e.player_id for e in week} == {1, 2, 3, 4}
-    assert all(e.period_delta is not None for e in week)
+    # everyone started the season this week, at 1000
+    assert all(e.period_delta == e.display - 1000 for e in week)
     clock.advance(8 * 86400)  # a new week: everyone's standing then = now
     _, board, _ = await rs.leaderboard(GUILD, min_games=5)
     assert [e.rank_change for e in board] == [0, 0, 0]
