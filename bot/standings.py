@@ -172,7 +172,9 @@ def board_embed(
             row += " " + t("ratings.board.gained", locale, delta=f"{e.period_delta:+d}")
         rows.append(row)
     embed.description = (
-        "\n".join(rows)[:4096] if rows else t("ratings.board.empty", locale, count=min_games)
+        "\n".join(rows)[:4096]
+        if rows
+        else t("ratings.board.empty", locale, games=tn("plural.rated_games", min_games, locale))
     )
     head = [] if season is None or cross_server else [season_label(season, locale)]
     embed.set_footer(
@@ -219,7 +221,7 @@ def board_scene(
         rows=rows,
         header_rating=t("ratings.board.header_rating", locale),
         header_games=t("ratings.board.header_games", locale),
-        empty=t("ratings.board.empty", locale, count=min_games),
+        empty=t("ratings.board.empty", locale, games=tn("plural.rated_games", min_games, locale)),
         new_label=t("ratings.board.new", locale),
     )
 
