@@ -25,6 +25,7 @@ from .model import (
     out_groups_from_events,
     placements,
     rate,
+    record_outs,
     tier_of,
     week_start,
 )
@@ -43,6 +44,7 @@ __all__ = [
     "out_groups_from_events",
     "placements",
     "rate",
+    "record_outs",
     "tier_of",
     "week_start",
 ]

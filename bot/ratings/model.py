@@ -37,6 +37,7 @@ __all__ = [
     "out_groups_from_events",
     "placements",
     "rate",
+    "record_outs",
     "tier_of",
     "week_start",
 ]
@@ -174,6 +175,17 @@ def out_groups_from_events(
         if g:
             ordered.append(g)
     return ordered
+
+
+def record_outs(
+    groups: Sequence[Sequence[int]], before: Sequence[int], after: Sequence[int]
+) -> list[list[int]]:
+    """``groups`` (who went out together, in order) after a move took the engine's ``out``
+    list from ``before`` to ``after``: the seats new in it went out with that move, together.
+    The session keeps this in its snapshot (``out_groups``) so ties are exact however long
+    the game; the kept events only remember the last few moves."""
+    new = [int(s) for s in after[len(before) :]]
+    return [list(g) for g in groups] + ([new] if new else [])
 
 
 def placements(

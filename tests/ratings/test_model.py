@@ -13,6 +13,7 @@ from bot.ratings import (
     out_groups_from_events,
     placements,
     rate,
+    record_outs,
     tier_of,
     week_start,
 )
@@ -137,3 +138,10 @@ def test_at_least_fifteen_achievements_each_reachable() -> None:
     } <= set(got)
     assert "streak_5" not in got
     assert earned(first, got) == []
+
+
+def test_record_outs_groups_the_seats_a_move_took_out() -> None:
+    groups = record_outs([], [], [2])
+    groups = record_outs(groups, [2], [2])  # a move that took nobody out
+    groups = record_outs(groups, [2], [2, 0, 3])
+    assert groups == [[2], [0, 3]]
