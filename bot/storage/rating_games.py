@@ -38,7 +38,11 @@ from .rating_rows import (
     RatingSettings,
 )
 
-__all__ = ["backfill", "rate_all", "rate_game", "read_settings"]
+__all__ = ["RATINGS_SCHEMA", "backfill", "rate_all", "rate_game", "read_settings"]
+
+#: The schema version that has the rating tables (migration 0008); databases held at an
+#: older one (only the migration tests do that) record results without rating them.
+RATINGS_SCHEMA = 8
 
 # --------------------------------------------------------------------------- rating a game
 

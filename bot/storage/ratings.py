@@ -55,6 +55,7 @@ __all__ = [
     "PlayerChange",
     "Profile",
     "RatingSettings",
+    "RatingStorage",
     "RatingStore",
     "Season",
     "backfill",
@@ -464,3 +465,23 @@ async def _rivals(
         ((pid, names.get(pid, ""), b) for pid, _, b in rows if b), key=lambda x: (-x[2], x[0])
     )
     return beats[:3], loses[:3]
+
+
+class RatingStorage:
+    """The ratings area of :class:`~bot.storage.store.Storage`: ``storage.ratings``.
+
+    An object of its own (rather than more methods on Storage) because it is a family of
+    reads and admin writes with names of their own (leaderboard, profile, seasons) that
+    would collide with the results board's; rating a game is not here but inside
+    ``finish_game``'s transaction (bot/storage/rating_games.py).
+    """
+
+    _db: Database
+    _clock: Callable[[], float]
+    _rating_store: RatingStore | None = None
+
+    @property
+    def ratings(self) -> RatingStore:
+        if self._rating_store is None:
+            self._rating_store = RatingStore(self._db, self._clock)
+        return self._rating_store
