@@ -158,7 +158,9 @@ async def rate_game(
         if await cur.fetchone() is not None:
             return GameRating(game_id, False)
     async with conn.execute(
-        "SELECT guild_id, preset, state_json, finished_at, status FROM games WHERE id = ?",
+        # A game finished by a very old build may lack finished_at; its last update is when.
+        "SELECT guild_id, preset, state_json, COALESCE(finished_at, updated_at) AS finished_at,"
+        " status FROM games WHERE id = ?",
         (game_id,),
     ) as cur:
         g = await cur.fetchone()
@@ -418,7 +420,7 @@ async def rate_all(conn: Connection, cross: Mapping[int, bool]) -> int:
     async with conn.execute(
         "SELECT g.id FROM games g WHERE g.status = 'finished'"
         " AND NOT EXISTS (SELECT 1 FROM rated_games r WHERE r.game_id = g.id)"
-        " ORDER BY g.finished_at, g.id"
+        " ORDER BY COALESCE(g.finished_at, g.updated_at), g.id"
     ) as cur:
         ids = [int(r[0]) async for r in cur]
     for game_id in ids:
