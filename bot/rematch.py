@@ -30,7 +30,6 @@ from typing import Any, Literal
 
 from engine import Game, Result
 
-from . import rematch_store as rs
 from . import storage as st
 from .series import Series, deal_losers
 from .sessions import (
@@ -43,6 +42,7 @@ from .sessions import (
     PlayerRef,
     ServiceError,
 )
+from .storage import rematch as rs
 
 __all__ = ["Outcome", "decline", "next_deal", "play_again", "waiting_for"]
 

@@ -7,7 +7,6 @@ and every ``st.X`` of the single-module days keep working through the re-exports
 from __future__ import annotations
 
 from .core import ACTIVE_STATUSES, AI_DIFFICULTIES, FORFEIT_REASONS, OUTCOMES
-from .core import _dumps as _dumps  # used by bot/rematch_store.py, written like store.py
 from .forfeits import DEFAULT_FORFEITS
 from .migrations import MIGRATIONS_DIR, Migration, load_migrations
 from .outbox import OUTBOX_KINDS
