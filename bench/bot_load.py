@@ -100,10 +100,10 @@ from simcord.enums import ComponentType, InteractionType  # noqa: E402
 from bench.simcord_shortcuts import identity_callback_records, timers_follow_the_clock  # noqa: E402
 from bot.app import DurakBot  # noqa: E402
 from bot.config import Config  # noqa: E402
-from bot.live_hands import DEBOUNCE, INTERVAL  # noqa: E402
-from bot.sessions import GameService, GameSession  # noqa: E402
+from bot.game.sessions import GameService, GameSession  # noqa: E402
 from bot.storage import Storage  # noqa: E402
 from bot.storage.url import parse_database_url  # noqa: E402
+from bot.surfaces.live_hands import DEBOUNCE, INTERVAL  # noqa: E402
 
 TARGET_ACK_P99_MS = 50.0
 TARGET_KB_PER_GAME = 100.0
@@ -178,7 +178,8 @@ class SizeResult:
 
 @dataclass
 class LiveFigures:
-    """What the live hands did during the click rounds (bot.live_hands, bot.publisher)."""
+    """What the live hands did during the click rounds (bot.surfaces.live_hands,
+    bot.surfaces.publisher)."""
 
     hands: int  # live hands registered when the rounds began
     channels: int
@@ -625,7 +626,7 @@ class Options:
     #: instead of 50 s. 0 edits the table on every move at once: more work for the bot than
     #: its default, none of that simulator overhead.
     edit_interval: float = 0.0
-    #: Live hands (bot.live_hands): wait before rendering, and least time between two edits
+    #: Live hands (bot.surfaces.live_hands): wait before rendering, and least time between two edits
     #: of one hand. The bot's defaults.
     hand_debounce: float = DEBOUNCE
     hand_interval: float = INTERVAL

@@ -20,19 +20,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from .answers import log_lost_answer
 from .config import Config
-from .emojis import registry as card_emojis
+from .game.sessions import AiFactory, GameService, GameSession
 from .health import Heartbeat
 from .i18n import DurakTranslator, pick_locale, t
-from .live_hands import LiveHands
-from .pings import TurnPings
-from .publisher import DiscordPublisher
-from .rematch_views import REMATCH_ITEMS
-from .sessions import AiFactory, GameService, GameSession
+from .pictures.emojis import registry as card_emojis
 from .sharding import ShardScope
 from .storage import Storage
-from .views import DYNAMIC_ITEMS, live_hand_message, reopen_view
+from .surfaces.answers import log_lost_answer
+from .surfaces.live_hands import LiveHands
+from .surfaces.pings import TurnPings
+from .surfaces.publisher import DiscordPublisher
+from .surfaces.rematch_views import REMATCH_ITEMS
+from .surfaces.views import DYNAMIC_ITEMS, live_hand_message, reopen_view
 
 __all__ = ["INVITE_PERMISSIONS", "SYNC_MODES", "DurakBot", "SyncMode", "sync_commands_only"]
 
@@ -123,7 +123,8 @@ class DurakBot(commands.AutoShardedBot):
         commands_only: bool = False,
         live_hand_timing: tuple[float, float] | None = None,
     ) -> None:
-        #: (debounce, interval) of live hand edits; None keeps bot.live_hands' defaults. Tests
+        #: (debounce, interval) of live hand edits; None keeps bot.surfaces.live_hands' defaults.
+        #: Tests
         #: pass (0, 0): under simcord a pending sleep waits in real time.
         self._live_hand_timing = live_hand_timing
         # A card game never joins a voice channel: without this, every start warns that
@@ -247,7 +248,7 @@ class DurakBot(commands.AutoShardedBot):
         return None
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Every interaction tells the ping policy that its user is here (bot.pings)."""
+        """Every interaction tells the ping policy that its user is here (bot.surfaces.pings)."""
         if self.pings is not None:
             self.pings.seen(interaction)
 

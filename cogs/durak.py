@@ -1,5 +1,5 @@
 """``/durak`` slash commands. Thin on purpose: map the interaction to one service call and send
-what :mod:`bot.render` returns; every rule and every refusal lives in the service."""
+what :mod:`bot.rendering.render` returns; every rule and every refusal lives in the service."""
 
 from __future__ import annotations
 
@@ -10,10 +10,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import modes, render
-from bot.i18n import ls, normalize_locale, pick_locale, t
-from bot.publisher import DiscordPublisher
-from bot.sessions import (
+from bot.game import modes
+from bot.game.sessions import (
     AI_DIFFICULTIES,
     DONE_STYLES,
     TURN_TIMER_MAX_SECONDS,
@@ -24,7 +22,10 @@ from bot.sessions import (
     ServiceError,
     auto_done_for,
 )
-from bot.views import error_text, leaderboard_message, lobby_view, send_hand
+from bot.i18n import ls, normalize_locale, pick_locale, t
+from bot.rendering import render
+from bot.surfaces.publisher import DiscordPublisher
+from bot.surfaces.views import error_text, leaderboard_message, lobby_view, send_hand
 from engine import PRESETS, RuleSet
 
 log = logging.getLogger(__name__)

@@ -8,7 +8,7 @@ from typing import Any
 import discord
 import simcord
 
-from bot.sessions import GameService, GameSession
+from bot.game.sessions import GameService, GameSession
 from engine.cards import bits
 
 

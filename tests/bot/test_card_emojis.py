@@ -1,4 +1,4 @@
-"""Card faces (bot.cardart) and their application emojis (bot.emojis), end to end.
+"""Card faces (bot.pictures.cardart) and their application emojis (bot.pictures.emojis), end to end.
 
 simcord 3.2.1 implements Discord's application-emoji routes (list/create/get/edit/delete under
 ``/applications/{id}/emojis``; the uploaded image is accepted and discarded), so these tests
@@ -20,8 +20,8 @@ import pytest
 import simcord
 from PIL import Image
 
-from bot import cardart, render
-from bot.emojis import (
+from bot.pictures import cardart
+from bot.pictures.emojis import (
     HASH_LENGTH,
     RETRY_DELAYS,
     CardEmojis,
@@ -30,6 +30,7 @@ from bot.emojis import (
     registry,
     wanted_emojis,
 )
+from bot.rendering import render
 from engine.cards import CARDS, PACK, Card, bits
 from tests.bot.conftest import make_bot
 from tests.bot.helpers import components, custom_ids, message, message_text, service
@@ -268,12 +269,14 @@ async def test_refused_upload_leaves_text_cards_working(
     simcord_env.inject_error(
         "POST", EMOJI_ROUTE, status=403, code=50013, message="Missing Permissions", times=None
     )
-    with caplog.at_level(logging.INFO, logger="bot.emojis"):
+    with caplog.at_level(logging.INFO, logger="bot.pictures.emojis"):
         await simcord_env.restart_bot(make_bot(db_path))
         await simcord_env.settle()
     assert not registry.ready
     warnings = [
-        r for r in caplog.records if r.name == "bot.emojis" and r.levelno >= logging.WARNING
+        r
+        for r in caplog.records
+        if r.name == "bot.pictures.emojis" and r.levelno >= logging.WARNING
     ]
     assert len(warnings) == 1 and warnings[0].exc_info is None
     assert "403" in warnings[0].getMessage()
@@ -308,7 +311,7 @@ async def test_a_discord_outage_at_start_is_tried_again_later(
         await emoji.delete()
     await bot.close()
     simcord_env.inject_error("GET", EMOJI_ROUTE, status=503, times=1)
-    with caplog.at_level(logging.INFO, logger="bot.emojis"):
+    with caplog.at_level(logging.INFO, logger="bot.pictures.emojis"):
         await simcord_env.restart_bot(make_bot(db_path))
         await simcord_env.settle()
         assert not registry.ready

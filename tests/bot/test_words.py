@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
+from bot.game.series import Series
+from bot.game.sessions import GameSession, SeatInfo
 from bot.i18n import catalog, t
-from bot.render import hand_embed, ping_text, reminder_text, result_text, table_embed
-from bot.series import Series
-from bot.sessions import GameSession, SeatInfo
-from bot.views import hand_message
+from bot.rendering.render import hand_embed, ping_text, reminder_text, result_text, table_embed
+from bot.surfaces.views import hand_message
 from engine import Game, Result, RuleSet
 from engine.ai import make_player
 from engine.ai.arena import ask_order

@@ -16,11 +16,11 @@ from dataclasses import fields
 import pytest
 from PIL import Image
 
-from bot import render
 from bot.i18n import t
 from bot.pictures import render_png, table_scene
 from bot.pictures.samples import sample_session, session_of
 from bot.pictures.scene import Scene, SeatScene
+from bot.rendering import render
 from engine import PRESETS, Game, Observation, RuleError, RuleSet
 from engine.cards import NO_TRUMP, SUIT_NAMES, bits
 from engine.variants.base import aside_masks

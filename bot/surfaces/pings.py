@@ -32,11 +32,11 @@ from typing import Any
 
 import discord
 
-from . import render
-from .i18n import t
+from ..game.sessions import GameSession, PingKind
+from ..i18n import t
+from ..rendering import render
+from ..storage import Storage
 from .live_hands import LiveHands
-from .sessions import GameSession, PingKind
-from .storage import Storage
 
 __all__ = ["TurnPings"]
 

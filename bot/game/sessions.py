@@ -49,9 +49,9 @@ from engine import Action, ActionKind, Card, Event, Game, IllegalAction, Invalid
 from engine.rules import PRESETS, RuleError
 from engine.variants import VARIANTS
 
-from . import storage as st
+from .. import storage as st
+from ..sharding import ShardScope
 from .series import Series
-from .sharding import ShardScope
 
 __all__ = [
     "AI_DIFFICULTIES",
@@ -271,7 +271,7 @@ class LobbyInfo:
     status: str
     locale: str = "en"
     overrides: dict[str, Any] = field(default_factory=dict)
-    #: Set for a rematch lobby (see :mod:`bot.rematch`): the session it continues.
+    #: Set for a rematch lobby (see :mod:`bot.game.rematch`): the session it continues.
     series: Series | None = None
 
     @property
@@ -1161,7 +1161,7 @@ class GameService:
         """Deal and move the lobby to running; the seed comes from ``seed_factory``.
 
         ``deal`` makes the first position from the lobby and the seed instead of a fresh
-        first deal: a rematch (:mod:`bot.rematch`) deals as the engine's ``next_deal``."""
+        first deal: a rematch (:mod:`bot.game.rematch`) deals as the engine's ``next_deal``."""
         async with self._lobby_lock(game_id):
             info = await self._open_lobby(game_id)
             self._check_host(info, user_id, can_manage)

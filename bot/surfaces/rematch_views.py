@@ -1,4 +1,4 @@
-"""Discord side of "Play again" (:mod:`bot.rematch`): the buttons and the rematch message.
+"""Discord side of "Play again" (:mod:`bot.game.rematch`): the buttons and the rematch message.
 
 Custom id: ``durak:again:<finished game>:<op>`` with ``op`` ``play`` (Play again / confirm my
 seat) or ``no`` (decline). The same id works on the result announcement and on the rematch
@@ -14,9 +14,10 @@ from typing import Any
 
 import discord
 
-from . import rematch, render
-from .i18n import pick_locale, t
-from .sessions import GameSession, LobbyInfo, PlayerRef
+from ..game import rematch
+from ..game.sessions import GameSession, LobbyInfo, PlayerRef
+from ..i18n import pick_locale, t
+from ..rendering import render
 from .views import _components_view, _Guarded, _service, reply_ephemeral, table_view
 
 __all__ = ["REMATCH_ITEMS", "again_view", "rematch_message", "result_announcement"]

@@ -30,11 +30,7 @@ import discord
 from engine import Action, ActionKind, Card, Observation
 from engine.cards import PACK, sort_key
 
-from . import render
-from .answers import acknowledge, log_lost_answer, on_public_message, update_message
-from .emojis import registry as card_emojis
-from .i18n import has_key, normalize_locale, pick_locale, t
-from .sessions import (
+from ..game.sessions import (
     AI_DIFFICULTIES,
     GameService,
     GameSession,
@@ -46,6 +42,10 @@ from .sessions import (
     StaleAction,
     parse_action,
 )
+from ..i18n import has_key, normalize_locale, pick_locale, t
+from ..pictures.emojis import registry as card_emojis
+from ..rendering import render
+from .answers import acknowledge, log_lost_answer, on_public_message, update_message
 
 __all__ = [
     "DYNAMIC_ITEMS",
@@ -389,8 +389,8 @@ def live_hand_message(
     page: int = 0,
     target: Card | None = None,
 ) -> tuple[str | None, discord.Embed | None, discord.ui.View]:
-    """What a live hand is edited to (see bot.live_hands): the hand while the game runs; once
-    it is over or cancelled, the same sentence a click on that hand gets, so no frozen "your
+    """What a live hand is edited to (see bot.surfaces.live_hands): the hand while the game runs;
+    once it is over or cancelled, the same sentence a click on that hand gets, so no frozen "your
     turn" stays on screen without buttons."""
     if session.finished:
         key = "hand.closed.cancelled" if session.status == "cancelled" else "hand.closed.finished"
@@ -400,7 +400,7 @@ def live_hand_message(
 
 def reopen_view(session: GameSession, locale: str) -> discord.ui.View:
     """The one button of a hand whose live updates are about to stop: a click answers with
-    the current hand in place and brings a fresh interaction token (see bot.live_hands)."""
+    the current hand in place and brings a fresh interaction token (see bot.surfaces.live_hands)."""
     view = _components_view()
     view.add_item(
         HandNavButton(
@@ -425,7 +425,8 @@ def _track(
     target: Card | None = None,
     new_message: bool = False,
 ) -> None:
-    """This answer shows the player their hand: it becomes their live hand (bot.live_hands).
+    """This answer shows the player their hand: it becomes their live hand
+    (bot.surfaces.live_hands).
     Called right before the answer is sent, with no await since the game was read."""
     live = getattr(interaction.client, "live_hands", None)
     if live is not None:

@@ -37,10 +37,10 @@ from typing import TYPE_CHECKING, Literal, Protocol
 import aiohttp
 import discord
 
-from .storage import Storage
+from ..storage import Storage
 
 if TYPE_CHECKING:
-    from .sessions import GameSession
+    from ..game.sessions import GameSession
 
 __all__ = [
     "BACKOFF_MAX_SECONDS",
