@@ -100,7 +100,8 @@ from simcord.enums import ComponentType, InteractionType  # noqa: E402
 from bench.simcord_shortcuts import identity_callback_records, timers_follow_the_clock  # noqa: E402
 from bot.app import DurakBot  # noqa: E402
 from bot.config import Config  # noqa: E402
-from bot.game.sessions import GameService, GameSession  # noqa: E402
+from bot.game.models import GameSession  # noqa: E402
+from bot.game.service import GameService  # noqa: E402
 from bot.storage import Storage  # noqa: E402
 from bot.storage.url import parse_database_url  # noqa: E402
 from bot.surfaces.live_hands import DEBOUNCE, INTERVAL  # noqa: E402

@@ -21,7 +21,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from .config import Config
-from .game.sessions import AiFactory, GameService, GameSession
+from .game.models import AiFactory, GameSession
+from .game.service import GameService
 from .health import Heartbeat
 from .i18n import DurakTranslator, pick_locale, t
 from .pictures.emojis import registry as card_emojis

@@ -11,17 +11,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.game import modes
-from bot.game.sessions import (
+from bot.game.errors import ServiceError
+from bot.game.models import (
     AI_DIFFICULTIES,
-    DONE_STYLES,
     TURN_TIMER_MAX_SECONDS,
     TURN_TIMER_MIN_SECONDS,
-    GameService,
     GameSession,
     PlayerRef,
-    ServiceError,
-    auto_done_for,
 )
+from bot.game.rules import DONE_STYLES, auto_done_for
+from bot.game.service import GameService
 from bot.i18n import ls, normalize_locale, pick_locale, t
 from bot.rendering import render
 from bot.surfaces.publisher import DiscordPublisher
@@ -31,7 +30,7 @@ from engine import PRESETS, RuleSet
 log = logging.getLogger(__name__)
 
 DEFAULT_PRESET = "podkidnoy"
-#: Turn timer bounds (besides 0 = off); the service enforces them (bot/sessions.py).
+#: Turn timer bounds (besides 0 = off); the service enforces them (bot/game/core.py).
 TIMER_MIN_SECONDS = TURN_TIMER_MIN_SECONDS
 TIMER_MAX_SECONDS = TURN_TIMER_MAX_SECONDS
 THROW_IN_CHOICES = ("all", "neighbours", "attacker", "none")

@@ -13,8 +13,8 @@ the leaderboard ("each deal counts as it does now"), the results table stays one
 player per game, and a finished game never changes again. The running tally (pagat's
 matchsticks) travels with the rematch (see :mod:`bot.game.series`).
 
-Like :mod:`bot.game.sessions` this module knows nothing of Discord: it speaks in ids and i18n
-keys. Every refusal is a :class:`~bot.game.sessions.ServiceError` with a sentence for the clicker:
+Like :mod:`bot.game.service` this module knows nothing of Discord: it speaks in ids and i18n
+keys. Every refusal is a :class:`~bot.game.errors.ServiceError` with a sentence for the clicker:
 a non-player, a player who left, somebody already in another game, a second click, a busy
 channel, a rematch that already started or was called off.
 """
@@ -32,17 +32,10 @@ from engine import Game, Result
 
 from .. import rematch_store as rs
 from .. import storage as st
+from .errors import AlreadyPlaying, ChannelBusy, GameMissing, ServiceError
+from .models import GameSession, LobbyInfo, PlayerRef
 from .series import Series, deal_losers
-from .sessions import (
-    AlreadyPlaying,
-    ChannelBusy,
-    GameMissing,
-    GameService,
-    GameSession,
-    LobbyInfo,
-    PlayerRef,
-    ServiceError,
-)
+from .service import GameService
 
 __all__ = ["Outcome", "decline", "next_deal", "play_again", "waiting_for"]
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import discord
 
-from ..game.sessions import GameSession, LobbyInfo
+from ..game.models import GameSession, LobbyInfo
 from ..i18n import t
 from .scene import Scene, lobby_scene, table_scene
 from .table import render_png

@@ -20,15 +20,8 @@ from engine.cards import NO_TRUMP, SUIT_NAMES, SUIT_SYMBOLS, bits, sort_key
 from engine.variants import VARIANTS
 
 from ..game import modes
+from ..game.models import MAX_TIMER_STRIKES, GameSession, LobbyInfo, PingKind, PublicEvent, SeatInfo
 from ..game.series import deal_losers
-from ..game.sessions import (
-    MAX_TIMER_STRIKES,
-    GameSession,
-    LobbyInfo,
-    PingKind,
-    PublicEvent,
-    SeatInfo,
-)
 from ..i18n import t, tn
 from ..pictures.emojis import registry as card_emojis
 from ..storage import Forfeit, GuildSettings, LeaderboardEntry, UserStats
@@ -910,7 +903,7 @@ def forfeits_embed(items: Sequence[Forfeit], locale: str) -> discord.Embed:
 
 def done_style(options: dict[str, Any]) -> str:
     """The server's house rule for saying "done" (an unknown stored value reads as the
-    default, as :func:`bot.game.sessions.auto_done_for` treats it)."""
+    default, as :func:`bot.game.rules.auto_done_for` treats it)."""
     return "pagat" if options.get("done") == "pagat" else "online"
 
 

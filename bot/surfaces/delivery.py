@@ -40,7 +40,7 @@ import discord
 from ..storage import Storage
 
 if TYPE_CHECKING:
-    from ..game.sessions import GameSession
+    from ..game.models import GameSession
 
 __all__ = [
     "BACKOFF_MAX_SECONDS",

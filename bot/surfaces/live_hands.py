@@ -49,7 +49,8 @@ import discord
 
 from engine import Card
 
-from ..game.sessions import GameService, GameSession
+from ..game.models import GameSession
+from ..game.service import GameService
 from ..i18n import t
 
 __all__ = ["LiveHand", "LiveHands", "LiveStats"]

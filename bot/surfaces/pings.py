@@ -32,7 +32,7 @@ from typing import Any
 
 import discord
 
-from ..game.sessions import GameSession, PingKind
+from ..game.models import GameSession, PingKind
 from ..i18n import t
 from ..rendering import render
 from ..storage import Storage

@@ -1,4 +1,4 @@
-"""The Discord side of :class:`bot.game.sessions.Publisher`: one public message per game.
+"""The Discord side of :class:`bot.game.models.Publisher`: one public message per game.
 
 Each game owns exactly one public message (the lobby, which turns into the table, which ends
 as the final table). It is edited in place, and edits are coalesced: a burst of moves (a
@@ -23,7 +23,8 @@ import logging
 import discord
 
 from ..game import rematch
-from ..game.sessions import GameService, GameSession, PingKind
+from ..game.models import GameSession, PingKind
+from ..game.service import GameService
 from ..pictures import TablePictures
 from ..rendering import render
 from .delivery import Delivery, Obsolete, ping_due

@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from ..game import rematch
-from ..game.sessions import GameSession, LobbyInfo, PlayerRef
+from ..game.models import GameSession, LobbyInfo, PlayerRef
 from ..i18n import pick_locale, t
 from ..rendering import render
 from .views import _components_view, _Guarded, _service, reply_ephemeral, table_view

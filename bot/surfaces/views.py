@@ -30,18 +30,10 @@ import discord
 from engine import Action, ActionKind, Card, Observation
 from engine.cards import PACK, sort_key
 
-from ..game.sessions import (
-    AI_DIFFICULTIES,
-    GameService,
-    GameSession,
-    HandClosed,
-    IllegalMove,
-    LobbyInfo,
-    PlayerRef,
-    ServiceError,
-    StaleAction,
-    parse_action,
-)
+from ..game.errors import HandClosed, IllegalMove, ServiceError, StaleAction
+from ..game.models import AI_DIFFICULTIES, GameSession, LobbyInfo, PlayerRef
+from ..game.rules import parse_action
+from ..game.service import GameService
 from ..i18n import has_key, normalize_locale, pick_locale, t
 from ..pictures.emojis import registry as card_emojis
 from ..rendering import render

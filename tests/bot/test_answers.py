@@ -16,7 +16,7 @@ import simcord
 import simcord.interactions
 from discord import app_commands
 
-from bot.game.sessions import GameSession
+from bot.game.models import GameSession
 from bot.surfaces.answers import ANSWER_DEADLINE_SECONDS, acknowledge
 from tests.bot.conftest import build_world, make_bot
 from tests.bot.helpers import (

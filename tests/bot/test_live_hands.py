@@ -9,7 +9,7 @@ from typing import Any
 import simcord
 
 from bot.app import DurakBot
-from bot.game.sessions import GameSession
+from bot.game.models import GameSession
 from bot.surfaces.live_hands import LiveHands
 from bot.surfaces.pings import TurnPings
 from tests.bot.conftest import build_world, make_bot

@@ -10,7 +10,7 @@ import pytest
 import simcord
 
 from bot.game import modes
-from bot.game.sessions import GameSession, PublicEvent, SeatInfo
+from bot.game.models import GameSession, PublicEvent, SeatInfo
 from bot.i18n import SUPPORTED_LOCALES, has_key, t
 from bot.rendering.render import event_line, rules_embed
 from bot.surfaces.views import _move_label

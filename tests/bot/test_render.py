@@ -6,7 +6,7 @@ from typing import Any
 
 import discord
 
-from bot.game.sessions import GameSession, PublicEvent, SeatInfo, public_events
+from bot.game.models import GameSession, PublicEvent, SeatInfo, public_events
 from bot.rendering.render import cards_text, table_embed
 from bot.surfaces.views import hand_message
 from engine import Action, ActionKind, Card, Event, Game, RuleSet
@@ -180,7 +180,7 @@ async def test_table_shows_only_public_information() -> None:
 async def test_big_fool_twins_give_one_button_per_distinct_move() -> None:
     """Big fool: a card and its twin look and play alike, so a hand holding both shows one
     button per move; every custom id stays unique and parses back to a legal move."""
-    from bot.game.sessions import parse_action
+    from bot.game.rules import parse_action
     from bot.surfaces.views import _card_list
 
     game = Game.from_position(
@@ -213,7 +213,7 @@ async def test_big_fool_twins_give_one_button_per_distinct_move() -> None:
 
 
 def test_a_two_pack_lobby_says_two_packs() -> None:
-    from bot.game.sessions import LobbyInfo
+    from bot.game.models import LobbyInfo
     from bot.rendering.render import deck_text
 
     fields = {f: None for f in LobbyInfo.__dataclass_fields__}

@@ -6,7 +6,7 @@ from typing import Any
 
 import simcord
 
-from bot.game.sessions import GameSession, PublicEvent, SeatInfo, public_events
+from bot.game.models import GameSession, PublicEvent, SeatInfo, public_events
 from bot.rendering.render import event_line
 from engine import ActionKind, Card, Event, Game, RuleSet
 from tests.bot.helpers import message, message_text, play_out, service

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from bot.game.models import GameSession, SeatInfo
 from bot.game.series import Series
-from bot.game.sessions import GameSession, SeatInfo
 from bot.i18n import catalog, t
 from bot.rendering.render import hand_embed, ping_text, reminder_text, result_text, table_embed
 from bot.surfaces.views import hand_message
