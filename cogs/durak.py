@@ -1,5 +1,5 @@
 """``/durak`` slash commands. Thin on purpose: map the interaction to one service call and send
-what :mod:`bot.rendering.render` returns; every rule and every refusal lives in the service."""
+what :mod:`bot.rendering` returns; every rule and every refusal lives in the service."""
 
 from __future__ import annotations
 
@@ -22,7 +22,15 @@ from bot.game.models import (
 from bot.game.rules import DONE_STYLES, auto_done_for
 from bot.game.service import GameService
 from bot.i18n import ls, normalize_locale, pick_locale, t
-from bot.rendering import render
+from bot.rendering.common import preset_name, seat_name
+from bot.rendering.lobby import lobby_embed
+from bot.rendering.server import (
+    forfeits_embed,
+    games_embed,
+    rules_embed,
+    settings_embed,
+    stats_embed,
+)
 from bot.surfaces.publisher import DiscordPublisher
 from bot.surfaces.views import error_text, leaderboard_message, lobby_view, send_hand
 from engine import PRESETS, RuleSet
@@ -59,7 +67,7 @@ def _discord_guild_locale(interaction: discord.Interaction) -> str | None:
 
 async def _lobby_message(interaction: discord.Interaction, info: Any) -> dict[str, Any]:
     """The lobby's embed and buttons, with its picture when the guild wants pictures."""
-    embed = render.lobby_embed(info)
+    embed = lobby_embed(info)
     files: list[discord.File] = []
     publisher = getattr(interaction.client, "publisher", None)
     if isinstance(publisher, DiscordPublisher):
@@ -293,7 +301,7 @@ class DurakCog(commands.Cog):
                     "rules.table_title",
                     locale,
                     game_id=game_id,
-                    preset=render.preset_name(state.preset, locale),
+                    preset=preset_name(state.preset, locale),
                 )
         if rules is None:
             house: dict[str, Any] = {}
@@ -308,9 +316,9 @@ class DurakCog(commands.Cog):
                 return
             # As a game of this mode would be played here: the server's "done" house rule.
             rules = RuleSet.preset(name, auto_done=auto_done_for(house, name))
-            title = t("rules.preset_title", locale, preset=render.preset_name(name, locale))
+            title = t("rules.preset_title", locale, preset=preset_name(name, locale))
         await interaction.response.send_message(
-            embed=render.rules_embed(rules, title, locale), ephemeral=True
+            embed=rules_embed(rules, title, locale), ephemeral=True
         )
 
     @durak.command(name=ls("cmd.durak.games.name"), description=ls("cmd.durak.games.description"))
@@ -319,12 +327,10 @@ class DurakCog(commands.Cog):
         assert interaction.guild_id is not None
         locale = _locale(interaction)
         rows = [
-            (gid, preset, channel, [render.seat_name(s, locale) for s in seats])
+            (gid, preset, channel, [seat_name(s, locale) for s in seats])
             for gid, preset, channel, seats in await service.running_games(interaction.guild_id)
         ]
-        await interaction.response.send_message(
-            embed=render.games_embed(rows, locale), ephemeral=True
-        )
+        await interaction.response.send_message(embed=games_embed(rows, locale), ephemeral=True)
 
     # ----------------------------------------------------------------- leaderboard and stats
 
@@ -376,7 +382,7 @@ class DurakCog(commands.Cog):
         who = player or interaction.user
         stats = await _service(interaction).storage.user_stats(interaction.guild_id, who.id)
         await interaction.response.send_message(
-            embed=render.stats_embed(stats, who.display_name, _locale(interaction)),
+            embed=stats_embed(stats, who.display_name, _locale(interaction)),
             ephemeral=True,
         )
 
@@ -390,7 +396,7 @@ class DurakCog(commands.Cog):
         assert interaction.guild_id is not None
         items = await _service(interaction).forfeits(interaction.guild_id)
         await interaction.response.send_message(
-            embed=render.forfeits_embed(items, _locale(interaction)), ephemeral=True
+            embed=forfeits_embed(items, _locale(interaction)), ephemeral=True
         )
 
     @forfeits.command(
@@ -563,7 +569,7 @@ class DurakCog(commands.Cog):
             return
         await interaction.response.send_message(
             t("settings.updated", locale) if changes else None,
-            embed=render.settings_embed(settings, locale),
+            embed=settings_embed(settings, locale),
             ephemeral=True,
         )
 

@@ -21,7 +21,7 @@ work
   tried again a few times, later.
 
 The registry is process-wide (:data:`registry`) rather than threaded through every render call:
-a process runs one bot, rendering functions deep in :mod:`bot.rendering.render` need it, and a
+a process runs one bot, rendering functions deep in :mod:`bot.rendering` need it, and a
 wrong or empty registry only ever means text cards, never a wrong card.
 """
 

@@ -16,7 +16,8 @@ from engine.cards import NO_TRUMP, SUIT_NAMES
 from ..game.models import GameSession, LobbyInfo
 from ..game.rules import waiting_seats
 from ..i18n import t
-from ..rendering.render import deck_text, preset_name, role_key, score_texts, seat_name
+from ..rendering.common import deck_text, preset_name, seat_name
+from ..rendering.table import role_key, score_texts
 
 __all__ = ["Scene", "SeatScene", "lobby_scene", "table_scene"]
 

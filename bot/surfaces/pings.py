@@ -34,7 +34,7 @@ import discord
 
 from ..game.models import GameSession, PingKind
 from ..i18n import t
-from ..rendering import render
+from ..rendering.table import ping_text, reminder_text
 from ..storage import Storage
 from .live_hands import LiveHands
 
@@ -134,7 +134,7 @@ class TurnPings:
         if self.watching(session.game_id, user_id) or not await self.wants_pings(user_id):
             self.skipped += 1
             return False
-        await self._post(session, user_id, render.ping_text(session, seat, kind), renotify=False)
+        await self._post(session, user_id, ping_text(session, seat, kind), renotify=False)
         return True
 
     async def remind(self, session: GameSession, seat: int, deadline: float) -> None:
@@ -145,7 +145,7 @@ class TurnPings:
         if not await self.wants_pings(user_id):
             self.skipped += 1
             return
-        text = render.reminder_text(session, seat, deadline)
+        text = reminder_text(session, seat, deadline)
         await self._post(session, user_id, text, renotify=True)
 
     async def _post(self, session: GameSession, user_id: int, text: str, *, renotify: bool) -> None:

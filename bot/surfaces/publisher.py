@@ -26,7 +26,8 @@ from ..game import rematch
 from ..game.models import GameSession, PingKind
 from ..game.service import GameService
 from ..pictures import TablePictures
-from ..rendering import render
+from ..rendering.lobby import lobby_embed
+from ..rendering.table import table_embed
 from .delivery import Delivery, Obsolete, ping_due
 from .live_hands import LiveHands
 from .pings import TurnPings
@@ -90,12 +91,12 @@ class DiscordPublisher:
         if state.message_id is None:
             raise Obsolete
         if isinstance(state, GameSession):
-            embed = render.table_embed(state)
+            embed = table_embed(state)
             view = table_view(state)
         elif state.series is not None:
             embed, view = rematch_message(state, await rematch.waiting_for(self.service, state))
         else:
-            embed = render.lobby_embed(state)
+            embed = lobby_embed(state)
             view = lobby_view(state)
         message = self._channel(state.channel_id, state.guild_id).get_partial_message(
             state.message_id

@@ -36,7 +36,10 @@ from ..game.rules import parse_action
 from ..game.service import GameService
 from ..i18n import has_key, normalize_locale, pick_locale, t
 from ..pictures.emojis import registry as card_emojis
-from ..rendering import render
+from ..rendering.common import card_text, cards_text
+from ..rendering.result import result_text
+from ..rendering.server import leaderboard_embed
+from ..rendering.table import hand_embed
 from .answers import acknowledge, log_lost_answer, on_public_message, update_message
 
 __all__ = [
@@ -130,7 +133,7 @@ def error_text(err: ServiceError, locale: str) -> str:
         return t("error.illegal_action", locale, reason=reason)
     text = t(err.key, locale, **err.params)
     if isinstance(err, HandClosed) and err.session is not None and err.session.status == "finished":
-        result = render.result_text(err.session, locale)
+        result = result_text(err.session, locale)
         text = f"{text}\n{result}" if result else text
     return text[:CONTENT_LIMIT]
 
@@ -241,15 +244,15 @@ _VERB_KEYS: dict[ActionKind, str] = {
 def _move_label(a: Action, obs: Observation, locale: str) -> str:
     blind = _BLIND_LABELS.get(a.kind)
     if blind is not None:  # the last "card" is the slot number
-        attack = render.card_text(a.cards[0]) if len(a.cards) > 1 else ""
+        attack = card_text(a.cards[0]) if len(a.cards) > 1 else ""
         return t(blind, locale, slot=int(a.cards[-1]) + 1, attack=attack)
-    cards = render.cards_text(a.cards)
+    cards = cards_text(a.cards)
     if a.kind in _PAIR_LABELS:  # a card on the table and the card laid on it
         return t(
             _PAIR_LABELS[a.kind],
             locale,
-            attack=render.card_text(a.cards[0]),
-            card=render.card_text(a.cards[1]),
+            attack=card_text(a.cards[0]),
+            card=card_text(a.cards[1]),
         )
     if a.kind is ActionKind.TOP:
         # the card is unseen until it lies on the table: the button names no card
@@ -304,7 +307,7 @@ def hand_message(
     """
     obs = session.game.observation(seat)
     gid, ver = session.game_id, session.version
-    embed = render.hand_embed(session, obs, locale)
+    embed = hand_embed(session, obs, locale)
     view = _components_view()
     if session.finished:
         return note, embed, view
@@ -474,9 +477,7 @@ async def leaderboard_message(
         offset=clamped * LEADERBOARD_PAGE_SIZE,
         min_games=min_games,
     )
-    embed = render.leaderboard_embed(
-        entries, period, sort, clamped, pages, locale, min_games=min_games
-    )
+    embed = leaderboard_embed(entries, period, sort, clamped, pages, locale, min_games=min_games)
     view = _components_view()
     view.add_item(
         LeaderboardButton(
@@ -799,7 +800,7 @@ class ActButton(
         if session.finished:
             # This very move ended the game: say so (a refused click says something else).
             text = t("hand.move_ended_game", locale)
-            result = render.result_text(session, locale)
+            result = result_text(session, locale)
             closing = f"{text}\n{result}" if result else text
             _track(interaction, session, locale)  # forgets the live hand: the game is over
             await update_message(
@@ -890,7 +891,7 @@ class TargetSelect(
         self.rest = rest if rest is not None else f"{game_id}:{version}:{page}"
         options = [
             discord.SelectOption(
-                label=render.card_text(c),
+                label=card_text(c),
                 value=str(c),
                 default=c == chosen,
                 emoji=card_emojis.card(c, c.suit == trump),

@@ -30,7 +30,7 @@ from bot.pictures.emojis import (
     registry,
     wanted_emojis,
 )
-from bot.rendering import render
+from bot.rendering.common import _fitting, cards_face
 from engine.cards import CARDS, PACK, Card, bits
 from tests.bot.conftest import make_bot
 from tests.bot.helpers import components, custom_ids, message, message_text, service
@@ -140,7 +140,7 @@ def test_render_puts_the_emoji_before_the_notation_and_falls_back_to_text(
     """Emoji markdown is ~30 characters a card: a field that would overflow is written as
     text instead, and without emojis the text is exactly the old notation."""
     cards = [Card.parse(x) for x in ("6s", "7h", "Ad")]
-    assert render.cards_face(cards, trump=2) == "6♠ 7♥ A♦"
+    assert cards_face(cards, trump=2) == "6♠ 7♥ A♦"
     local = CardEmojis()
     local.set(
         {
@@ -149,12 +149,12 @@ def test_render_puts_the_emoji_before_the_notation_and_falls_back_to_text(
             for t in (False, True)
         }
     )
-    monkeypatch.setattr(render, "card_emojis", local)
-    text = render.cards_face(cards, trump=2)
+    monkeypatch.setattr("bot.rendering.common.card_emojis", local)
+    text = cards_face(cards, trump=2)
     assert text.startswith("<:dk_6s_0000abcd:")
     assert " 6♠ <:dk_t7h_0000abcd:" in text and text.endswith(" A♦")
-    assert render._fitting(lambda emoji: "x" * (2000 if emoji else 10)) == "x" * 10
-    assert render._fitting(lambda emoji: "e" if emoji else "t") == "e"
+    assert _fitting(lambda emoji: "x" * (2000 if emoji else 10)) == "x" * 10
+    assert _fitting(lambda emoji: "e" if emoji else "t") == "e"
 
 
 # --------------------------------------------------------------------------- simcord

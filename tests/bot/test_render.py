@@ -7,7 +7,8 @@ from typing import Any
 import discord
 
 from bot.game.models import GameSession, PublicEvent, SeatInfo, public_events
-from bot.rendering.render import cards_text, table_embed
+from bot.rendering.common import cards_text
+from bot.rendering.table import table_embed
 from bot.surfaces.views import hand_message
 from engine import Action, ActionKind, Card, Event, Game, RuleSet
 
@@ -214,7 +215,7 @@ async def test_big_fool_twins_give_one_button_per_distinct_move() -> None:
 
 def test_a_two_pack_lobby_says_two_packs() -> None:
     from bot.game.models import LobbyInfo
-    from bot.rendering.render import deck_text
+    from bot.rendering.common import deck_text
 
     fields = {f: None for f in LobbyInfo.__dataclass_fields__}
     info = LobbyInfo(**{**fields, "preset": "big", "overrides": {}, "deck_size": 36})

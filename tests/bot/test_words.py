@@ -18,7 +18,8 @@ import pytest
 from bot.game.models import GameSession, SeatInfo
 from bot.game.series import Series
 from bot.i18n import catalog, t
-from bot.rendering.render import hand_embed, ping_text, reminder_text, result_text, table_embed
+from bot.rendering.result import result_text
+from bot.rendering.table import hand_embed, ping_text, reminder_text, table_embed
 from bot.surfaces.views import hand_message
 from engine import Game, Result, RuleSet
 from engine.ai import make_player
