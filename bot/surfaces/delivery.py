@@ -8,8 +8,8 @@ become pointless:
 
 * An obligation is a kind (``table``, ``result``, ``ping``, ``remind``), a game and the game
   version it belongs to. It carries no text: the content is rendered at delivery time by the
-  transport (bot/surfaces/publisher.py with bot/rendering/), so a retry shows the newest state and the
-  newest wording.
+  transport (bot/surfaces/publisher.py with bot/rendering/), so a retry shows the newest state
+  and the newest wording.
 * One slot per game and kind: a newer table supersedes an older one (the edit draws the
   latest state anyway), a newer ping replaces an older one, and the transport refuses
   (:class:`Obsolete`) a ping whose turn has passed or a reminder whose turn moved on.
