@@ -29,11 +29,12 @@ from .pictures.emojis import registry as card_emojis
 from .sharding import ShardScope
 from .storage import Storage
 from .surfaces.answers import log_lost_answer
+from .surfaces.dynamic_items import DYNAMIC_ITEMS
+from .surfaces.hand_views import live_hand_message, reopen_view
 from .surfaces.live_hands import LiveHands
 from .surfaces.pings import TurnPings
 from .surfaces.publisher import DiscordPublisher
 from .surfaces.rematch_views import REMATCH_ITEMS
-from .surfaces.views import DYNAMIC_ITEMS, live_hand_message, reopen_view
 
 __all__ = ["INVITE_PERMISSIONS", "SYNC_MODES", "DurakBot", "SyncMode", "sync_commands_only"]
 

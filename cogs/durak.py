@@ -31,8 +31,11 @@ from bot.rendering.server import (
     settings_embed,
     stats_embed,
 )
+from bot.surfaces.hand_views import send_hand
+from bot.surfaces.interactions import error_text
+from bot.surfaces.leaderboard_views import leaderboard_message
+from bot.surfaces.lobby_views import lobby_view
 from bot.surfaces.publisher import DiscordPublisher
-from bot.surfaces.views import error_text, leaderboard_message, lobby_view, send_hand
 from engine import PRESETS, RuleSet
 
 log = logging.getLogger(__name__)

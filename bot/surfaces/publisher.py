@@ -30,9 +30,9 @@ from ..rendering.lobby import lobby_embed
 from ..rendering.table import table_embed
 from .delivery import Delivery, Obsolete, ping_due
 from .live_hands import LiveHands
+from .lobby_views import lobby_view, table_view
 from .pings import TurnPings
 from .rematch_views import rematch_message, result_announcement
-from .views import lobby_view, table_view
 
 __all__ = ["DiscordPublisher"]
 

@@ -20,7 +20,8 @@ from ..i18n import pick_locale, t
 from ..rendering.common import COLOUR_LOBBY, COLOUR_OVER, preset_name, seat_name
 from ..rendering.result import result_text, tally_text
 from ..rendering.table import table_embed
-from .views import _components_view, _Guarded, _service, reply_ephemeral, table_view
+from .interactions import _components_view, _Guarded, _service, reply_ephemeral
+from .lobby_views import table_view
 
 __all__ = ["REMATCH_ITEMS", "again_view", "rematch_message", "result_announcement"]
 

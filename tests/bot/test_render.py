@@ -9,7 +9,7 @@ import discord
 from bot.game.models import GameSession, PublicEvent, SeatInfo, public_events
 from bot.rendering.common import cards_text
 from bot.rendering.table import table_embed
-from bot.surfaces.views import hand_message
+from bot.surfaces.hand_views import hand_message
 from engine import Action, ActionKind, Card, Event, Game, RuleSet
 
 RANKS = "6789TJQKA"
@@ -182,7 +182,7 @@ async def test_big_fool_twins_give_one_button_per_distinct_move() -> None:
     """Big fool: a card and its twin look and play alike, so a hand holding both shows one
     button per move; every custom id stays unique and parses back to a legal move."""
     from bot.game.rules import parse_action
-    from bot.surfaces.views import _card_list
+    from bot.surfaces.interactions import _card_list
 
     game = Game.from_position(
         RuleSet.preset("big"),

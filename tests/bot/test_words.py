@@ -20,7 +20,7 @@ from bot.game.series import Series
 from bot.i18n import catalog, t
 from bot.rendering.result import result_text
 from bot.rendering.table import hand_embed, ping_text, reminder_text, table_embed
-from bot.surfaces.views import hand_message
+from bot.surfaces.hand_views import hand_message
 from engine import Game, Result, RuleSet
 from engine.ai import make_player
 from engine.ai.arena import ask_order
