@@ -20,12 +20,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from .cardart.emojis import registry as card_emojis
 from .config import Config
 from .game.models import AiFactory, GameSession
 from .game.service import GameService
 from .health import Heartbeat
 from .i18n import DurakTranslator, pick_locale, t
-from .pictures.emojis import registry as card_emojis
 from .sharding import ShardScope
 from .storage import Storage
 from .surfaces.answers import log_lost_answer

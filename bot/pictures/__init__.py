@@ -1,10 +1,7 @@
-"""Everything drawn with Pillow: the table picture and the card art.
+"""Pictures of the table: a PNG that rides along the public table message.
 
-Card faces (:mod:`.cardface`) are shared by two users: the card emojis on buttons and in
-text (:mod:`.cardart` draws them, :mod:`.emojis` keeps them uploaded as application
-emojis) and the table picture, a PNG that rides along the public table message.
-
-The table picture is split by what can go wrong where:
+The cards on it are drawn by :mod:`bot.cardart`, the same faces as the card emojis.
+The package is split by what can go wrong where:
 
 * :mod:`.scene` turns the live, mutable service state into a frozen :class:`~.scene.Scene`
   on the event loop. It reads only public information (the spectator observation, seat

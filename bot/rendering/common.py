@@ -19,9 +19,9 @@ from engine import PRESETS, Card
 from engine.cards import SUIT_NAMES, SUIT_SYMBOLS, sort_key
 from engine.variants import VARIANTS
 
+from ..cardart.emojis import registry as card_emojis
 from ..game.models import GameSession, LobbyInfo, SeatInfo
 from ..i18n import t
-from ..pictures.emojis import registry as card_emojis
 
 COLOUR_LOBBY = discord.Colour.blurple()
 

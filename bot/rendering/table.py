@@ -8,10 +8,10 @@ import discord
 from engine import ActionKind, Card, Observation
 from engine.cards import NO_TRUMP, bits
 
+from ..cardart.emojis import registry as card_emojis
 from ..game import modes
 from ..game.models import MAX_TIMER_STRIKES, GameSession, PingKind, PublicEvent
 from ..i18n import t, tn
-from ..pictures.emojis import registry as card_emojis
 from .common import (
     COLOUR_OVER,
     COLOUR_TABLE,

@@ -12,11 +12,11 @@ import discord
 from engine import Action, ActionKind, Card, Observation
 from engine.cards import PACK, sort_key
 
+from ..cardart.emojis import registry as card_emojis
 from ..game.errors import HandClosed, ServiceError, StaleAction
 from ..game.models import GameSession
 from ..game.rules import parse_action
 from ..i18n import has_key, pick_locale, t
-from ..pictures.emojis import registry as card_emojis
 from ..rendering.common import card_text, cards_text
 from ..rendering.result import result_text
 from ..rendering.table import hand_embed

@@ -1,4 +1,4 @@
-"""Card faces (bot.pictures.cardart) and their application emojis (bot.pictures.emojis), end to end.
+"""Card faces (bot.cardart.cardart) and their application emojis (bot.cardart.emojis), end to end.
 
 simcord 3.2.1 implements Discord's application-emoji routes (list/create/get/edit/delete under
 ``/applications/{id}/emojis``; the uploaded image is accepted and discarded), so these tests
@@ -20,8 +20,8 @@ import pytest
 import simcord
 from PIL import Image
 
-from bot.pictures import cardart
-from bot.pictures.emojis import (
+from bot.cardart import cardart
+from bot.cardart.emojis import (
     HASH_LENGTH,
     RETRY_DELAYS,
     CardEmojis,
@@ -269,14 +269,12 @@ async def test_refused_upload_leaves_text_cards_working(
     simcord_env.inject_error(
         "POST", EMOJI_ROUTE, status=403, code=50013, message="Missing Permissions", times=None
     )
-    with caplog.at_level(logging.INFO, logger="bot.pictures.emojis"):
+    with caplog.at_level(logging.INFO, logger="bot.cardart.emojis"):
         await simcord_env.restart_bot(make_bot(db_path))
         await simcord_env.settle()
     assert not registry.ready
     warnings = [
-        r
-        for r in caplog.records
-        if r.name == "bot.pictures.emojis" and r.levelno >= logging.WARNING
+        r for r in caplog.records if r.name == "bot.cardart.emojis" and r.levelno >= logging.WARNING
     ]
     assert len(warnings) == 1 and warnings[0].exc_info is None
     assert "403" in warnings[0].getMessage()
@@ -311,7 +309,7 @@ async def test_a_discord_outage_at_start_is_tried_again_later(
         await emoji.delete()
     await bot.close()
     simcord_env.inject_error("GET", EMOJI_ROUTE, status=503, times=1)
-    with caplog.at_level(logging.INFO, logger="bot.pictures.emojis"):
+    with caplog.at_level(logging.INFO, logger="bot.cardart.emojis"):
         await simcord_env.restart_bot(make_bot(db_path))
         await simcord_env.settle()
         assert not registry.ready

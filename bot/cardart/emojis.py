@@ -6,7 +6,7 @@ permission, which is why cards use them rather than server emojis.
 
 Sync on start, in the background (:meth:`CardEmojis.sync`):
 
-* every face is drawn by :mod:`bot.pictures.cardart` in an executor thread (105 pictures are CPU
+* every face is drawn by :mod:`bot.cardart.cardart` in an executor thread (105 pictures are CPU
 work
   that must not stall the gateway);
 * each emoji's name carries a hash of its PNG bytes (``dk_As_3f9a1c0b``, trump variant
