@@ -42,7 +42,7 @@ How each figure is taken:
 * Acknowledge ("ack"): from discord.py starting to parse the click's gateway event to the
   bot sending its interaction response, by ``time.perf_counter``. For a hand click it
   includes the rendering; a move click is acknowledged before the game lock, the engine and
-  the SQLite commit (bot/answers.py: the outcome follows as an edit, and "act"/"commit"
+  the SQLite commit (bot/surfaces/answers.py: the outcome follows as an edit, and "act"/"commit"
   below time that part), so its ack is the parsing and any queueing on the event loop,
   which the simulated Discord shares; it excludes only simcord's own work before the
   event reaches the bot and after the response leaves it (deep copies of every payload),
@@ -989,8 +989,9 @@ async def _moves_applied(
     service: GameService, clicked: list[tuple[int, int]], limit: float = 5.0
 ) -> None:
     """Wait (a few real seconds at most) until every clicked game moved past the version its
-    move was made on. A move click is acknowledged before the move is applied (bot/answers.py),
-    so the wave's answers come back first; the next round must see the moves."""
+    move was made on. A move click is acknowledged before the move is applied
+    (bot/surfaces/answers.py), so the wave's answers come back first; the next round must see
+    the moves."""
     waiting = list(clicked)
     end = time.perf_counter() + limit
     while waiting and time.perf_counter() < end:

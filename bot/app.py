@@ -257,7 +257,7 @@ class DurakBot(commands.AutoShardedBot):
     async def _resume(self, sessions: list[GameSession]) -> None:
         """Once the gateway is up: draw every open table again (its own row is the record of
         what it should show: a change committed just before the restart may not have reached
-        Discord), owe again what ended games still owe (bot/delivery.py), and let computer
+        Discord), owe again what ended games still owe (bot/surfaces/delivery.py), and let computer
         seats continue."""
         await self.wait_until_ready()
         assert self.publisher is not None and self.service is not None

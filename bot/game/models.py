@@ -199,7 +199,7 @@ class GameSession:
     series: Series | None = None
     #: The turn ping not yet known to be delivered: (seat, kind, version it was owed at).
     #: Stored with the state in the same write, so a restart delivers it if still due
-    #: (bot/delivery.py); cleared once delivered or obsolete.
+    #: (bot/surfaces/delivery.py); cleared once delivered or obsolete.
     owed_ping: tuple[int, str, int] | None = None
 
     def seat_of(self, user_id: int) -> int | None:

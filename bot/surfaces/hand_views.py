@@ -493,7 +493,7 @@ class ActButton(
             await self.answer_public(interaction, game_id)
             return
         # The move takes the game's lock and a commit: acknowledge first, while Discord
-        # still accepts it, and show the outcome by an edit (bot/answers.py).
+        # still accepts it, and show the outcome by an edit (bot/surfaces/answers.py).
         if not await acknowledge(interaction):
             return
         service = _service(interaction)

@@ -1,5 +1,6 @@
 """Nothing the channel should see is lost: Discord failures on the writes after a committed
-change are retried (also across a restart) until delivered or obsolete (bot/delivery.py)."""
+change are retried (also across a restart) until delivered or obsolete
+(bot/surfaces/delivery.py)."""
 
 from __future__ import annotations
 

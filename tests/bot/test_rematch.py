@@ -1,4 +1,4 @@
-"""Play again: the next deal at the same table (bot/rematch.py), driven through simcord."""
+"""Play again: the next deal at the same table (bot/game/rematch.py), driven through simcord."""
 
 from __future__ import annotations
 
