@@ -8,17 +8,9 @@ from discord.ext import commands
 
 from bot.game.errors import ServiceError
 from bot.i18n import ls, t
-from bot.rendering.server import (
-    forfeits_embed,
-)
+from bot.rendering.server import forfeits_embed
 
-from .shared import (
-    _locale,
-    _refuse,
-    _require_manage,
-    _service,
-    forfeits,
-)
+from .shared import _locale, _refuse, _require_manage, _service, forfeits
 
 
 class ForfeitCommands(commands.Cog):

@@ -9,9 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.game.errors import ServiceError
-from bot.game.models import (
-    PlayerRef,
-)
+from bot.game.models import PlayerRef
 from bot.game.service import GameService
 from bot.i18n import ls, t
 

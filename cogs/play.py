@@ -10,27 +10,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.game.errors import ServiceError
-from bot.game.models import (
-    GameSession,
-)
+from bot.game.models import GameSession
 from bot.game.rules import auto_done_for
 from bot.i18n import ls, t
 from bot.rendering.common import preset_name, seat_name
-from bot.rendering.server import (
-    games_embed,
-    rules_embed,
-)
+from bot.rendering.server import games_embed, rules_embed
 from bot.surfaces.hand_views import send_hand
 from engine import PRESETS, RuleSet
 
-from .shared import (
-    DEFAULT_PRESET,
-    _locale,
-    _refuse,
-    _service,
-    durak,
-    preset_autocomplete,
-)
+from .shared import DEFAULT_PRESET, _locale, _refuse, _service, durak, preset_autocomplete
 
 
 class PlayCommands(commands.Cog):

@@ -9,14 +9,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.game.errors import ServiceError
-from bot.game.models import (
-    AI_DIFFICULTIES,
-)
+from bot.game.models import AI_DIFFICULTIES
 from bot.game.rules import DONE_STYLES
 from bot.i18n import ls, t
-from bot.rendering.server import (
-    settings_embed,
-)
+from bot.rendering.server import settings_embed
 
 from .shared import (
     THROW_IN_CHOICES,

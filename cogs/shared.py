@@ -15,10 +15,7 @@ from discord import app_commands
 
 from bot.game import modes
 from bot.game.errors import ServiceError
-from bot.game.models import (
-    TURN_TIMER_MAX_SECONDS,
-    TURN_TIMER_MIN_SECONDS,
-)
+from bot.game.models import TURN_TIMER_MAX_SECONDS, TURN_TIMER_MIN_SECONDS
 from bot.game.service import GameService
 from bot.i18n import ls, normalize_locale, pick_locale
 from bot.rendering.lobby import lobby_embed

@@ -8,19 +8,10 @@ from discord.ext import commands
 
 from bot.game.errors import ServiceError
 from bot.i18n import ls
-from bot.rendering.server import (
-    stats_embed,
-)
+from bot.rendering.server import stats_embed
 from bot.surfaces.leaderboard_views import leaderboard_message
 
-from .shared import (
-    _choices,
-    _locale,
-    _public_locale,
-    _refuse,
-    _service,
-    durak,
-)
+from .shared import _choices, _locale, _public_locale, _refuse, _service, durak
 
 
 class StatsCommands(commands.Cog):

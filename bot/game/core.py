@@ -16,12 +16,7 @@ from engine.rules import PRESETS, RuleError
 
 from .. import storage as st
 from ..sharding import ShardScope
-from .errors import (
-    GameMissing,
-    HandClosed,
-    NotAPlayer,
-    ServiceError,
-)
+from .errors import GameMissing, HandClosed, NotAPlayer, ServiceError
 from .models import (
     FORFEIT_MAX_LENGTH,
     LEADERBOARD_PERIODS,
@@ -39,11 +34,7 @@ from .models import (
     SeatInfo,
     _default_ai_factory,
 )
-from .rules import (
-    DONE_STYLES,
-    _rules_for,
-    waiting_seats,
-)
+from .rules import DONE_STYLES, _rules_for, waiting_seats
 from .series import Series
 
 log = logging.getLogger(__name__)

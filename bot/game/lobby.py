@@ -20,20 +20,9 @@ from .errors import (
     NotAPlayer,
     ServiceError,
 )
-from .models import (
-    AI_DIFFICULTIES,
-    GameSession,
-    LobbyInfo,
-    PlayerRef,
-    SeatInfo,
-)
+from .models import AI_DIFFICULTIES, GameSession, LobbyInfo, PlayerRef, SeatInfo
 from .play import _PlayFlow
-from .rules import (
-    RULE_OVERRIDES,
-    _rules_for,
-    auto_done_for,
-    twist_options,
-)
+from .rules import RULE_OVERRIDES, _rules_for, auto_done_for, twist_options
 
 log = logging.getLogger(__name__)
 

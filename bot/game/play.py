@@ -13,13 +13,7 @@ from engine import Action, IllegalAction
 
 from .. import storage as st
 from .core import _ServiceCore
-from .errors import (
-    GameOver,
-    IllegalMove,
-    NotAPlayer,
-    ServiceError,
-    StaleAction,
-)
+from .errors import GameOver, IllegalMove, NotAPlayer, ServiceError, StaleAction
 from .models import (
     EVENTS_KEPT,
     MAX_TIMER_STRIKES,
@@ -31,12 +25,7 @@ from .models import (
     PublicEvent,
     public_events,
 )
-from .rules import (
-    _outcome,
-    pings_between,
-    safe_default,
-    waiting_seats,
-)
+from .rules import _outcome, pings_between, safe_default, waiting_seats
 
 log = logging.getLogger(__name__)
 

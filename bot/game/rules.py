@@ -12,12 +12,8 @@ from engine.rules import PRESETS, RuleError
 from engine.variants import VARIANTS
 
 from .. import storage as st
-from .errors import (
-    ServiceError,
-)
-from .models import (
-    PingKind,
-)
+from .errors import ServiceError
+from .models import PingKind
 
 #: Rule options a guild may override in its house rules (besides seats and deck size).
 RULE_OVERRIDES: tuple[str, ...] = ("throw_in", "trump_exchange")

@@ -41,9 +41,7 @@ from engine import InvalidPosition
 from engine.rules import RuleError
 
 from .lobby import _LobbyFlow
-from .models import (
-    GameSession,
-)
+from .models import GameSession
 
 log = logging.getLogger(__name__)
 

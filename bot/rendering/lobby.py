@@ -9,12 +9,7 @@ from engine import PRESETS
 from ..game import modes
 from ..game.models import LobbyInfo
 from ..i18n import t
-from .common import (
-    COLOUR_LOBBY,
-    COLOUR_OVER,
-    deck_text,
-    seat_name,
-)
+from .common import COLOUR_LOBBY, COLOUR_OVER, deck_text, seat_name
 
 
 def lobby_embed(info: LobbyInfo) -> discord.Embed:

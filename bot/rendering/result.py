@@ -9,11 +9,7 @@ from typing import Any
 from ..game.models import GameSession, LobbyInfo, SeatInfo
 from ..game.series import deal_losers
 from ..i18n import t, tn
-from .common import (
-    _mention,
-    cards_text,
-    seat_name,
-)
+from .common import _mention, cards_text, seat_name
 
 
 def result_text(session: GameSession, locale: str, *, tally: bool = True) -> str:

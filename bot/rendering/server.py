@@ -12,10 +12,7 @@ from engine import PRESETS, RuleSet
 
 from ..i18n import t, tn
 from ..storage import Forfeit, GuildSettings, LeaderboardEntry, UserStats
-from .common import (
-    COLOUR_LOBBY,
-    preset_name,
-)
+from .common import COLOUR_LOBBY, preset_name
 
 
 def _value_text(value: Any, locale: str) -> str:

@@ -28,11 +28,7 @@ from .common import (
     seat_name,
     suit_text,
 )
-from .result import (
-    cancelled_text,
-    result_text,
-    session_tally,
-)
+from .result import cancelled_text, result_text, session_tally
 
 
 def _trump_line(obs: Observation, locale: str) -> str:

@@ -27,18 +27,9 @@ from typing import Any
 
 import discord
 
-from .hand_views import (
-    ActButton,
-    HandNavButton,
-    ShowHandButton,
-    TargetSelect,
-)
-from .interactions import (
-    _Guarded,
-)
-from .leaderboard_views import (
-    LeaderboardButton,
-)
+from .hand_views import ActButton, HandNavButton, ShowHandButton, TargetSelect
+from .interactions import _Guarded
+from .leaderboard_views import LeaderboardButton
 from .lobby_views import LobbyAiSelect, LobbyButton
 
 log = logging.getLogger(__name__)

@@ -11,12 +11,7 @@ import discord
 from ..game.service import GameService
 from ..i18n import normalize_locale, pick_locale, t
 from ..rendering.server import leaderboard_embed
-from .interactions import (
-    _components_view,
-    _Guarded,
-    _ints,
-    _service,
-)
+from .interactions import _components_view, _Guarded, _ints, _service
 
 log = logging.getLogger(__name__)
 

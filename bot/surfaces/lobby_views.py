@@ -11,17 +11,8 @@ import discord
 
 from ..game.models import AI_DIFFICULTIES, GameSession, LobbyInfo
 from ..i18n import t
-from .hand_views import (
-    ShowHandButton,
-)
-from .interactions import (
-    _can_manage,
-    _components_view,
-    _Guarded,
-    _ints,
-    _player,
-    _service,
-)
+from .hand_views import ShowHandButton
+from .interactions import _can_manage, _components_view, _Guarded, _ints, _player, _service
 
 log = logging.getLogger(__name__)
 
