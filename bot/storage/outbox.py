@@ -1,5 +1,6 @@
 """The outbox (migration 0006): what an ended game still owes its channel, and which turn
-ping was delivered, so that bot/delivery.py resumes after a Discord failure or a restart."""
+ping was delivered, so that bot/surfaces/delivery.py resumes after a Discord failure or a
+restart."""
 
 from __future__ import annotations
 
