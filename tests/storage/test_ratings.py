@@ -161,6 +161,9 @@ async def test_backfill_rates_old_games_once_in_order_and_rebuild_is_identical(
         order = [s for s in (2, 0, 1) if s != fool]
         outs = ["fool" if s == fool else "win" for s in range(3)]
         await play(storage, [1, 2, 3], outs, snapshot(3, order, fool), rate=False)
+    async with storage.database.transaction() as conn:  # as if played before migration 0008
+        for table in ("rating_changes", "ratings", "achievements", "rating_players", "rated_games"):
+            await conn.execute(f"DELETE FROM {table}")
     assert await ratings_of(storage) == {}
     assert await backfill(storage.database) == 0  # no job: nothing happens
     async with storage.database.transaction() as conn:
@@ -248,3 +251,40 @@ async def test_cross_server_ladder_only_for_servers_that_opted_in(
     assert ladder[0].games == 1  # the game in server 1 stayed in server 1
     with pytest.raises(ValueError):
         await rs.update_settings(2, min_games=0)
+
+
+async def test_upgrade_from_0007_backfills_old_games_in_finishing_order(
+    db_url: str, clock: FakeClock
+) -> None:
+    """A server's history counts from day one: games finished before migration 0008 are
+    rated when the upgraded database first opens, oldest first, once."""
+    async with await Storage.open(db_url, target_version=7, clock=clock) as old:
+        for fool in (1, 0, 1):
+            clock.advance(600)
+            game_id = await old.create_lobby(GUILD, 5, 1, "podkidnoy", host_display_name="P1")
+            await old.add_seat(game_id, display_name="P2", user_id=2)
+            await old.start_game(game_id, "{}")
+            outcomes = ["fool" if s == fool else "win" for s in range(2)]
+            await old.finish_game(
+                game_id,
+                [
+                    ResultEntry(u, s, o)
+                    for s, (u, o) in enumerate(zip((1, 2), outcomes, strict=True))
+                ],  # type: ignore[arg-type]
+                snapshot(2, [1 - fool], fool),
+            )
+    async with await Storage.open(db_url, clock=clock) as st:
+        rs = RatingStore(st.database, clock)
+        season, board, _ = await rs.leaderboard(GUILD, min_games=1)
+        assert season is not None and season.number == 1
+        assert [(e.player_id, e.games) for e in board] == [(1, 3), (2, 3)]  # 2 was the fool twice
+        first = await ratings_of(st)
+    async with await Storage.open(db_url, clock=clock) as st:  # reopening rates nothing again
+        assert await ratings_of(st) == first
+        model = PlackettLuce()
+        a, b = model.rating(), model.rating()
+        for fool in (1, 0, 1):
+            ranks = [2, 1] if fool == 0 else [1, 2]
+            (a,), (b,) = model.rate([[a], [b]], ranks=ranks)
+        mu1 = first[next(k for k in first if k[1] == "" and k[2] == 1)][0]
+        assert mu1 == pytest.approx(a.mu)
