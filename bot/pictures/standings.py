@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from ..cardface import Font
+from ..cardart.cardface import Font
 from ..ratings.achievements import BY_KEY
 from .fonts import draw_text, fit, font, safe_text, text_width
 

@@ -15,11 +15,11 @@ import discord
 
 from engine import PRESETS
 
-from .i18n import t, tn
-from .pictures.standings import BoardRow, BoardScene, ProfileScene
-from .ratings import PROVISIONAL_GAMES, Tier, tier_of
-from .ratings.achievements import ACHIEVEMENTS
-from .storage.ratings import BoardEntry, GameRating, Profile, Season
+from ..i18n import t, tn
+from ..pictures.standings import BoardRow, BoardScene, ProfileScene
+from ..ratings import PROVISIONAL_GAMES, Tier, tier_of
+from ..ratings.achievements import ACHIEVEMENTS
+from ..storage.rating_rows import BoardEntry, GameRating, Profile, Season
 
 __all__ = [
     "BOARD_ATTACHMENT",
