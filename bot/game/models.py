@@ -184,6 +184,9 @@ class GameSession:
     reminded: bool = False
     #: Seats that forfeited and why ('left' or 'timeout').
     forfeits: dict[int, str] = field(default_factory=dict)
+    #: Who went out together, in order (bot/ratings/model.py ``record_outs``): the rating
+    #: ties them. Kept here because the table's events remember only the last few moves.
+    out_groups: list[list[int]] = field(default_factory=list)
     #: The seat whose forfeit ended the game early (no engine result then).
     ended_by: int | None = None
     #: The forfeit (task) handed out when the game ended, and to whom: the fool, or every
@@ -232,6 +235,7 @@ class GameSession:
         deadline: float | None = None,
         forfeits: dict[int, str] | None = None,
         owed_ping: tuple[int, str, int] | Literal["keep"] | None = "keep",
+        out_groups: list[list[int]] | None = None,
     ) -> str:
         """The JSON stored in ``games.state_json`` (full state: never shown to anyone)."""
         ping = self.owed_ping if owed_ping == "keep" else owed_ping
@@ -247,6 +251,7 @@ class GameSession:
                     str(k): v for k, v in (self.forfeits if forfeits is None else forfeits).items()
                 },
                 "ping": list(ping) if ping is not None else None,
+                "out_groups": self.out_groups if out_groups is None else out_groups,
             },
             separators=(",", ":"),
         )
