@@ -98,7 +98,7 @@ def sample_profile() -> ProfileScene:
             ("Games", "109"),
             ("Not the fool", "74%"),
             ("Fool", "26%"),
-            ("Forfeits", "2"),
+            ("Games abandoned", "2"),
             ("Streak now", "6"),
             ("Best streak", "14"),
             ("Favourite mode", "Perevodnoy"),
