@@ -288,3 +288,14 @@ async def test_upgrade_from_0007_backfills_old_games_in_finishing_order(
             (a,), (b,) = model.rate([[a], [b]], ranks=ranks)
         mu1 = first[next(k for k in first if k[1] == "" and k[2] == 1)][0]
         assert mu1 == pytest.approx(a.mu)
+
+
+async def test_the_sessions_out_groups_decide_ties_over_the_kept_events(storage: Storage) -> None:
+    """Seats 0 and 3 went out with one move long before the end: the kept events no longer
+    show it, the snapshot's out_groups (kept by the session) do."""
+    data = json.loads(snapshot(4, [2, 0, 3], 1, groups=[[2], [0], [3]]))
+    data["out_groups"] = [[2], [0, 3]]
+    game = await play(storage, [1, 2, 3, 4], ["win", "fool", "win", "win"], json.dumps(data))
+    rating = await RatingStore(storage.database).game_rating(game)
+    places = {c.player_id: c.place for c in rating.changes}
+    assert places == {3: 1, 1: 2, 4: 2, 2: 3}
