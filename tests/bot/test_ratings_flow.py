@@ -11,6 +11,7 @@ import pytest
 import simcord
 from openskill.models import PlackettLuce
 
+from bot.cardart.emojis import wanted_emojis
 from bot.ratings import display_rating
 from tests.bot.helpers import service
 from tests.bot.test_server_life import finish, life_bot, lines
@@ -19,6 +20,14 @@ from tests.bot.test_server_life import finish, life_bot, lines
 @pytest.fixture
 def simcord_bot(db_path: Path) -> Any:
     return life_bot(db_path)
+
+
+@pytest.fixture(autouse=True)
+def _card_faces_drawn() -> None:
+    """Draw the 105 card emoji faces before the bot starts (they are cached per process):
+    on a loaded machine drawing them at start outlasted simcord's fixed 5 s start-up settle,
+    which is about the machine, not about ratings."""
+    wanted_emojis()
 
 
 def _shown(delta: int) -> str:
@@ -116,3 +125,11 @@ async def test_games_are_rated_like_openskill_and_shown(
     assert "appears after 1 rated game." in (fresh.response.message.embeds[0].description or "")
     old = await alice.slash(channel, "durak leaderboard", season=1)
     assert lines(old.response.message) == rows
+    listed = await bob.slash(channel, "durak season list")
+    assert listed.ephemeral
+    seasons = (listed.response.embeds[0].description or "").splitlines()
+    assert seasons[0].startswith("Season 2 “Winter” · since ")
+    assert seasons[1].startswith("Season 1 · since ") and " · until " in seasons[1]
+    # the cross-server table is off until an admin opts the server in
+    cross = await alice.slash(channel, "durak leaderboard", scope="all")
+    assert "does not share its ratings" in (cross.response.message.embeds[0].description or "")
