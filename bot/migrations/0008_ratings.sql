@@ -58,7 +58,10 @@ CREATE TABLE rating_changes (
 );
 
 CREATE INDEX rating_changes_player ON rating_changes (season_id, mode, player_id, finished_at);
-CREATE INDEX rating_changes_time ON rating_changes (season_id, mode, finished_at, player_id);
+-- The period boards add up a window's changes: covering, so no row is read (half the time
+-- of the same scan with row lookups, bench/ratings_board.py).
+CREATE INDEX rating_changes_time
+    ON rating_changes (season_id, mode, finished_at, player_id, display_before, display_after);
 CREATE INDEX rating_changes_game ON rating_changes (game_id);
 
 -- Each finished game once: whether it was rated (0: abandoned by everyone, too few sides)
