@@ -74,13 +74,22 @@ async def _season_at(conn: Connection, guild_id: int, ts: float) -> int:
         row = await cur.fetchone()
     if row is not None:  # a game older than the open season's start (clock skew): rate it there
         return int(row[0])
+    # No season at all yet. Two processes finishing a server's first games at once may both
+    # get here: ON CONFLICT keeps the loser's transaction alive (on PostgreSQL a failed
+    # statement would abort it, and with it the game's last move), and it reads the winner's.
     season_id = await conn.insert_returning_id(
-        "INSERT INTO rating_seasons (guild_id, number, name, started_at)"
-        " SELECT ?, COALESCE(MAX(number), 0) + 1, ?, ? FROM rating_seasons WHERE guild_id = ?",
-        (guild_id, "1", ts, guild_id),
+        "INSERT INTO rating_seasons (guild_id, number, name, started_at) VALUES (?, 1, '1', ?)"
+        " ON CONFLICT DO NOTHING",
+        (guild_id, ts),
     )
-    assert season_id is not None
-    return season_id
+    if season_id is not None:
+        return season_id
+    async with conn.execute(
+        "SELECT id FROM rating_seasons WHERE guild_id = ? AND ended_at IS NULL", (guild_id,)
+    ) as cur:
+        row = await cur.fetchone()
+    assert row is not None
+    return int(row[0])
 
 
 def _participants(
