@@ -88,6 +88,15 @@ async def test_games_are_rated_like_openskill_and_shown(
         stored = {row[0]: (row[1], row[2]) for row in await cur.fetchall()}
     for u in (alice, bob, carol):
         assert stored[u.id] == pytest.approx((r[u.id].mu, r[u.id].sigma))
+    # the backfill's path: forget every rating and rate the finished games again, in order
+    assert await storage.ratings.rebuild() == 2
+    async with storage.database.read() as conn:
+        cur = await conn.execute(
+            "SELECT r.player_id, r.mu, r.sigma FROM ratings r JOIN rating_seasons s"
+            " ON s.id = r.season_id WHERE s.guild_id = ? AND r.mode = ''",
+            (world["guild"].id,),
+        )
+        assert {row[0]: (row[1], row[2]) for row in await cur.fetchall()} == stored
 
     # 3. the board: the default is the rating; min. games is a setting
     empty = await alice.slash(channel, "durak leaderboard")
