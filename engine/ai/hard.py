@@ -63,33 +63,24 @@ def _playout_score(world: Game, action: Action, seed: int, seat: int) -> float:
 
 
 def candidates(v: View) -> list[Action]:
-    """The moves worth comparing: dominated variants (a 3-card lead when a pair would do, the
-    second-cheapest trump to beat the same card) are dropped to spend playouts on real choices.
+    """The moves worth comparing by sampling.
+
+    Only true duplicates are dropped: leads or transfers of the same rank, number of cards and
+    trump content (which of two plain nines is led changes little next to how many). Every
+    defence is kept: the beater's rank decides what can be thrown in next and its suit what
+    is left to beat with, so the dearer beater can be the only winning one (issue 20: with
+    7♦ A♦ against a lone 7♥ under an A♥ lead, beating with the 7 loses, with the ace wins).
     """
-    acts = v.acts
     keep: list[Action] = []
-    best_beat: dict[tuple[int, bool], Action] = {}
-    biggest: dict[tuple[ActionKind, int, bool], Action] = {}
-    for a in acts:
-        if a.kind is D:
-            att, dfn = a.cards
-            k = (int(att), v.is_trump(dfn))
-            cur = best_beat.get(k)
-            if cur is None or v.value(dfn) < v.value(cur.cards[1]):
-                best_beat[k] = a
-        elif a.kind in (A, TR):
-            if len(a.cards) == 1:
-                keep.append(a)
-            else:
-                has_trump = any(v.is_trump(c) for c in a.cards)
-                k2 = (a.kind, a.cards[0] % 13, has_trump)
-                cur2 = biggest.get(k2)
-                if cur2 is None or len(a.cards) > len(cur2.cards):
-                    biggest[k2] = a
-        else:
-            keep.append(a)
-    keep.extend(best_beat.values())
-    keep.extend(biggest.values())
+    seen: set[tuple[ActionKind, int, int, bool]] = set()
+    for a in v.acts:
+        if a.kind in (A, TR) and len(a.cards) > 1:
+            has_trump = any(v.is_trump(c) for c in a.cards)
+            k = (a.kind, a.cards[0] % 13, len(a.cards), has_trump)
+            if k in seen:
+                continue
+            seen.add(k)
+        keep.append(a)
     return keep
 
 
@@ -135,9 +126,11 @@ class HardPlayer:
         if exact is not None:
             nodes = 0
             try:
+                # the solver proves, so it looks at every legal move, not a pruned list
+                every = list(v.acts)
                 for target in (2, 1):  # an outright win if there is one, else at least a draw
                     solver = EndgameSolver(obs.seat, self.node_cap, target=target)
-                    wins = solver.winning_moves(exact, cands)
+                    wins = solver.winning_moves(exact, every)
                     nodes += solver.nodes
                     if wins:
                         self.last_method = ("solver", nodes)
