@@ -22,6 +22,13 @@ from ..observation import Observation
 
 PLAYER_KINDS: Final = ("random", "easy", "normal", "hard")
 
+#: The think budget of a computer player in the bot, per move: at most this many seconds of
+#: one core (CPU time of the thinking thread) and at most this many playouts. The bot and
+#: ``bench/ai_strength.py`` both use exactly these (:func:`bot_player`), so the strength and
+#: think times the bench prints are the bot's. Issue 20 asks for p95 <= 0.5 s and max <= 1 s.
+BOT_MAX_SECONDS: Final = 0.4
+BOT_MAX_ITERATIONS: Final = 1500
+
 
 @runtime_checkable
 class Player(Protocol):
@@ -62,4 +69,16 @@ def make_player(
     raise ValueError(f"unknown player kind {kind!r}; kinds are {', '.join(PLAYER_KINDS)}")
 
 
-__all__ = ["PLAYER_KINDS", "Player", "make_player"]
+def bot_player(kind: str, seed: int | str = 0) -> Player:
+    """A computer player of ``kind`` with the bot's think budget (see :data:`BOT_MAX_SECONDS`)."""
+    return make_player(kind, seed, max_seconds=BOT_MAX_SECONDS, max_iterations=BOT_MAX_ITERATIONS)
+
+
+__all__ = [
+    "BOT_MAX_ITERATIONS",
+    "BOT_MAX_SECONDS",
+    "PLAYER_KINDS",
+    "Player",
+    "bot_player",
+    "make_player",
+]

@@ -84,6 +84,19 @@ def candidates(v: View) -> list[Action]:
     return keep
 
 
+class _Deadline:
+    """A think budget in seconds of one core: CPU time of the thinking thread, so that a busy
+    machine (or the bot's other threads) does not cut the search short, with a wall-clock
+    limit of twice the budget so that a person never waits much longer than planned."""
+
+    def __init__(self, seconds: float) -> None:
+        self.cpu = time.thread_time() + seconds
+        self.wall = time.perf_counter() + 2 * seconds
+
+    def passed(self) -> bool:
+        return time.thread_time() >= self.cpu or time.perf_counter() >= self.wall
+
+
 class HardPlayer:
     """Determinized Monte Carlo search with the ``normal`` policy as the playout policy."""
 
@@ -167,7 +180,7 @@ class HardPlayer:
         tries = [0] * len(keys)
         done = rounds = 0
         while done < iters:
-            if deadline is not None and rounds and time.perf_counter() >= deadline:
+            if deadline is not None and rounds and deadline.passed():
                 break
             rounds += 1
             hands, talon = sample_blind(obs, self.rng)
@@ -199,11 +212,11 @@ class HardPlayer:
         acts = groups[choice]
         return acts[self.rng.randrange(len(acts))]
 
-    def _budget(self) -> tuple[int, float | None]:
+    def _budget(self) -> tuple[int, _Deadline | None]:
         iters = self.max_iterations
         if iters is None:
             iters = DEFAULT_ITERATIONS if self.max_seconds is None else 10**9
-        deadline = None if self.max_seconds is None else time.perf_counter() + self.max_seconds
+        deadline = None if self.max_seconds is None else _Deadline(self.max_seconds)
         return iters, deadline
 
     def _sample(
@@ -221,7 +234,7 @@ class HardPlayer:
         done = 0
         rounds = 0
         while done < iters:
-            if deadline is not None and rounds and time.perf_counter() >= deadline:
+            if deadline is not None and rounds and deadline.passed():
                 break
             rounds += 1
             if exact is not None:
