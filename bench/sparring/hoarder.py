@@ -28,9 +28,9 @@ from engine.ai.view import View, view_of_observation
 
 #: "The talon is long": more cards than this left to draw.
 LONG_TALON = 4
-#: Nodes its endgame search may visit before it falls back to the rules (small, like the
-#: hobby program's; ours gives ``hard`` a larger cap).
-NODE_CAP = 4000
+#: Nodes its endgame search ("can I avoid being the fool") may visit before it falls back to
+#: the rules (small, like the hobby program's; ours gives ``hard`` a larger cap).
+NODE_CAP = 3000
 
 
 def _rank(card: int) -> int:
@@ -127,12 +127,9 @@ class Hoarder:
             world = exact_world(obs)
             if world is not None and len(v.acts) > 1:
                 try:
-                    for target in (2, 1):
-                        wins = EndgameSolver(obs.seat, NODE_CAP, target=target).winning_moves(
-                            world, list(v.acts)
-                        )
-                        if wins:
-                            return default if default in wins else wins[0]
+                    wins = EndgameSolver(obs.seat, NODE_CAP).winning_moves(world, list(v.acts))
+                    if wins:
+                        return default if default in wins else wins[0]
                 except NodeCapReached:
                     pass
         return default
