@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Sequence
 
 from ..actions import Action, ActionKind
 from ..game import Game
@@ -176,6 +177,66 @@ class HardPlayer:
                 self.last_method = ("solver", nodes)
             return self._sample(obs, cands, default, exact, iters, deadline)
         return self._sample(obs, cands, default, None, iters, deadline)
+
+    def evaluate(self, obs: Observation, actions: Sequence[Action]) -> dict[Action, float]:
+        """The chance that ``obs.seat`` (or its team) is not the fool after each of
+        ``actions``, judged from that seat's own observation only.
+
+        For reviewing a person's moves: every action is scored on the same sampled worlds
+        with the same playout luck (so two actions' scores are comparable even when each is
+        noisy), within this player's budget. With nothing hidden (talon empty, two players)
+        the exact solver is tried first: a proven result is 1.0 or 0.0. Actions must be legal
+        in ``obs``; a blind seat (reverse fool) samples its own hand, as in play.
+        """
+        legal = set(obs.legal_actions)
+        for a in actions:
+            if a not in legal:
+                raise ValueError(f"{a} is not a legal action of seat {obs.seat}")
+        acts = list(dict.fromkeys(actions))
+        self.inference.update(obs)
+        iters, deadline = self._budget()
+        out: dict[Action, float] = {}
+        exact = None if obs.face_down or is_blind(obs) else exact_world(obs)
+        if exact is not None:
+            stop = None if deadline is None else deadline.passed
+            try:
+                for a in acts:
+                    child = exact.copy()
+                    child.apply_unchecked(a)
+                    solver = EndgameSolver(obs.seat, self.node_cap, stop=stop)
+                    out[a] = 1.0 if solver.wins(child) else 0.0
+                return out
+            except NodeCapReached:
+                out = {}
+        blind = is_blind(obs)
+        template = blind_template(obs) if blind else world_template(obs)
+        voids = self.inference.void_masks(obs)
+        wins = dict.fromkeys(acts, 0.0)
+        tries = dict.fromkeys(acts, 0)
+        done = rounds = 0
+        while done < iters * len(acts):
+            if deadline is not None and rounds and deadline.passed():
+                break
+            rounds += 1
+            if exact is not None:
+                world = exact
+            elif blind:
+                world = build_world(obs, template, *sample_blind(obs, self.rng))
+            elif obs.face_down:
+                world = face_down_world(obs, template, self.rng, voids)
+            else:
+                world = build_world(obs, template, *sample_hands(obs, self.rng, voids))
+            in_world = world.legal_actions(obs.seat)
+            seed = self.rng.getrandbits(32)
+            for a in acts:
+                if a in in_world:
+                    wins[a] += _playout_score(world, a, seed, obs.seat)
+                    tries[a] += 1
+                    done += 1
+            if not any(a in in_world for a in acts):
+                done += 1  # (no progress possible in this world; do not spin)
+        self.last_method = ("sampling", done)
+        return {a: wins[a] / tries[a] if tries[a] else 0.5 for a in acts}
 
     def _blind(self, obs: Observation, v: View, default: Action | None) -> Action | None:
         """Reverse fool: search over *what* to try, not which slot.
