@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..actions import BLIND_KINDS, EX, PA, PI, SH, TK, TR, A, Action, ActionKind, D, T
 from ..cards import RANK_MASK, bits
-from .view import View
+from .view import TRUMP_BONUS, View
 
 # ---------------------------------------------------------------------------- random
 
@@ -256,29 +256,37 @@ def _unbeatable_by(v: View, seat: int, card: int) -> bool:
 
 
 def _lead(v: View, rng: random.Random, w: Weights = NORMAL) -> Action:
-    acts = [a for a in v.acts if a.kind is A]
+    # (the hottest function of hard's playouts: card values are computed inline, see
+    # View.value, rather than through calls)
     late = _late(v)
     endgame = v.talon_count == 0
+    t = v.trump
+    hand = v.hand
+    pen = w.lead_trump_penalty if v.talon_count > 4 else 8
     best: Action | None = None
     best_score = -1e9
-    for a in acts:
+    for a in v.acts:
+        if a.kind is not A:
+            continue
         cards = a.cards
-        trumps = sum(1 for c in cards if v.is_trump(c))
-        rank = cards[0] % 13 + 2
-        score = -sum(v.value(c) for c in cards) / len(cards) * 2.0
+        k = len(cards)
         left = cards[0] % 13
-        same_left = (v.hand & RANK_MASK[left + 2]).bit_count() - len(cards)
+        trumps = 0
+        for c in cards:
+            if c // 13 & 3 == t:
+                trumps += 1
+        score = -(k * (left + 2) + TRUMP_BONUS * trumps) / k * 2.0
         if trumps:
-            score -= w.lead_trump_penalty if v.talon_count > 4 else 8
-        if len(cards) > 1:
+            score -= pen
+        if k > 1:
             # pairs: fine when cheap, or late when getting rid of cards is what matters
-            score += (6 if late else 2 if rank <= 10 and not trumps else -8) * (len(cards) - 1)
-        if same_left:
+            score += (6 if late else 2 if left + 2 <= 10 and not trumps else -8) * (k - 1)
+        if (hand & RANK_MASK[left + 2]).bit_count() - k:
             score -= 2  # leaving one of a rank behind wastes a throw-in follow-up
         if endgame:
             unbeatable = sum(1 for c in cards if _unbeatable_by(v, v.defender, c))
             score += 12 * unbeatable
-            if len(cards) == v.hand.bit_count():
+            if k == hand.bit_count():
                 score += 100  # leading the whole hand wins outright
         if score > best_score:
             best, best_score = a, score
