@@ -27,9 +27,10 @@ import math
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
@@ -42,6 +43,8 @@ from engine.ai.hard import HardPlayer
 from engine.rules import PRESETS
 
 SEARCHERS = ("hard", "hard-v1")
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def new_player(kind: str, seed: int, iters: int | None, secs: float | None) -> Player:
@@ -199,6 +202,29 @@ def variant_matches() -> list[tuple[str, str, list[str]]]:
     return out
 
 
+def rates(tally: Tally, kinds: Sequence[str]) -> str:
+    """Each kind's not-fool rate with its 95% interval and number of games."""
+    parts = []
+    for k in dict.fromkeys(kinds):
+        g, nf = tally.games.get(k, 0), tally.not_fool.get(k, 0)
+        lo, hi = wilson(nf, g)
+        parts.append(f"{k} {nf / max(g, 1):6.1%} [{lo:.1%}, {hi:.1%}] of {g}")
+    return " | ".join(parts)
+
+
+class _Serial:
+    """``ProcessPoolExecutor``'s ``map`` in this process (``--jobs 1``)."""
+
+    def __enter__(self) -> _Serial:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def map(self, fn: Callable[[T], R], items: Iterable[T], chunksize: int = 1) -> Iterator[R]:
+        return (fn(x) for x in items)
+
+
 def ms(xs: list[float], q: float) -> str:
     return f"{pct(xs, q) * 1000:.0f}"
 
@@ -239,6 +265,7 @@ def main(argv: list[str] | None = None) -> None:
         help=f"searchers' CPU seconds per move (default: the bot's, {BOT_MAX_SECONDS:g})",
     )
     ap.add_argument("--only", default="", help="run match-ups whose label contains this")
+    ap.add_argument("--progress", type=int, default=0, help="print the tally every N deals")
     ap.add_argument("--quick", action="store_true", help="smoke run: 2 deals, 8 playouts")
     ap.add_argument(
         "--variants",
@@ -265,19 +292,16 @@ def main(argv: list[str] | None = None) -> None:
         work = [(rules, kinds, seed, ns.iterations, ns.seconds) for seed in range(ns.deals)]
         t0 = time.perf_counter()
         tally = Tally()
-        if ns.jobs > 1:
-            with ProcessPoolExecutor(ns.jobs) as ex:
-                for t in ex.map(play_deal, work, chunksize=1):
-                    tally.add(t)
-        else:
-            for w in work:
-                tally.add(play_deal(w))
+
+        done = 0
+        with ProcessPoolExecutor(ns.jobs) if ns.jobs > 1 else _Serial() as ex:
+            for t in ex.map(play_deal, work, chunksize=1):
+                tally.add(t)
+                done += 1
+                if ns.progress and done % ns.progress == 0 and done < len(work):
+                    # a long run that is stopped early still leaves figures behind
+                    print(f"  ... {label}: {rates(tally, kinds)} after {done} deals", flush=True)
         total.add(tally)
-        parts = []
-        for k in dict.fromkeys(kinds):
-            g, nf = tally.games[k], tally.not_fool[k]
-            lo, hi = wilson(nf, g)
-            parts.append(f"{k} {nf / g:6.1%} [{lo:.1%}, {hi:.1%}] of {g}")
         flag = ""
         if ns.variants:
             rate = {k: tally.not_fool[k] / tally.games[k] for k in kinds}
@@ -285,7 +309,8 @@ def main(argv: list[str] | None = None) -> None:
             hard = tally.times.get("hard", Times())
             flag += f"; hard p95 {ms(hard.cpu, 0.95)}ms"
         print(
-            f"{label:48s} {' | '.join(parts)}  ({time.perf_counter() - t0:.0f}s){flag}", flush=True
+            f"{label:48s} {rates(tally, kinds)}  ({time.perf_counter() - t0:.0f}s){flag}",
+            flush=True,
         )
     print_times(total.times)
 
