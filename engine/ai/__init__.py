@@ -27,8 +27,8 @@ PLAYER_KINDS: Final = ("random", "easy", "normal", "hard")
 #: one core (CPU time of the thinking thread) and at most this many playouts. The bot and
 #: ``bench/ai_strength.py`` both use exactly these (:func:`bot_player`), so the strength and
 #: think times the bench prints are the bot's. Issue 20 asks for p95 <= 0.5 s and max <= 1 s.
-BOT_MAX_SECONDS: Final = 0.4
-BOT_MAX_ITERATIONS: Final = 1500
+BOT_MAX_SECONDS: Final = 0.3
+BOT_MAX_ITERATIONS: Final = 500
 
 
 @runtime_checkable
