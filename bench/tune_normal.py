@@ -85,6 +85,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--knob", action="append", default=[], help="name=v1,v2,... (repeatable)")
     ap.add_argument("--against", default="hoarder,old")
+    ap.add_argument("--presets", default="podkidnoy,perevodnoy")
     ns = ap.parse_args(argv)
     settings: list[tuple[str, Weights]] = [("defaults", NORMAL), ("old", OLD)]
     for spec in ns.knob:
@@ -94,12 +95,13 @@ def main(argv: list[str] | None = None) -> None:
             value = raw == "1" if kind is bool else kind(raw)
             settings.append((f"{name}={raw}", dataclasses.replace(NORMAL, **{name: value})))
     opponents = ns.against.split(",")
-    print(f"{'setting':24s} " + " ".join(f"{o:>16s} pod | perev" for o in opponents))
+    presets = " | ".join(p[:5] for p in ns.presets.split(","))
+    print(f"{'setting':24s} " + " ".join(f"{o:>16s} {presets}" for o in opponents))
     for label, w in settings:
         cells = []
         for o in opponents:
             cells.append(
-                " | ".join(rate(p, w, o, ns.deals, ns.jobs) for p in ("podkidnoy", "perevodnoy"))
+                " | ".join(rate(p, w, o, ns.deals, ns.jobs) for p in ns.presets.split(","))
             )
         print(f"{label:24s} " + "   ".join(cells), flush=True)
 

@@ -89,6 +89,8 @@ class Weights:
     pile_rank: int = 14
     #: how much worse a lead containing a trump scores while the talon is long
     lead_trump_penalty: float = 25.0
+    #: highest plain rank it transfers with while the talon is long (higher ones it keeps)
+    transfer_rank: int = 14
 
 
 #: The weights ``normal`` plays with.
@@ -146,6 +148,8 @@ def _defend(v: View, rng: random.Random, w: Weights = NORMAL) -> Action:
         return shows[0]
     transfers = [a for a in acts if a.kind is TR]
     plain = [a for a in transfers if not any(v.is_trump(c) for c in a.cards)]
+    if v.talon_count > w.take_talon:
+        plain = [a for a in plain if a.cards[0] % 13 + 2 <= w.transfer_rank]
     if plain:
         # late in the game dump every card of the rank; early keep pairs flexible
         if _late(v):
