@@ -86,8 +86,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--knob", action="append", default=[], help="name=v1,v2,... (repeatable)")
     ap.add_argument("--against", default="hoarder,old")
     ap.add_argument("--presets", default="podkidnoy,perevodnoy")
+    ap.add_argument("--no-base", action="store_true", help="skip the defaults and old rows")
     ns = ap.parse_args(argv)
-    settings: list[tuple[str, Weights]] = [("defaults", NORMAL), ("old", OLD)]
+    settings: list[tuple[str, Weights]] = [] if ns.no_base else [("defaults", NORMAL), ("old", OLD)]
     for spec in ns.knob:
         name, values = spec.split("=")
         kind = type(getattr(NORMAL, name))
