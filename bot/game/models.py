@@ -35,8 +35,6 @@ LEADERBOARD_SORTS: tuple[str, ...] = ("fools", "record")
 MAX_TIMER_STRIKES = 2
 #: Public events kept with the state for the table's "last moves".
 EVENTS_KEPT = 8
-#: Upper bound on a computer's thinking time, so a "hard" seat never freezes a table.
-AI_MAX_SECONDS = 2.0
 SNAPSHOT_FORMAT = 1
 
 PingKind = Literal["defend", "lead"]
@@ -296,6 +294,8 @@ DeadlinePolicy = Callable[[GameSession, Game], float | None]
 
 def _default_ai_factory(kind: str, seed: int | str) -> AiPlayer:
     # Imported lazily: the AI package is heavy and only needed once a computer seat acts.
-    from engine.ai import make_player
+    # The think budget is engine.ai's BOT_MAX_SECONDS / BOT_MAX_ITERATIONS: the same one
+    # bench/ai_strength.py measures, so its strength and think times are the bot's.
+    from engine.ai import bot_player
 
-    return make_player(kind, seed, max_seconds=AI_MAX_SECONDS)
+    return bot_player(kind, seed)
