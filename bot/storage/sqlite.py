@@ -29,7 +29,9 @@ import logging
 import os
 import re
 import sqlite3
+import threading
 import time
+import weakref
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from importlib.resources.abc import Traversable
@@ -130,17 +132,50 @@ class SqliteConnection(Connection):
         return cur.lastrowid if cur.rowcount == 1 else None
 
 
+#: Connections not closed yet, stopped when the main thread ends (see ``_stop_at_exit``).
+_OPEN: weakref.WeakSet[aiosqlite.Connection] = weakref.WeakSet()
+_exit_watch: threading.Thread | None = None
+
+
+def _stop_at_exit(db: aiosqlite.Connection) -> None:
+    """Stop ``db``'s thread once the main thread has ended, if nobody closed it.
+
+    aiosqlite's worker thread is not a daemon, so a storage left open (a crash on the way
+    out, a start that failed half-way) kept the interpreter waiting for that thread forever
+    at exit instead of exiting: a bot that should have been restarted hung. A daemon thread
+    of ours waits for the main thread and calls each open connection's ``stop()`` (public:
+    the connection closes after the calls already queued, nothing uncommitted is kept).
+    """
+    global _exit_watch
+    _OPEN.add(db)
+    if _exit_watch is None:
+
+        def watch() -> None:
+            threading.main_thread().join()
+            for conn in list(_OPEN):
+                conn.stop()
+
+        _exit_watch = threading.Thread(target=watch, name="durak-sqlite-exit", daemon=True)
+        _exit_watch.start()
+
+
 async def _connect(path: str) -> aiosqlite.Connection:
     # isolation_level=None: we issue BEGIN/COMMIT ourselves; the sqlite3 module's implicit
     # transactions would interleave with ours.
     db = await aiosqlite.connect(path, isolation_level=None)
+    _stop_at_exit(db)
     db.row_factory = sqlite3.Row
     try:
         await db.execute("PRAGMA busy_timeout = 5000")
     except BaseException:
-        await db.close()
+        await _close(db)
         raise
     return db
+
+
+async def _close(db: aiosqlite.Connection) -> None:
+    _OPEN.discard(db)
+    await db.close()
 
 
 class SqliteDatabase(Database):
@@ -180,7 +215,7 @@ class SqliteDatabase(Database):
             if path_str != ":memory:" and await db.journal_mode() == "wal":
                 await db._start_checkpointer(path_str)
         except BaseException:
-            await db._db.close()
+            await db._close()
             raise
         return db
 
@@ -284,10 +319,10 @@ class SqliteDatabase(Database):
         if self._checkpoint_task is not None:
             await asyncio.wait([self._checkpoint_task])
         if self._checkpointer is not None:
-            await self._checkpointer.close()
+            await _close(self._checkpointer)
             self._checkpointer = None
         async with self._lock:
-            await self._db.close()
+            await _close(self._db)
 
     # ----------------------------------------------------------------- transactions
 
