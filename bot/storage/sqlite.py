@@ -25,6 +25,7 @@ Design notes (the *why*):
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import re
@@ -43,6 +44,7 @@ import aiosqlite
 from .backend import STATE_UPDATE, Database, StateWrite, take_batch
 from .dialect import Connection, Cursor, IntegrityError
 from .migrations import MIGRATIONS_DIR, load_migrations, pending_migrations
+from .rows import StorageError
 
 __all__ = ["CHECKPOINT_BYTES", "PAGE_SIZE", "WAL_SIZE_LIMIT", "SqliteDatabase"]
 
@@ -359,14 +361,28 @@ class SqliteDatabase(Database):
             stop = time.monotonic() + _STATE_TRIP_SECONDS
             while self._state_queue and not self._state_closing.is_set():
                 batch = take_batch(self._state_queue)
+                # A task of its own, answered when it ends: if the writer is cancelled (at
+                # shutdown) while aiosqlite's thread commits the batch, its moves still get
+                # the answer the database gave, as they would with the writer alive.
+                commit = asyncio.ensure_future(self._update_states(batch))
+                commit.add_done_callback(functools.partial(self._answer, batch))
                 try:
-                    stored = await self._update_states(batch)
-                except Exception as exc:  # reported to each waiter; the next batch still goes
-                    self._settle(batch, exc)
-                else:
-                    self._settle(batch, stored)
+                    await asyncio.wait([commit])  # neither raises its error nor cancels it
+                except asyncio.CancelledError:
+                    await asyncio.wait([commit])  # the lock goes only with the connection free
+                    raise
                 if time.monotonic() >= stop:
                     return
+
+    def _answer(self, batch: list[StateWrite], commit: asyncio.Future[list[bool]]) -> None:
+        """Settle a batch from its commit (an error is reported to each of its moves; the
+        next batch still gets its go)."""
+        if commit.cancelled():
+            self._settle(batch, StorageError("the database is closing"))
+        elif (exc := commit.exception()) is not None:
+            self._settle(batch, exc)
+        else:
+            self._settle(batch, commit.result())
 
     async def _update_states(self, batch: Sequence[StateWrite]) -> list[bool]:
         """Store a batch of moves in one transaction and say which were stored.

@@ -275,6 +275,36 @@ async def test_moves_queued_during_a_commit_ride_the_same_trip(
         assert row is not None and (row.state_json, row.version) == (f'{{"g": {g}}}', 2)
 
 
+async def test_a_batch_committing_when_the_writer_is_cancelled_gets_its_answer(
+    sqlite_storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cancelling the group commit's writer (shutdown) while aiosqlite's thread commits a
+    batch: the commit still happens and its moves get the database's answer."""
+    storage = sqlite_storage
+    db = storage.database
+    assert isinstance(db, sqlite_backend.SqliteDatabase)
+    game_id = await _running_game(storage, 1, 2)
+    real_update = db._update_states
+    committing = asyncio.Event()
+
+    async def update(batch: Any) -> list[bool]:
+        committing.set()
+        for _ in range(5):  # the writer is cancelled meanwhile
+            await asyncio.sleep(0)
+        return await real_update(batch)
+
+    monkeypatch.setattr(db, "_update_states", update)
+    save = asyncio.create_task(storage.save_state(game_id, '{"v": 2}', 1, 2))
+    await committing.wait()
+    writer = db._state_writer
+    assert writer is not None
+    writer.cancel()
+    await asyncio.wait_for(save, 60)  # stored, no error (the bound only stops a hang)
+    assert writer.cancelled()
+    row = await storage.get_game(game_id)
+    assert row is not None and (row.state_json, row.version) == ('{"v": 2}', 2)
+
+
 async def test_close_waits_for_queued_moves(db_url: str, clock: FakeClock) -> None:
     st = await Storage.open(db_url, clock=clock)
     games = [await _running_game(st, 10 + 2 * i, 11 + 2 * i) for i in range(5)]
