@@ -101,7 +101,11 @@ from simcord.backend.models import Interaction as SimInteraction  # noqa: E402
 from simcord.components import walk_components  # noqa: E402
 from simcord.enums import ComponentType, InteractionType  # noqa: E402
 
-from bench.simcord_shortcuts import identity_callback_records, timers_follow_the_clock  # noqa: E402
+from bench.simcord_shortcuts import (  # noqa: E402
+    card_faces_drawn_once,
+    identity_callback_records,
+    timers_follow_the_clock,
+)
 from bot.app import DurakBot  # noqa: E402
 from bot.config import Config, config_from_mapping  # noqa: E402
 from bot.live_hands import DEBOUNCE, INTERVAL  # noqa: E402
@@ -850,7 +854,10 @@ async def run_size(
         # Settling also fires bot timers due within settle_timeout, so with turn timers on
         # it must stay below the half-time reminder.
         settle = opts.turn_timer / 2 - 1 if opts.turn_timer else SETTLE_SECONDS
-        async with simcord.run(bot, settle_timeout=settle, check_errors=False) as env:
+        async with (
+            _card_faces(opts),
+            simcord.run(bot, settle_timeout=settle, check_errors=False) as env,
+        ):
             clicker = Clicker(env, opts)
             assert env.bot.live_hands is not None
             env.bot.live_hands.debounce = opts.hand_debounce
@@ -964,6 +971,12 @@ async def run_size(
         games, memory, kinds, finished, errors, full_gcs, busy, live_figures,
         CpuSplit.total(splits), moves,
     )  # fmt: skip
+
+
+@asynccontextmanager
+async def _card_faces(opts: Options) -> AsyncIterator[None]:
+    with card_faces_drawn_once(opts.fast_simcord):
+        yield
 
 
 async def _drain(bot: DurakBot, limit: float) -> float | None:
