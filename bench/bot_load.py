@@ -162,8 +162,9 @@ class Samples:
     commit: list[float] = field(default_factory=list)
     wall: float = 0.0
     refused: int = 0
-    #: Move clicks not sent: a live edit had redrawn the hand without any move on it between
-    #: planning the click and its turn in the round (the bot was behind; see Clicker.wave).
+    #: Move clicks not sent: the hand showed no move yet when the click was planned, or a
+    #: live edit had redrawn it without any move on it between planning the click and its
+    #: turn in the round (the bot was behind either way; see Clicker.wave).
     stale: int = 0
 
 
@@ -1146,7 +1147,11 @@ async def _move_phase(
         message_id, _ = table.hands[seat]
         moves = custom_ids(env, table.channel_id, message_id, "durak:act:")
         if not moves:
-            raise RuntimeError(f"game {table.game_id}: no move offered to seat {seat}")
+            # the hand's redraw for this turn has not reached Discord yet (a loaded machine:
+            # the refresh click was answered, its edit is still on its way): the bot is
+            # behind, as with a stale click; the game moves in a later round
+            samples.stale += 1
+            continue
         actor = table.actors[session.seats[seat].user_id or 0]
         click = (actor, table.channel_id, message_id, rng.choice(moves))
         planned.append((table, seat, session.version, click))
