@@ -42,7 +42,7 @@ How each figure is taken:
 * Acknowledge ("ack"): from discord.py starting to parse the click's gateway event to the
   bot sending its interaction response, by ``time.perf_counter``. For a hand click it
   includes the rendering; a move click is acknowledged before the game lock, the engine and
-  the SQLite commit (bot/answers.py: the outcome follows as an edit, and "act"/"commit"
+  the SQLite commit (bot/surfaces/answers.py: the outcome follows as an edit, and "act"/"commit"
   below time that part), so its ack is the parsing and any queueing on the event loop,
   which the simulated Discord shares; it excludes only simcord's own work before the
   event reaches the bot and after the response leaves it (deep copies of every payload),
@@ -108,10 +108,11 @@ from bench.simcord_shortcuts import (  # noqa: E402
 )
 from bot.app import DurakBot  # noqa: E402
 from bot.config import Config, config_from_mapping  # noqa: E402
-from bot.live_hands import DEBOUNCE, INTERVAL  # noqa: E402
-from bot.sessions import GameService, GameSession  # noqa: E402
+from bot.game.models import GameSession  # noqa: E402
+from bot.game.service import GameService  # noqa: E402
 from bot.storage import Storage  # noqa: E402
 from bot.storage.url import parse_database_url  # noqa: E402
+from bot.surfaces.live_hands import DEBOUNCE, INTERVAL  # noqa: E402
 
 #: The bot's defaults, as an empty environment gives them.
 PRODUCTION = config_from_mapping({})
@@ -194,7 +195,8 @@ class SizeResult:
 
 @dataclass
 class LiveFigures:
-    """What the live hands did during the click rounds (bot.live_hands, bot.publisher)."""
+    """What the live hands did during the click rounds (bot.surfaces.live_hands,
+    bot.surfaces.publisher)."""
 
     hands: int  # live hands registered when the rounds began
     channels: int
@@ -791,7 +793,8 @@ class Options:
     #: 1 s the setup of 1,000 games took 458 s instead of 50 s. 0 in the rounds edits the
     #: table on every move at once: more work for the bot than its default.
     edit_interval: float = PRODUCTION.table_edit_interval
-    #: Live hands (bot.live_hands): wait before rendering, and least time between two edits
+    #: Live hands (bot.surfaces.live_hands): wait before rendering, and least time between
+    #: two edits
     #: of one hand. The bot's defaults.
     hand_debounce: float = DEBOUNCE
     hand_interval: float = INTERVAL
@@ -1177,8 +1180,9 @@ async def _moves_applied(
     service: GameService, clicked: list[tuple[int, int]], limit: float = 5.0
 ) -> None:
     """Wait (a few real seconds at most) until every clicked game moved past the version its
-    move was made on. A move click is acknowledged before the move is applied (bot/answers.py),
-    so the wave's answers come back first; the next round must see the moves."""
+    move was made on. A move click is acknowledged before the move is applied
+    (bot/surfaces/answers.py), so the wave's answers come back first; the next round must see
+    the moves."""
     waiting = list(clicked)
     end = time.perf_counter() + limit
     while waiting and time.perf_counter() < end:

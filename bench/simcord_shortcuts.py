@@ -19,7 +19,7 @@ import simcord
 import simcord._runtime as sim_runtime
 import simcord.env as sim_env
 
-from bot import emojis as bot_emojis
+from bot.cardart import emojis as bot_emojis
 
 __all__ = ["card_faces_drawn_once", "identity_callback_records", "timers_follow_the_clock"]
 

@@ -20,19 +20,21 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from .answers import log_lost_answer
+from .cardart.emojis import registry as card_emojis
 from .config import Config
-from .emojis import registry as card_emojis
+from .game.models import AiFactory, GameSession
+from .game.service import GameService
 from .health import Heartbeat
 from .i18n import DurakTranslator, pick_locale, t
-from .live_hands import LiveHands
-from .pings import TurnPings
-from .publisher import DiscordPublisher
-from .rematch_views import REMATCH_ITEMS
-from .sessions import AiFactory, GameService, GameSession
 from .sharding import ShardScope
 from .storage import Storage
-from .views import DYNAMIC_ITEMS, live_hand_message, reopen_view
+from .surfaces.answers import log_lost_answer
+from .surfaces.dynamic_items import DYNAMIC_ITEMS
+from .surfaces.hand_views import live_hand_message, reopen_view
+from .surfaces.live_hands import LiveHands
+from .surfaces.pings import TurnPings
+from .surfaces.publisher import DiscordPublisher
+from .surfaces.rematch_views import REMATCH_ITEMS
 
 __all__ = ["INVITE_PERMISSIONS", "SYNC_MODES", "DurakBot", "SyncMode", "sync_commands_only"]
 
@@ -123,7 +125,8 @@ class DurakBot(commands.AutoShardedBot):
         commands_only: bool = False,
         live_hand_timing: tuple[float, float] | None = None,
     ) -> None:
-        #: (debounce, interval) of live hand edits; None keeps bot.live_hands' defaults. Tests
+        #: (debounce, interval) of live hand edits; None keeps bot.surfaces.live_hands' defaults.
+        #: Tests
         #: pass (0, 0): under simcord a pending sleep waits in real time.
         self._live_hand_timing = live_hand_timing
         # A card game never joins a voice channel: without this, every start warns that
@@ -247,14 +250,14 @@ class DurakBot(commands.AutoShardedBot):
         return None
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Every interaction tells the ping policy that its user is here (bot.pings)."""
+        """Every interaction tells the ping policy that its user is here (bot.surfaces.pings)."""
         if self.pings is not None:
             self.pings.seen(interaction)
 
     async def _resume(self, sessions: list[GameSession]) -> None:
         """Once the gateway is up: draw every open table again (its own row is the record of
         what it should show: a change committed just before the restart may not have reached
-        Discord), owe again what ended games still owe (bot/delivery.py), and let computer
+        Discord), owe again what ended games still owe (bot/surfaces/delivery.py), and let computer
         seats continue."""
         await self.wait_until_ready()
         assert self.publisher is not None and self.service is not None

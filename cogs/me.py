@@ -2,7 +2,7 @@
 
 A subcommand of the ``/durak`` group, kept out of :mod:`cogs.durak` so that cog stays about
 games; it is attached to the group that cog registered. Thin like every cog: storage holds
-the preference, :mod:`bot.pings` honours it.
+the preference, :mod:`bot.surfaces.pings` honours it.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Why an action is illegal: a stable code and a sentence, computed only on the error path.
 
-Kept apart from ``game.py`` so the move generator stays small: ``Game.apply`` calls this only
+Kept apart from ``moves.py`` so the move generator stays small: ``Game.apply`` calls this only
 after an action has been refused, so none of it is on a hot path.
 """
 
@@ -12,7 +12,7 @@ from .actions import EX, PA, PI, SH, TK, TR, A, Action, ActionKind, D, T
 from .cards import CARDS
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .moves import GameMoves
 
 #: The kinds of move only a catalogue variant generates (``Variant.explain_own`` explains).
 _OWN_KINDS = frozenset(
@@ -26,7 +26,7 @@ _OWN_KINDS = frozenset(
 )
 
 
-def explain_illegal(g: Game, action: Action) -> tuple[str, str]:
+def explain_illegal(g: GameMoves, action: Action) -> tuple[str, str]:
     """Why ``action`` is not legal: a stable code and a sentence (only on the error path)."""
     seat, kind = action.seat, action.kind
     if g.result is not None:

@@ -18,13 +18,14 @@ from .rules import RuleSet
 from .variants.base import CLOSED, aside_masks
 
 if TYPE_CHECKING:
-    from .game import Game, Result
+    from .moves import GameMoves
+    from .result import Result
 
 #: The pseudo-seat of someone watching the table: sees only face-up and public cards.
 SPECTATOR = -1
 
 
-def _aside_fields(g: Game, fields: dict[str, object]) -> None:
+def _aside_fields(g: GameMoves, fields: dict[str, object]) -> None:
     """What a seat sees of the cards a variant set aside: only how many lie face down (and the
     face-up trump among the out-of-play cards)."""
     out, closed = aside_masks(g.vstate, g.n)
@@ -91,7 +92,7 @@ class Observation:
     judging: int = -1
 
     @classmethod
-    def of(cls, g: Game, seat: int) -> Observation:
+    def of(cls, g: GameMoves, seat: int) -> Observation:
         """The view of ``seat``; ``seat == SPECTATOR`` (-1) is what the channel may see."""
         if not -1 <= seat < g.n:
             raise ValueError(f"there is no seat {seat}")

@@ -1,5 +1,6 @@
 """Pictures of the table: a PNG that rides along the public table message.
 
+The cards on it are drawn by :mod:`bot.cardart`, the same faces as the card emojis.
 The package is split by what can go wrong where:
 
 * :mod:`.scene` turns the live, mutable service state into a frozen :class:`~.scene.Scene`

@@ -1,6 +1,7 @@
 """Card sprites at table size: faces, backs, the sideways trump, a soft shadow.
 
-The cards themselves are drawn by :mod:`bot.cardface` (shared with the card emojis, so a card
+The cards themselves are drawn by :mod:`bot.cardart.cardface` (shared with the card emojis, so a
+card
 looks the same on a button and on the felt); this module fixes their table sizes, bakes in a
 soft drop shadow and keeps every sprite in memory: a table picture is mostly pasting these,
 which keeps a render in the tens of milliseconds. Sprites are RGBA with the shadow baked in,
@@ -13,7 +14,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageFilter
 
-from ..cardface import suit_colour, table_back, table_face, table_sideways_face
+from ..cardart.cardface import suit_colour, table_back, table_face, table_sideways_face
 
 __all__ = [
     "CARD_H",

@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 
 # One font loader for cards and names: cached, basic layout, Pillow's own font if the
 # bundled file is missing.
-from ..cardface import FONT_DIR, Font, font
+from ..cardart.cardface import FONT_DIR, Font, font
 
 __all__ = ["FONT_DIR", "draw_text", "fit", "font", "has_glyph", "safe_text", "text_width"]
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from engine import PRESETS, ActionKind, Game, RuleSet
 
-from ..sessions import GameSession, LobbyInfo, SeatInfo
+from ..game.models import GameSession, LobbyInfo, SeatInfo
 
 __all__ = ["NAMES", "STAGES", "sample_lobby", "sample_session", "session_of"]
 

@@ -1,6 +1,6 @@
 """What a table picture shows, frozen: built on the event loop, drawn in a worker thread.
 
-The live :class:`~bot.sessions.GameSession` changes under the service lock while a picture is
+The live :class:`~bot.game.models.GameSession` changes under the service lock while a picture is
 being drawn, so the drawing code never sees it. A :class:`Scene` is built from public
 information only (``game.public_observation()``, seat names, the seats the game waits for)
 and holds already translated labels; it is hashable, which makes it its own cache key, and it
@@ -13,9 +13,11 @@ from dataclasses import dataclass
 
 from engine.cards import NO_TRUMP, SUIT_NAMES
 
+from ..game.models import GameSession, LobbyInfo
+from ..game.rules import waiting_seats
 from ..i18n import t
-from ..render import deck_text, preset_name, role_key, score_texts, seat_name
-from ..sessions import GameSession, LobbyInfo, waiting_seats
+from ..rendering.common import deck_text, preset_name, seat_name
+from ..rendering.table import role_key, score_texts
 
 __all__ = ["Scene", "SeatScene", "lobby_scene", "table_scene"]
 

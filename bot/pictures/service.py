@@ -21,8 +21,8 @@ from typing import Any
 
 import discord
 
+from ..game.models import GameSession, LobbyInfo
 from ..i18n import t
-from ..sessions import GameSession, LobbyInfo
 from .scene import Scene, lobby_scene, table_scene
 from .table import render_png
 

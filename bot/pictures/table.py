@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 
 from engine.cards import SUIT_SYMBOLS
 
-from ..cardface import Font
+from ..cardart.cardface import Font
 from .cards import (
     CARD_H,
     CARD_W,

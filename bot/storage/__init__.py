@@ -6,36 +6,77 @@ and every ``st.X`` of the single-module days keep working through the re-exports
 
 from __future__ import annotations
 
-from .store import *  # noqa: F403 - the public names, as listed in store.__all__
-from .store import (
-    AI_DIFFICULTIES,
+from .core import ACTIVE_STATUSES, AI_DIFFICULTIES, FORFEIT_REASONS, OUTCOMES
+from .forfeits import DEFAULT_FORFEITS
+from .migrations import MIGRATIONS_DIR, Migration, load_migrations
+from .outbox import OUTBOX_KINDS
+from .rows import (
     DEFAULT_TURN_TIMER_SECONDS,
-    FOOL_OUTCOMES,
-    FORFEIT_REASONS,
-    LOCALES,
-    OUTCOMES,
-    PERIOD_SECONDS,
+    AlreadyInGame,
+    Forfeit,
     ForfeitReason,
+    GameNotFound,
+    GameRow,
     GameStatus,
+    GuildSettings,
+    InvalidGameStatus,
+    LeaderboardEntry,
     LeaderboardSort,
+    LobbyFull,
+    OutboxRow,
     Outcome,
     Period,
+    PlayerPrefs,
+    ResultEntry,
+    ResultRow,
+    SeatRow,
+    SeatTaken,
+    StaleVersion,
+    StorageError,
+    UserStats,
 )
-from .store import __all__ as _store_all
-from .store import _dumps as _dumps  # used by bot/rematch_store.py, written like store.py
+from .settings import LOCALES
+from .stats import FOOL_OUTCOMES, PERIOD_SECONDS
+from .store import Storage
+from .url import DatabaseUrl, parse_database_url
 
 __all__ = [
-    *_store_all,
+    "ACTIVE_STATUSES",
     "AI_DIFFICULTIES",
+    "DEFAULT_FORFEITS",
     "DEFAULT_TURN_TIMER_SECONDS",
     "FOOL_OUTCOMES",
     "FORFEIT_REASONS",
     "LOCALES",
+    "MIGRATIONS_DIR",
+    "OUTBOX_KINDS",
     "OUTCOMES",
     "PERIOD_SECONDS",
+    "AlreadyInGame",
+    "DatabaseUrl",
+    "Forfeit",
     "ForfeitReason",
+    "GameNotFound",
+    "GameRow",
     "GameStatus",
+    "GuildSettings",
+    "InvalidGameStatus",
+    "LeaderboardEntry",
     "LeaderboardSort",
+    "LobbyFull",
+    "Migration",
+    "OutboxRow",
     "Outcome",
     "Period",
+    "PlayerPrefs",
+    "ResultEntry",
+    "ResultRow",
+    "SeatRow",
+    "SeatTaken",
+    "StaleVersion",
+    "Storage",
+    "StorageError",
+    "UserStats",
+    "load_migrations",
+    "parse_database_url",
 ]

@@ -1,10 +1,10 @@
 """The one connection API the storage's SQL is written against, and what differs per engine.
 
-Every query of :mod:`bot.storage.store` is written once, in the SQL both SQLite and
-PostgreSQL understand, with ``?`` placeholders, and run through a :class:`Connection` whose
-calls look like aiosqlite's (``async with conn.execute(sql, params) as cur``,
-``await cur.fetchone()``, ``cur.rowcount``), so a method written for SQLite usually runs on
-PostgreSQL unchanged. The differences are kept here, small and explicit:
+Every query of the storage (:mod:`bot.storage.store` and its area modules) is written once,
+in the SQL both SQLite and PostgreSQL understand, with ``?`` placeholders, and run through a
+:class:`Connection` whose calls look like aiosqlite's (``async with conn.execute(sql, params)
+as cur``, ``await cur.fetchone()``, ``cur.rowcount``), so a method written for SQLite usually
+runs on PostgreSQL unchanged. The differences are kept here, small and explicit:
 
 * placeholders: ``?`` becomes ``$1, $2, ...`` for PostgreSQL (:func:`numbered_placeholders`);
 * ``INSERT OR IGNORE`` (SQLite only) becomes ``INSERT ... ON CONFLICT DO NOTHING``;
@@ -19,8 +19,8 @@ PostgreSQL unchanged. The differences are kept here, small and explicit:
   columns for ``INTEGER PRIMARY KEY``).
 
 Things with no portable spelling (``PRAGMA``, SQLite's date functions, ``INSERT OR
-REPLACE``) do not belong in store.py; the PostgreSQL half of the storage test suite is what
-catches them.
+REPLACE``) do not belong in the storage's area modules; the PostgreSQL half of the storage
+test suite is what catches them.
 """
 
 from __future__ import annotations
@@ -184,7 +184,7 @@ def numbered_placeholders(sql: str) -> str:
 
 @lru_cache(maxsize=1024)
 def postgres_sql(sql: str) -> str:
-    """A statement of store.py as PostgreSQL wants it."""
+    """A statement of the storage's area modules as PostgreSQL wants it."""
     if _INSERT_OR_IGNORE.match(sql):
         sql = _INSERT_OR_IGNORE.sub("INSERT INTO", sql, count=1).rstrip().rstrip(";")
         sql += " ON CONFLICT DO NOTHING"

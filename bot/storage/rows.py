@@ -217,7 +217,7 @@ class PlayerPrefs:
 @dataclass(frozen=True, slots=True)
 class OutboxRow:
     """Something the channel is still owed for an ended game: its final ``table`` or its
-    ``result`` announcement, as of game ``version`` (see bot/delivery.py)."""
+    ``result`` announcement, as of game ``version`` (see bot/surfaces/delivery.py)."""
 
     game_id: int
     kind: str

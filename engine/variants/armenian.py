@@ -9,7 +9,7 @@ from ..cards import CARDS
 from .base import Variant, lead_limit, no_talon, plain_leads
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..moves import GameMoves
     from ..rules import RuleSet
 
 #: The lead from the talon of each seat, built once like the engine's own actions.
@@ -42,12 +42,12 @@ class Armenian(Variant):
     def problems(self, rules: RuleSet) -> list[str]:
         return super().problems(rules) + no_talon(self, rules, "there is never a top card to lead")
 
-    def add_leads(self, g: Game, seat: int, out: list[Action]) -> None:
+    def add_leads(self, g: GameMoves, seat: int, out: list[Action]) -> None:
         plain_leads(g, seat, out)
         if g.talon and lead_limit(g) > 0:
             out.append(_TOP[seat])
 
-    def apply_own(self, g: Game, action: Action) -> list[Event]:
+    def apply_own(self, g: GameMoves, action: Action) -> list[Event]:
         seat = action.seat
         card = g.talon.pop()
         if g.trump_index >= len(g.talon):  # it was the turned-up trump
@@ -62,7 +62,7 @@ class Armenian(Variant):
         ev += g.apply_unchecked(Action(seat, ActionKind.ATTACK, (CARDS[card],)))
         return ev
 
-    def explain_own(self, g: Game, action: Action) -> tuple[str, str]:
+    def explain_own(self, g: GameMoves, action: Action) -> tuple[str, str]:
         if action.kind is not ActionKind.TOP:
             return super().explain_own(g, action)
         if action.cards:

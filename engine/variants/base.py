@@ -30,6 +30,11 @@ Speed: a hook whose flag is off is never called; ``Game`` copies each flag into 
 per game (``Game._blank``), so the pagat presets pay one slot read per bout, or per lead,
 for the whole mechanism (``bench/engine_speed.py`` measures it).
 
+Typing: a hook's ``g`` is a :class:`~engine.moves.GameMoves` (the state with its legal
+actions and their application), the class that calls most hooks; variants import it only for
+type checking, so at run time the imports run one way: ``game`` imports the variants, and
+``moves`` and ``state`` import neither.
+
 State: a variant that must remember something across bouts (points, a counter) keeps it in
 ``Game.vstate``, a dict of JSON values that are never mutated in place (replace them), so that
 ``Game.copy`` can copy it shallowly and JSON positions round-trip it (``variant_state``).
@@ -43,7 +48,7 @@ from ..cards import BEATERS, CARDS, Card, bits
 
 if TYPE_CHECKING:
     from ..actions import Action, Event
-    from ..game import Game
+    from ..moves import GameMoves
     from ..result import Result
     from ..rules import RuleSet
 
@@ -188,7 +193,7 @@ class Variant:
         computer players' sampled worlds lay it alike."""
         return cards
 
-    def opening_attacker(self, g: Game, previous: Result | None) -> int | None:
+    def opening_attacker(self, g: GameMoves, previous: Result | None) -> int | None:
         """Who leads the first bout of the deal, or None for the ``first_lead`` /
         ``next_deal_lead`` options."""
         return None
@@ -200,83 +205,85 @@ class Variant:
         ``cards.NO_TRUMP``."""
         return turned_up % 52 // 13 if turned_up >= 0 else turned_up // 13
 
-    def beat_tables(self, g: Game, trump: int) -> tuple[tuple[int, ...], ...]:
+    def beat_tables(self, g: GameMoves, trump: int) -> tuple[tuple[int, ...], ...]:
         """Per seat: ``table[card]`` is the mask of the cards that beat ``card`` when that seat
         defends. Called when the deal starts and whenever trumps change. Return the same tuple
         object for every seat when they all beat alike (the usual case)."""
         return (BEATERS[trump],) * g.n
 
-    def seat_trumps(self, g: Game) -> tuple[int, ...]:
+    def seat_trumps(self, g: GameMoves) -> tuple[int, ...]:
         """Each seat's own trump suit, shown to the players (the same for all, usually)."""
         return (g.trump,) * g.n
 
     # ---------------------------------------------------------------- leading and drawing
 
-    def add_leads(self, g: Game, seat: int, out: list[Action]) -> None:
+    def add_leads(self, g: GameMoves, seat: int, out: list[Action]) -> None:
         """Append the attacker's legal leads to ``out`` (only with ``leads = True``)."""
         raise NotImplementedError
 
-    def add_defences(self, g: Game, seat: int, out: list[Action]) -> None:
+    def add_defences(self, g: GameMoves, seat: int, out: list[Action]) -> None:
         """Append the defender's extra moves while facing unbeaten cards (only with
         ``defends = True``), after the beats and transfers, before 'take'."""
         raise NotImplementedError
 
-    def apply_own(self, g: Game, action: Action) -> list[Event]:
+    def apply_own(self, g: GameMoves, action: Action) -> list[Event]:
         """Apply one of the variant's own kinds of move (``ActionKind.TOP``, ``SWAP``), already
         known to be legal; ``Game.apply_unchecked`` calls this after its pagat branches and
         then ends the bout if the move finished it."""
         raise NotImplementedError
 
-    def explain_own(self, g: Game, action: Action) -> tuple[str, str]:
+    def explain_own(self, g: GameMoves, action: Action) -> tuple[str, str]:
         """Why one of the variants' own kinds of move is illegal now (code, sentence)."""
         return "not_played", f"'{action.kind.value}' is not played in this game"
 
-    def edit_actions(self, g: Game, seat: int, out: list[Action]) -> None:
+    def edit_actions(self, g: GameMoves, seat: int, out: list[Action]) -> None:
         """Edit ``seat``'s legal actions in place, after the engine and the other hooks built
         them: add the variant's own moves or remove moves it forbids now (only with
         ``edits``; ``all_legal_actions`` then asks every seat in turn)."""
         raise NotImplementedError
 
-    def explain_edited(self, g: Game, action: Action) -> tuple[str, str] | None:
+    def explain_edited(self, g: GameMoves, action: Action) -> tuple[str, str] | None:
         """Why ``action`` is illegal when ``edit_actions`` is the reason (None: ask the
         engine's own explanations). Only with ``edits``."""
         return None
 
-    def face_down(self, g: Game) -> int:
+    def face_down(self, g: GameMoves) -> int:
         """Mask of the table's defences lying face down: a JSON position does not check them
         as beating, and their ranks open no throw-ins (only with ``edits``)."""
         return 0
 
-    def after_load(self, g: Game) -> None:
+    def after_load(self, g: GameMoves) -> None:
         """Restore what the engine derives from the table when a JSON position is loaded and
         the variant counts differently (only with ``edits``)."""
 
-    def draw_need(self, g: Game, seat: int) -> int:
+    def draw_need(self, g: GameMoves, seat: int) -> int:
         """How many cards ``seat`` draws in the refill after a bout (only with ``draws``)."""
         raise NotImplementedError
 
-    def on_bout_end(self, g: Game, taken: bool, cards: int, last: int, ev: list[Event]) -> None:
+    def on_bout_end(
+        self, g: GameMoves, taken: bool, cards: int, last: int, ev: list[Event]
+    ) -> None:
         """A bout has just ended, before the refill. ``cards`` is the mask of the table's cards
         (already in the defender's hand when ``taken``, else in the discard); ``last`` is the
         card that answered the last attack card (-1 when taken). Only with ``bout_end``."""
         raise NotImplementedError
 
-    def after_refill(self, g: Game, ev: list[Event]) -> None:
+    def after_refill(self, g: GameMoves, ev: list[Event]) -> None:
         """The refill after a bout has just drawn from the talon (called only while there was
         a talon to draw from, so the moment it runs out is seen). Only with ``bout_end``."""
 
     # ---------------------------------------------------------------- seeing and scoring
 
-    def public_state(self, g: Game) -> dict[str, Any]:
+    def public_state(self, g: GameMoves) -> dict[str, Any]:
         """The part of ``g.vstate`` every seat may know (a counter, say), shown in
         observations as ``variant_state`` so that the computer players' sampled worlds carry
         it; never a card set aside or a seed."""
         return {}
 
-    def observe(self, g: Game, seat: int, fields: dict[str, object]) -> None:
+    def observe(self, g: GameMoves, seat: int, fields: dict[str, object]) -> None:
         """Edit the fields of ``seat``'s observation (-1: the public) before it is built."""
 
-    def settle(self, g: Game) -> Result | None:
+    def settle(self, g: GameMoves) -> Result | None:
         """The result, once the engine has found the game over (None: keep the engine's)."""
         return None
 
@@ -296,7 +303,7 @@ def no_talon(variant: Variant, rules: RuleSet, consequence: str) -> list[str]:
     return []
 
 
-def plain_leads(g: Game, seat: int, out: list[Action]) -> None:
+def plain_leads(g: GameMoves, seat: int, out: list[Action]) -> None:
     """The base game's leads (every non-empty set of one rank the bout allows), for a variant
     whose ``add_leads`` adds to them rather than replacing them: the engine's own generator
     runs with the variant's hook switched off for the call, so the fast path is untouched."""
@@ -307,13 +314,13 @@ def plain_leads(g: Game, seat: int, out: list[Action]) -> None:
         g._v_leads = True
 
 
-def lead_limit(g: Game) -> int:
+def lead_limit(g: GameMoves) -> int:
     """How many cards the next lead may hold (0: none), as the engine computes it."""
     limit = g.hands[g.defender].bit_count()
     return g._limit if g._limit < limit else limit
 
 
-def lowest_card_of(g: Game, suit_of_seat: tuple[int, ...]) -> tuple[int, int] | None:
+def lowest_card_of(g: GameMoves, suit_of_seat: tuple[int, ...]) -> tuple[int, int] | None:
     """(rank, seat) of the lowest card any seat holds in that seat's own trump suit."""
     best: tuple[int, int] | None = None
     for s in range(g.n):

@@ -10,7 +10,7 @@ from ..cards import CARDS, bits
 from .base import Deal, Variant, no_talon, standard_deal
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..moves import GameMoves
     from ..rules import RuleSet
 
 
@@ -49,10 +49,12 @@ class BeatenOff(Variant):
         seed = random.Random(",".join(map(str, deck))).getrandbits(48)
         return dealt._replace(vstate={"beaten": 0, "seed": seed})
 
-    def public_state(self, g: Game) -> dict[str, Any]:
+    def public_state(self, g: GameMoves) -> dict[str, Any]:
         return {"beaten": g.vstate.get("beaten", 0)}
 
-    def on_bout_end(self, g: Game, taken: bool, cards: int, last: int, ev: list[Event]) -> None:
+    def on_bout_end(
+        self, g: GameMoves, taken: bool, cards: int, last: int, ev: list[Event]
+    ) -> None:
         if taken:
             return
         count = g.vstate.get("beaten", 0) + 1

@@ -17,7 +17,7 @@ from ..result import Result
 from .base import Variant
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..moves import GameMoves
     from ..rules import RuleSet
 
 #: "The player who has 52 cards and more loses the game at once."
@@ -26,7 +26,7 @@ LOSING_HAND = 52
 PACK_SIZES = (36, 52)
 
 
-def losing_result(g: Game, fool: int) -> Result:
+def losing_result(g: GameMoves, fool: int) -> Result:
     """The result when ``fool`` holds 52 cards: that player (or team) loses at once. The
     others are placed as the deal stood: those already out in the order they went, then the
     players still holding cards by fewer cards first, equal hands clockwise from the fool's
@@ -81,10 +81,10 @@ class Big(Variant):
             )
         return out
 
-    def beat_tables(self, g: Game, trump: int) -> tuple[tuple[int, ...], ...]:
+    def beat_tables(self, g: GameMoves, trump: int) -> tuple[tuple[int, ...], ...]:
         return (TWO_PACK_BEATERS[trump],) * g.n
 
-    def opening_attacker(self, g: Game, previous: Result | None) -> int | None:
+    def opening_attacker(self, g: GameMoves, previous: Result | None) -> int | None:
         rule = g.rules.first_lead if previous is None else g.rules.next_deal_lead
         if rule != "lowest_trump" or not 0 <= g.trump <= 3:
             return None
@@ -101,7 +101,9 @@ class Big(Variant):
                     return s
         return first  # nobody holds a trump: the dealer's left, as in the base game
 
-    def on_bout_end(self, g: Game, taken: bool, cards: int, last: int, ev: list[Event]) -> None:
+    def on_bout_end(
+        self, g: GameMoves, taken: bool, cards: int, last: int, ev: list[Event]
+    ) -> None:
         if not taken:
             return
         d = g.defender

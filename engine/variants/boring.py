@@ -10,7 +10,7 @@ from ..cards import CARDS, RANK_MASK
 from .base import Variant
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..moves import GameMoves
     from ..rules import RuleSet
 
 
@@ -46,7 +46,7 @@ class Boring(Variant):
             )
         return out
 
-    def add_leads(self, g: Game, seat: int, out: list[Action]) -> None:
+    def add_leads(self, g: GameMoves, seat: int, out: list[Action]) -> None:
         limit = g.lead_limit()
         hand = g.hands[seat]
         if limit <= 0 or not hand:

@@ -8,7 +8,7 @@ from ..cards import BEATERS
 from .base import Variant, lowest_card_of
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..moves import GameMoves
     from ..result import Result
     from ..rules import RuleSet
 
@@ -50,13 +50,13 @@ class DoubleTrump(Variant):
             out.append(f"{self.title}: four suits give at most four players a trump of their own")
         return out
 
-    def seat_trumps(self, g: Game) -> tuple[int, ...]:
+    def seat_trumps(self, g: GameMoves) -> tuple[int, ...]:
         return seat_suits(g.trump, g.n, g.dealer)
 
-    def beat_tables(self, g: Game, trump: int) -> tuple[tuple[int, ...], ...]:
+    def beat_tables(self, g: GameMoves, trump: int) -> tuple[tuple[int, ...], ...]:
         return tuple(BEATERS[s] for s in seat_suits(trump, g.n, g.dealer))
 
-    def opening_attacker(self, g: Game, previous: Result | None) -> int | None:
+    def opening_attacker(self, g: GameMoves, previous: Result | None) -> int | None:
         if previous is not None or g.rules.first_lead != "lowest_trump":
             return None
         best = lowest_card_of(g, self.seat_trumps(g))

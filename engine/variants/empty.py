@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from .base import Variant, no_talon
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..moves import GameMoves
     from ..rules import RuleSet
 
 
@@ -34,7 +34,7 @@ class Empty(Variant):
             self, rules, "nobody ever draws and the rule never applies"
         )
 
-    def draw_need(self, g: Game, seat: int) -> int:
+    def draw_need(self, g: GameMoves, seat: int) -> int:
         return 0 if g.hands[seat] else g.rules.hand_size
 
 

@@ -10,7 +10,7 @@ from .scoring import settle_by_score
 
 if TYPE_CHECKING:
     from ..actions import Event
-    from ..game import Game
+    from ..moves import GameMoves
     from ..result import Result
 
 
@@ -41,7 +41,9 @@ class Epaulet(Variant):
     bout_end = True
     settles = True
 
-    def on_bout_end(self, g: Game, taken: bool, cards: int, last: int, ev: list[Event]) -> None:
+    def on_bout_end(
+        self, g: GameMoves, taken: bool, cards: int, last: int, ev: list[Event]
+    ) -> None:
         if not taken:
             return
         pairs = [r for r in range(14, 1, -1) if (cards & RANK_MASK[r]).bit_count() == 2]
@@ -51,12 +53,12 @@ class Epaulet(Variant):
         won[g.attacker] = sorted([*won[g.attacker], *pairs], reverse=True)
         g.vstate = {**g.vstate, "epaulets": won}
 
-    def public_state(self, g: Game) -> dict[str, Any]:
+    def public_state(self, g: GameMoves) -> dict[str, Any]:
         # everyone saw the pile taken: public, and sampled worlds need it
         won = g.vstate.get("epaulets") or [[] for _ in range(g.n)]
         return {"epaulets": [list(x) for x in won]}
 
-    def settle(self, g: Game) -> Result | None:
+    def settle(self, g: GameMoves) -> Result | None:
         won = g.vstate.get("epaulets") or [[] for _ in range(g.n)]
         return settle_by_score(g, lambda s: (len(won[s]), *won[s]))
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 from .base import Deal, Variant, lowest_card_of, whole_deck_deal
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..moves import GameMoves
     from ..result import Result
     from ..rules import RuleSet
 
@@ -45,7 +45,7 @@ class Heaped(Variant):
     def deal(self, rules: RuleSet, deck: list[int], dealer: int) -> Deal:
         return whole_deck_deal(rules, deck, dealer)
 
-    def opening_attacker(self, g: Game, previous: Result | None) -> int | None:
+    def opening_attacker(self, g: GameMoves, previous: Result | None) -> int | None:
         found = lowest_card_of(g, (g.trump,) * g.n)
         return None if found is None else found[1]
 

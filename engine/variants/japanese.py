@@ -8,7 +8,7 @@ from ..cards import BEATERS, DIAMONDS, SPADES, SUIT_MASK
 from .base import Deal, Variant, standard_deal
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..moves import GameMoves
     from ..rules import RuleSet
 
 #: The plain diamonds-trump table, except that a spade is beaten by higher spades only.
@@ -40,7 +40,7 @@ class Japanese(Variant):
     def trump_suit(self, turned_up: int) -> int:
         return DIAMONDS
 
-    def beat_tables(self, g: Game, trump: int) -> tuple[tuple[int, ...], ...]:
+    def beat_tables(self, g: GameMoves, trump: int) -> tuple[tuple[int, ...], ...]:
         return (_TABLE,) * g.n
 
 

@@ -10,7 +10,7 @@ from ..cards import CARDS
 from .base import CLOSED, Deal, Variant, card_list, no_talon, parse_list, standard_deal
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..moves import GameMoves
     from ..rules import RuleSet
 
 
@@ -60,21 +60,23 @@ class Magadan(Variant):
             hands[seat] = 1 << mine[-1]
         return dealt._replace(hands=hands, vstate={CLOSED: [card_list(c) for c in closed]})
 
-    def draw_need(self, g: Game, seat: int) -> int:
+    def draw_need(self, g: GameMoves, seat: int) -> int:
         closed = g.vstate.get(CLOSED, ())
         held = len(closed[seat]) if seat < len(closed) else 0
         return g.rules.hand_size - g.hands[seat].bit_count() - held
 
-    def on_bout_end(self, g: Game, taken: bool, cards: int, last: int, ev: list[Event]) -> None:
+    def on_bout_end(
+        self, g: GameMoves, taken: bool, cards: int, last: int, ev: list[Event]
+    ) -> None:
         if not taken:
             self._open(g, g.defender, 1, ev)
 
-    def after_refill(self, g: Game, ev: list[Event]) -> None:
+    def after_refill(self, g: GameMoves, ev: list[Event]) -> None:
         if not g.talon:
             for s in range(g.n):
                 self._open(g, s, 99, ev)
 
-    def _open(self, g: Game, seat: int, count: int, ev: list[Event]) -> None:
+    def _open(self, g: GameMoves, seat: int, count: int, ev: list[Event]) -> None:
         """Turn up to ``count`` of ``seat``'s closed cards face up into the hand."""
         closed = g.vstate.get(CLOSED, [])
         if seat >= len(closed) or not closed[seat]:

@@ -9,7 +9,7 @@ from .scoring import settle_by_score
 
 if TYPE_CHECKING:
     from ..actions import Event
-    from ..game import Game
+    from ..moves import GameMoves
     from ..result import Result
 
 
@@ -36,18 +36,20 @@ class Point(Variant):
     bout_end = True
     settles = True
 
-    def on_bout_end(self, g: Game, taken: bool, cards: int, last: int, ev: list[Event]) -> None:
+    def on_bout_end(
+        self, g: GameMoves, taken: bool, cards: int, last: int, ev: list[Event]
+    ) -> None:
         if taken:
             return
         points = list(g.vstate.get("points") or [0] * g.n)
         points[g.defender] += cards.bit_count() // 2  # every pair: an attack card and its beater
         g.vstate = {**g.vstate, "points": points}
 
-    def public_state(self, g: Game) -> dict[str, Any]:
+    def public_state(self, g: GameMoves) -> dict[str, Any]:
         # the points are public (everyone saw each bout beaten off); sampled worlds need them
         return {"points": list(g.vstate.get("points") or [0] * g.n)}
 
-    def settle(self, g: Game) -> Result | None:
+    def settle(self, g: GameMoves) -> Result | None:
         points = g.vstate.get("points") or [0] * g.n
         return settle_by_score(g, lambda s: (points[s],))
 

@@ -11,7 +11,7 @@ from ..cards import CARDS, bits
 from .base import Variant, no_talon
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..moves import GameMoves
     from ..rules import RuleSet
 
 SWAPPED = "swapped"  # vstate: [bout_no, seat] of the last swap (one per defender and bout)
@@ -43,11 +43,11 @@ class Poker(Variant):
     def problems(self, rules: RuleSet) -> list[str]:
         return super().problems(rules) + no_talon(self, rules, "there is nothing to swap with")
 
-    def public_state(self, g: Game) -> dict[str, Any]:
+    def public_state(self, g: GameMoves) -> dict[str, Any]:
         got = g.vstate.get(SWAPPED)
         return {SWAPPED: got} if got else {}
 
-    def _may_swap(self, g: Game, seat: int) -> bool:
+    def _may_swap(self, g: GameMoves, seat: int) -> bool:
         hand = g.hands[seat].bit_count()
         return (
             2 <= hand < g.rules.hand_size
@@ -55,12 +55,12 @@ class Poker(Variant):
             and g.vstate.get(SWAPPED) != [g.bout_no, seat]
         )
 
-    def add_defences(self, g: Game, seat: int, out: list[Action]) -> None:
+    def add_defences(self, g: GameMoves, seat: int, out: list[Action]) -> None:
         if self._may_swap(g, seat):
             cards = list(bits(g.hands[seat]))
             out.extend(Action(seat, ActionKind.SWAP, pair) for pair in combinations(cards, 2))
 
-    def apply_own(self, g: Game, action: Action) -> list[Event]:
+    def apply_own(self, g: GameMoves, action: Action) -> list[Event]:
         seat = action.seat
         put = [int(c) for c in action.cards]
         taken = [g.talon.pop(), g.talon.pop()]  # the top card first
@@ -82,7 +82,7 @@ class Poker(Variant):
             Event("draw", seat, got, -1, 2, ()),
         ]
 
-    def explain_own(self, g: Game, action: Action) -> tuple[str, str]:
+    def explain_own(self, g: GameMoves, action: Action) -> tuple[str, str]:
         if action.kind is not ActionKind.SWAP:
             return super().explain_own(g, action)
         seat = action.seat

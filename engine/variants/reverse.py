@@ -22,7 +22,7 @@ from ..cards import CARDS
 from .base import Variant
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..moves import GameMoves
     from ..result import Result
 
 LEAD, THROW, BEAT, SWITCH = (
@@ -35,7 +35,7 @@ BLIND = (LEAD, THROW, BEAT, SWITCH)
 _KEEP = (ActionKind.TAKE, ActionKind.PASS)
 
 
-def slot_cards(g: Game, seat: int) -> list[int]:
+def slot_cards(g: GameMoves, seat: int) -> list[int]:
     """``seat``'s cards in slot order (slot 0 first)."""
     key = g.vstate.get("slot_key")
     hand = [c for c in range(52) if g.hands[seat] >> c & 1]
@@ -76,7 +76,7 @@ class Reverse(Variant):
 
     # ---------------------------------------------------------------- dealing
 
-    def opening_attacker(self, g: Game, previous: Result | None) -> int | None:
+    def opening_attacker(self, g: GameMoves, previous: Result | None) -> int | None:
         # the secret slot order, from the talon's order (seen by nobody) and the deal
         seed = ",".join(map(str, [*g.talon, *g.hands, g.deal_no]))
         key = list(range(52))
@@ -86,7 +86,7 @@ class Reverse(Variant):
 
     # ---------------------------------------------------------------- moves
 
-    def _base(self, g: Game, seat: int) -> list[Action]:
+    def _base(self, g: GameMoves, seat: int) -> list[Action]:
         """The sighted game's legal actions of ``seat`` (what a blind move is checked against)."""
         g._v_edits = False
         try:
@@ -94,7 +94,7 @@ class Reverse(Variant):
         finally:
             g._v_edits = True
 
-    def edit_actions(self, g: Game, seat: int, out: list[Action]) -> None:
+    def edit_actions(self, g: GameMoves, seat: int, out: list[Action]) -> None:
         keep = [a for a in out if a.kind in _KEEP]
         out.clear()
         k = g.hands[seat].bit_count()
@@ -119,13 +119,13 @@ class Reverse(Variant):
             out += [Action(seat, THROW, (s,)) for s in slots]
         out += keep
 
-    def _may_throw(self, g: Game, seat: int) -> bool:
+    def _may_throw(self, g: GameMoves, seat: int) -> bool:
         """The sighted rules for adding a card, except that the rank is not checked."""
         if g._limit <= len(g.table) or (g.taking and not g._pile_on) or g.passed >> seat & 1:
             return False
         return not (g._priority and g._elig[0] != seat and g._waits_for_earlier(seat))
 
-    def _may_transfer(self, g: Game, seat: int, n_unb: int) -> bool:
+    def _may_transfer(self, g: GameMoves, seat: int, n_unb: int) -> bool:
         if not g._transfer or (g._transfer == 1 and n_unb != len(g.table)):
             return False
         nd = g._nd
@@ -134,7 +134,7 @@ class Reverse(Variant):
         room = min(g._blimit - len(g.table), g.hands[nd].bit_count() - n_unb)
         return room > 0
 
-    def apply_own(self, g: Game, action: Action) -> list[Event]:
+    def apply_own(self, g: GameMoves, action: Action) -> list[Event]:
         seat, kind, cards = action
         slot = int(cards[-1])
         card = slot_cards(g, seat)[slot]
@@ -171,7 +171,7 @@ class Reverse(Variant):
         g._after_bout(g.attacker, g.defender, False, ev)
         return ev
 
-    def explain_edited(self, g: Game, action: Action) -> tuple[str, str] | None:
+    def explain_edited(self, g: GameMoves, action: Action) -> tuple[str, str] | None:
         seat, kind = action.seat, action.kind
         if kind not in BLIND:
             return "blind", "you play blind: pick a card of your hand by its number"
@@ -184,7 +184,7 @@ class Reverse(Variant):
 
     # ---------------------------------------------------------------- seeing
 
-    def observe(self, g: Game, seat: int, fields: dict[str, object]) -> None:
+    def observe(self, g: GameMoves, seat: int, fields: dict[str, object]) -> None:
         if seat < 0:
             return  # the channel sees no hand, as in every game
         fields["hand"] = ()

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 from .base import Deal, Variant, whole_deck_deal
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..moves import GameMoves
     from ..result import Result
     from ..rules import RuleSet
 
@@ -34,7 +34,7 @@ class Road(Variant):
     def deal(self, rules: RuleSet, deck: list[int], dealer: int) -> Deal:
         return whole_deck_deal(rules, deck, dealer)
 
-    def opening_attacker(self, g: Game, previous: Result | None) -> int | None:
+    def opening_attacker(self, g: GameMoves, previous: Result | None) -> int | None:
         if previous is not None and previous.finish_order:
             winner = previous.finish_order[0]
             if 0 <= winner < g.n and g.hands[winner]:

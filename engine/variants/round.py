@@ -8,7 +8,7 @@ from ..actions import Event
 from .base import Variant
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..moves import GameMoves
     from ..rules import RuleSet
 
 
@@ -44,7 +44,9 @@ class Round(Variant):
             )
         return out
 
-    def on_bout_end(self, g: Game, taken: bool, cards: int, last: int, ev: list[Event]) -> None:
+    def on_bout_end(
+        self, g: GameMoves, taken: bool, cards: int, last: int, ev: list[Event]
+    ) -> None:
         hands = g.hands
         if not g.talon and not (hands[0] and hands[1]):
             return  # someone has gone out with the talon empty: the game ends here
@@ -56,7 +58,7 @@ class Round(Variant):
         g.vstate = {**g.vstate, "gave": [hands[1], hands[0]]}
         ev.append(Event("swap_hands", 0, (), 1, hands[0].bit_count() + hands[1].bit_count()))
 
-    def observe(self, g: Game, seat: int, fields: dict[str, object]) -> None:
+    def observe(self, g: GameMoves, seat: int, fields: dict[str, object]) -> None:
         gave = g.vstate.get("gave")
         if seat < 0 or not gave:
             return

@@ -8,7 +8,7 @@ from ..cards import ACE, BEATERS, LOWEST_RANK
 from .base import Variant
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..moves import GameMoves
 
 _TABLES: dict[tuple[int, int], tuple[int, ...]] = {}
 
@@ -44,7 +44,7 @@ class Royal(Variant):
         " else; a lowest-rank trump, only by the trump ace. They still beat other cards as usual."
     )
 
-    def beat_tables(self, g: Game, trump: int) -> tuple[tuple[int, ...], ...]:
+    def beat_tables(self, g: GameMoves, trump: int) -> tuple[tuple[int, ...], ...]:
         return (royal_table(trump, g.rules.deck_size),) * g.n
 
 

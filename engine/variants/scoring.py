@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING
 from ..result import Result
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..moves import GameMoves
 
 
-def settle_by_score(g: Game, score: Callable[[int], Sequence[int]]) -> Result | None:
+def settle_by_score(g: GameMoves, score: Callable[[int], Sequence[int]]) -> Result | None:
     """The result once the deal is over: the seat with the lowest ``score`` is the fool."""
     natural = g.result
     if natural is None:

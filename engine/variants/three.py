@@ -10,7 +10,7 @@ from ..cards import CARDS
 from .base import Variant
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..moves import GameMoves
 
 
 class Three(Variant):
@@ -33,7 +33,7 @@ class Three(Variant):
         "in three fool you lead three cards while the talon lasts",
     )
 
-    def add_leads(self, g: Game, seat: int, out: list[Action]) -> None:
+    def add_leads(self, g: GameMoves, seat: int, out: list[Action]) -> None:
         limit = g.lead_limit()
         hand = g.hands[seat]
         if limit <= 0 or not hand:

@@ -9,7 +9,7 @@ from ..cards import CARDS
 from .base import Variant
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..moves import GameMoves
 
 
 class TrumpFool(Variant):
@@ -32,7 +32,9 @@ class TrumpFool(Variant):
         "severnyi": (False, "trumps already change every bout"),
     }
 
-    def on_bout_end(self, g: Game, taken: bool, cards: int, last: int, ev: list[Event]) -> None:
+    def on_bout_end(
+        self, g: GameMoves, taken: bool, cards: int, last: int, ev: list[Event]
+    ) -> None:
         if taken or last < 0 or g.trump_index < 0:
             return
         old = g.trump_card

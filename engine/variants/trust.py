@@ -19,12 +19,12 @@ from ..cards import CARDS, bits
 from .base import OUT_OF_PLAY, Variant, card_list
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..moves import GameMoves
 
 CONCEAL, ACCEPT, CHALLENGE = ActionKind.CONCEAL, ActionKind.ACCEPT, ActionKind.CHALLENGE
 
 
-def _down(g: Game) -> list[list[int]]:
+def _down(g: GameMoves) -> list[list[int]]:
     """``[card, seat]`` of every face-down card on the table, in the order laid."""
     return g.vstate.get("down") or []
 
@@ -57,17 +57,17 @@ class TakeOnTrust(Variant):
 
     # ---------------------------------------------------------------- moves
 
-    def face_down(self, g: Game) -> int:
+    def face_down(self, g: GameMoves) -> int:
         m = 0
         for c, _ in _down(g):
             m |= 1 << c
         return m
 
-    def after_load(self, g: Game) -> None:
+    def after_load(self, g: GameMoves) -> None:
         if g.vstate.get("pending", -1) >= 0:
             g._unb += 1  # the pair awaiting its verdict is not answered yet
 
-    def add_defences(self, g: Game, seat: int, out: list[Action]) -> None:
+    def add_defences(self, g: GameMoves, seat: int, out: list[Action]) -> None:
         hand = g.hands[seat]
         out.extend(
             Action(seat, CONCEAL, (CARDS[a], CARDS[c]))
@@ -76,13 +76,13 @@ class TakeOnTrust(Variant):
             for c in bits(hand)
         )
 
-    def edit_actions(self, g: Game, seat: int, out: list[Action]) -> None:
+    def edit_actions(self, g: GameMoves, seat: int, out: list[Action]) -> None:
         if g.vstate.get("pending", -1) >= 0:
             out.clear()  # the bout waits for the verdict
             if seat == g.attacker:
                 out += [Action(seat, ACCEPT), Action(seat, CHALLENGE)]
 
-    def apply_own(self, g: Game, action: Action) -> list[Event]:
+    def apply_own(self, g: GameMoves, action: Action) -> list[Event]:
         seat, kind, cards = action
         if kind is CONCEAL:
             a, c = int(cards[0]), int(cards[1])
@@ -136,14 +136,14 @@ class TakeOnTrust(Variant):
         g._after_bout(a, d, False, ev)  # beaten off, as far as the defender is concerned
         return ev
 
-    def explain_edited(self, g: Game, action: Action) -> tuple[str, str] | None:
+    def explain_edited(self, g: GameMoves, action: Action) -> tuple[str, str] | None:
         if g.vstate.get("pending", -1) < 0:
             return None
         if action.kind in (ACCEPT, CHALLENGE) and not action.cards:
             return "not_judge", "only the principal attacker accepts or challenges the card"
         return "verdict_pending", "wait: the face-down card must be accepted or challenged"
 
-    def explain_own(self, g: Game, action: Action) -> tuple[str, str]:
+    def explain_own(self, g: GameMoves, action: Action) -> tuple[str, str]:
         seat, kind = action.seat, action.kind
         if kind in (ACCEPT, CHALLENGE):
             if action.cards:
@@ -164,7 +164,9 @@ class TakeOnTrust(Variant):
 
     # ---------------------------------------------------------------- bout end
 
-    def on_bout_end(self, g: Game, taken: bool, cards: int, last: int, ev: list[Event]) -> None:
+    def on_bout_end(
+        self, g: GameMoves, taken: bool, cards: int, last: int, ev: list[Event]
+    ) -> None:
         down = _down(g)
         if not down:
             return
@@ -188,7 +190,7 @@ class TakeOnTrust(Variant):
 
     # ---------------------------------------------------------------- seeing
 
-    def observe(self, g: Game, seat: int, fields: dict[str, object]) -> None:
+    def observe(self, g: GameMoves, seat: int, fields: dict[str, object]) -> None:
         down = _down(g)
         if not down:
             return

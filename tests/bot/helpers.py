@@ -8,7 +8,8 @@ from typing import Any
 import discord
 import simcord
 
-from bot.sessions import GameService, GameSession
+from bot.game.models import GameSession
+from bot.game.service import GameService
 from engine.cards import bits
 
 

@@ -16,8 +16,8 @@ import simcord
 import simcord.interactions
 from discord import app_commands
 
-from bot.answers import ANSWER_DEADLINE_SECONDS, acknowledge
-from bot.sessions import GameSession
+from bot.game.models import GameSession
+from bot.surfaces.answers import ANSWER_DEADLINE_SECONDS, acknowledge
 from tests.bot.conftest import build_world, make_bot
 from tests.bot.helpers import (
     acting_seat,
@@ -332,7 +332,7 @@ class _Interaction:
 async def test_an_acknowledgement_that_would_land_late_is_given_up_in_time(
     caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("bot.answers.ANSWER_MIN_SECONDS", 0.05)
+    monkeypatch.setattr("bot.surfaces.answers.ANSWER_MIN_SECONDS", 0.05)
     interaction = _Interaction(age=ANSWER_DEADLINE_SECONDS - 0.05)
     with caplog.at_level(logging.INFO):
         acknowledged = await acknowledge(interaction)  # type: ignore[arg-type]

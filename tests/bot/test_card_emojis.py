@@ -1,4 +1,4 @@
-"""Card faces (bot.cardart) and their application emojis (bot.emojis), end to end.
+"""Card faces (bot.cardart.cardart) and their application emojis (bot.cardart.emojis), end to end.
 
 simcord 3.2.1 implements Discord's application-emoji routes (list/create/get/edit/delete under
 ``/applications/{id}/emojis``; the uploaded image is accepted and discarded), so these tests
@@ -20,8 +20,8 @@ import pytest
 import simcord
 from PIL import Image
 
-from bot import cardart, render
-from bot.emojis import (
+from bot.cardart import cardart
+from bot.cardart.emojis import (
     HASH_LENGTH,
     RETRY_DELAYS,
     CardEmojis,
@@ -30,6 +30,7 @@ from bot.emojis import (
     registry,
     wanted_emojis,
 )
+from bot.rendering.common import _fitting, cards_face
 from engine.cards import CARDS, PACK, Card, bits
 from tests.bot.conftest import make_bot
 from tests.bot.helpers import components, custom_ids, message, message_text, service
@@ -139,7 +140,7 @@ def test_render_puts_the_emoji_before_the_notation_and_falls_back_to_text(
     """Emoji markdown is ~30 characters a card: a field that would overflow is written as
     text instead, and without emojis the text is exactly the old notation."""
     cards = [Card.parse(x) for x in ("6s", "7h", "Ad")]
-    assert render.cards_face(cards, trump=2) == "6♠ 7♥ A♦"
+    assert cards_face(cards, trump=2) == "6♠ 7♥ A♦"
     local = CardEmojis()
     local.set(
         {
@@ -148,12 +149,12 @@ def test_render_puts_the_emoji_before_the_notation_and_falls_back_to_text(
             for t in (False, True)
         }
     )
-    monkeypatch.setattr(render, "card_emojis", local)
-    text = render.cards_face(cards, trump=2)
+    monkeypatch.setattr("bot.rendering.common.card_emojis", local)
+    text = cards_face(cards, trump=2)
     assert text.startswith("<:dk_6s_0000abcd:")
     assert " 6♠ <:dk_t7h_0000abcd:" in text and text.endswith(" A♦")
-    assert render._fitting(lambda emoji: "x" * (2000 if emoji else 10)) == "x" * 10
-    assert render._fitting(lambda emoji: "e" if emoji else "t") == "e"
+    assert _fitting(lambda emoji: "x" * (2000 if emoji else 10)) == "x" * 10
+    assert _fitting(lambda emoji: "e" if emoji else "t") == "e"
 
 
 # --------------------------------------------------------------------------- simcord
@@ -268,12 +269,12 @@ async def test_refused_upload_leaves_text_cards_working(
     simcord_env.inject_error(
         "POST", EMOJI_ROUTE, status=403, code=50013, message="Missing Permissions", times=None
     )
-    with caplog.at_level(logging.INFO, logger="bot.emojis"):
+    with caplog.at_level(logging.INFO, logger="bot.cardart.emojis"):
         await simcord_env.restart_bot(make_bot(db_path))
         await simcord_env.settle()
     assert not registry.ready
     warnings = [
-        r for r in caplog.records if r.name == "bot.emojis" and r.levelno >= logging.WARNING
+        r for r in caplog.records if r.name == "bot.cardart.emojis" and r.levelno >= logging.WARNING
     ]
     assert len(warnings) == 1 and warnings[0].exc_info is None
     assert "403" in warnings[0].getMessage()
@@ -308,7 +309,7 @@ async def test_a_discord_outage_at_start_is_tried_again_later(
         await emoji.delete()
     await bot.close()
     simcord_env.inject_error("GET", EMOJI_ROUTE, status=503, times=1)
-    with caplog.at_level(logging.INFO, logger="bot.emojis"):
+    with caplog.at_level(logging.INFO, logger="bot.cardart.emojis"):
         await simcord_env.restart_bot(make_bot(db_path))
         await simcord_env.settle()
         assert not registry.ready

@@ -1,5 +1,6 @@
 """Nothing the channel should see is lost: Discord failures on the writes after a committed
-change are retried (also across a restart) until delivered or obsolete (bot/delivery.py)."""
+change are retried (also across a restart) until delivered or obsolete
+(bot/surfaces/delivery.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import discord
 import pytest
 import simcord
 
-from bot.delivery import BACKOFF_MAX_SECONDS, Delivery, Obsolete, backoff_delay
+from bot.surfaces.delivery import BACKOFF_MAX_SECONDS, Delivery, Obsolete, backoff_delay
 from tests.bot.conftest import build_world, make_bot
 from tests.bot.helpers import custom_ids, message, message_text, play_out, service
 from tests.bot.test_play import start_game
@@ -110,7 +111,7 @@ async def test_permanent_failures_are_dropped_not_retried(caplog: pytest.LogCapt
     delivery = Delivery(transport, lambda: None, sleep=sleeper)
     delivery.owe_ping(1, 0, "defend", 4)
     delivery.owe_table(1, 4)
-    with caplog.at_level(logging.WARNING, logger="bot.delivery"):
+    with caplog.at_level(logging.WARNING, logger="bot.surfaces.delivery"):
         await _drain(delivery)
     assert transport.sent == [("table", 1)]
     assert sleeper.delays == []
@@ -145,7 +146,7 @@ async def test_obsolete_obligations_are_dropped() -> None:
 def slow_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
     """Retries wait longer than simcord's settle timeout, so they happen only when the test
     advances the virtual clock (a shorter wait would be waited out in real time)."""
-    monkeypatch.setattr("bot.delivery.BACKOFF_SECONDS", 10.0)
+    monkeypatch.setattr("bot.surfaces.delivery.BACKOFF_SECONDS", 10.0)
 
 
 async def _moves_to_the_end(db: Path) -> int:
@@ -191,7 +192,7 @@ async def test_final_writes_failing_with_503_are_delivered_later(
     db = tmp_path / "durak.db"
     total = await _moves_to_the_end(tmp_path / "reference.db")
     async with simcord.run(make_bot(db)) as env:
-        with caplog.at_level(logging.WARNING, logger="bot.delivery"):
+        with caplog.at_level(logging.WARNING, logger="bot.surfaces.delivery"):
             world, game_id, table_id = await _finish_under_faults(env, total)
         channel = world["channel"]
         # Discord refused: the table still shows the running game, no result yet ...
@@ -276,7 +277,7 @@ def _pings(channel: Any) -> list[discord.Message]:
 
 @pytest.mark.usefixtures("slow_backoff")
 def everyone_away(env: simcord.Env) -> None:
-    """Ping as if nobody were watching the table (the quiet channel's policy, bot.pings,
+    """Ping as if nobody were watching the table (the quiet channel's policy, bot.surfaces.pings,
     would otherwise skip players who just clicked or hold a live hand)."""
     env.bot.pings.watch_idle = 0
     env.bot.pings.watch_live = 0

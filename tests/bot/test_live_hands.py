@@ -1,4 +1,5 @@
-"""Live private hands (bot.live_hands) and the quiet channel (bot.pings), through simcord."""
+"""Live private hands (bot.surfaces.live_hands) and the quiet channel (bot.surfaces.pings),
+through simcord."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from typing import Any
 import simcord
 
 from bot.app import DurakBot
-from bot.live_hands import LiveHands
-from bot.pings import TurnPings
-from bot.sessions import GameSession
+from bot.game.models import GameSession
+from bot.surfaces.live_hands import LiveHands
+from bot.surfaces.pings import TurnPings
 from tests.bot.conftest import build_world, make_bot
 from tests.bot.helpers import (
     acting_seat,

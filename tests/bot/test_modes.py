@@ -9,11 +9,12 @@ from typing import Any
 import pytest
 import simcord
 
-from bot import modes
+from bot.game import modes
+from bot.game.models import GameSession, PublicEvent, SeatInfo
 from bot.i18n import SUPPORTED_LOCALES, has_key, t
-from bot.render import event_line, rules_embed
-from bot.sessions import GameSession, PublicEvent, SeatInfo
-from bot.views import _move_label
+from bot.rendering.server import rules_embed
+from bot.rendering.table import event_line
+from bot.surfaces.hand_views import _move_label
 from engine import PRESETS, Action, ActionKind, Card, Game, RuleSet
 from engine.variants import VARIANTS
 from tests.bot.helpers import message, message_text, service
@@ -175,7 +176,7 @@ def test_readme_lists_every_preset() -> None:
 
 
 def test_table_and_hand_show_what_a_variant_makes_public() -> None:
-    from bot.render import hand_embed, table_embed
+    from bot.rendering.table import hand_embed, table_embed
     from engine.cards import SUIT_SYMBOLS
 
     g = Game.new(RuleSet.preset("double-trump", players=3), 11)

@@ -111,7 +111,7 @@ async def test_four_player_game_by_clicks(simcord_env: simcord.Env, world: Any) 
 
 async def test_pings_only_when_the_turn_becomes_yours(simcord_env: simcord.Env, world: Any) -> None:
     channel = world["channel"]
-    # Whoever has no live hand counts as away at once (bot.pings skips players who are
+    # Whoever has no live hand counts as away at once (bot.surfaces.pings skips players who are
     # watching; tests/bot/test_live_hands.py covers that).
     simcord_env.bot.pings.watch_idle = 0
     game_id = await start_game(world, ["alice", "bob"])

@@ -12,7 +12,7 @@ import pytest
 import simcord
 
 from bot.app import DurakBot
-from bot.sessions import GameSession
+from bot.game.models import GameSession
 from tests.bot.conftest import build_world, make_bot
 from tests.bot.helpers import acting_seat, assert_no_leak, custom_ids, message, service
 from tests.bot.test_live_hands import actor_of, open_hand, pings, seen, version_on

@@ -1,4 +1,4 @@
-"""Play again: the next deal at the same table (bot/rematch.py), driven through simcord."""
+"""Play again: the next deal at the same table (bot/game/rematch.py), driven through simcord."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import discord
 import pytest
 import simcord
 
-from bot import rematch
-from bot.series import Series
+from bot.game import rematch
+from bot.game.series import Series
 from engine import Game, RuleSet
 from engine.ai import make_player
 from engine.ai.arena import play_game

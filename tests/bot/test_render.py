@@ -6,9 +6,10 @@ from typing import Any
 
 import discord
 
-from bot.render import cards_text, table_embed
-from bot.sessions import GameSession, PublicEvent, SeatInfo, public_events
-from bot.views import hand_message
+from bot.game.models import GameSession, PublicEvent, SeatInfo, public_events
+from bot.rendering.common import cards_text
+from bot.rendering.table import table_embed
+from bot.surfaces.hand_views import hand_message
 from engine import Action, ActionKind, Card, Event, Game, RuleSet
 
 RANKS = "6789TJQKA"
@@ -180,8 +181,8 @@ async def test_table_shows_only_public_information() -> None:
 async def test_big_fool_twins_give_one_button_per_distinct_move() -> None:
     """Big fool: a card and its twin look and play alike, so a hand holding both shows one
     button per move; every custom id stays unique and parses back to a legal move."""
-    from bot.sessions import parse_action
-    from bot.views import _card_list
+    from bot.game.rules import parse_action
+    from bot.surfaces.interactions import _card_list
 
     game = Game.from_position(
         RuleSet.preset("big"),
@@ -213,8 +214,8 @@ async def test_big_fool_twins_give_one_button_per_distinct_move() -> None:
 
 
 def test_a_two_pack_lobby_says_two_packs() -> None:
-    from bot.render import deck_text
-    from bot.sessions import LobbyInfo
+    from bot.game.models import LobbyInfo
+    from bot.rendering.common import deck_text
 
     fields = {f: None for f in LobbyInfo.__dataclass_fields__}
     info = LobbyInfo(**{**fields, "preset": "big", "overrides": {}, "deck_size": 36})

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import simcord
 
-from bot.sessions import AI_DIFFICULTIES
+from bot.game.models import AI_DIFFICULTIES
 from engine import Action, Observation
 from engine.ai import make_player
 from tests.bot.conftest import build_world, make_bot

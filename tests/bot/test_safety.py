@@ -9,7 +9,7 @@ import discord
 import pytest
 import simcord
 
-from bot.sessions import NotAPlayer, StaleAction
+from bot.game.errors import NotAPlayer, StaleAction
 from engine import Action
 from tests.bot.helpers import custom_ids, message, message_text, play_out, service
 from tests.bot.test_play import start_game

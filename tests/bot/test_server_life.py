@@ -14,7 +14,7 @@ import discord
 import pytest
 import simcord
 
-import bot.views
+import bot.surfaces.leaderboard_views
 from bot.app import DurakBot
 from bot.i18n import catalog
 from bot.storage import DEFAULT_FORFEITS
@@ -168,7 +168,7 @@ async def test_results_leaderboard_and_stats_count_fools_draws_teams_and_forfeit
     )
 
     # Pages: two per page gives two pages with persistent buttons.
-    monkeypatch.setattr(bot.views, "LEADERBOARD_PAGE_SIZE", 2)
+    monkeypatch.setattr(bot.surfaces.leaderboard_views, "LEADERBOARD_PAGE_SIZE", 2)
     paged = await alice.slash(channel, "durak leaderboard")
     first = paged.response.message
     assert lines(first) == shown[:2] and "Page 1/2" in (first.embeds[0].footer.text or "")
@@ -181,7 +181,7 @@ async def test_results_leaderboard_and_stats_count_fools_draws_teams_and_forfeit
 
     # A stale button (the board now fits on one page) is answered politely, not with an error.
     old = message(channel, first.id)
-    monkeypatch.setattr(bot.views, "LEADERBOARD_PAGE_SIZE", 10)
+    monkeypatch.setattr(bot.surfaces.leaderboard_views, "LEADERBOARD_PAGE_SIZE", 10)
     stale = await bob.click(old, label="Next ▶")
     assert stale.followups and stale.followups[0].ephemeral
     assert "leaderboard changed" in stale.followups[0].content

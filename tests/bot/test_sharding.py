@@ -13,7 +13,8 @@ import pytest
 import simcord
 
 from bot.app import DurakBot
-from bot.sessions import GameService, PlayerRef
+from bot.game.models import PlayerRef
+from bot.game.service import GameService
 from bot.sharding import ShardScope, shard_of
 from bot.storage import Storage
 from tests.bot.conftest import make_bot, make_config

@@ -6,8 +6,8 @@ from typing import Any
 
 import simcord
 
-from bot.render import event_line
-from bot.sessions import GameSession, PublicEvent, SeatInfo, public_events
+from bot.game.models import GameSession, PublicEvent, SeatInfo, public_events
+from bot.rendering.table import event_line
 from engine import ActionKind, Card, Event, Game, RuleSet
 from tests.bot.helpers import message, message_text, play_out, service
 from tests.bot.test_play import start_game

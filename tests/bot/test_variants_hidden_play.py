@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import simcord
 
-from bot.sessions import GameSession
+from bot.game.models import GameSession
 from engine.cards import bits
 from engine.variants.base import aside_masks
 from tests.bot.helpers import (

@@ -15,11 +15,12 @@ from typing import Any
 
 import pytest
 
+from bot.game.models import GameSession, SeatInfo
+from bot.game.series import Series
 from bot.i18n import catalog, t
-from bot.render import hand_embed, ping_text, reminder_text, result_text, table_embed
-from bot.series import Series
-from bot.sessions import GameSession, SeatInfo
-from bot.views import hand_message
+from bot.rendering.result import result_text
+from bot.rendering.table import hand_embed, ping_text, reminder_text, table_embed
+from bot.surfaces.hand_views import hand_message
 from engine import Game, Result, RuleSet
 from engine.ai import make_player
 from engine.ai.arena import ask_order

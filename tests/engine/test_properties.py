@@ -1,9 +1,9 @@
 """Properties of random games, for every preset and player count.
 
-These are the safety net for optimising ``engine/game.py``: besides "cards are conserved"
-they re-derive several rules independently (which defences, leads and takes are legal; the
-bout limits; refilling; what each seat may know) and compare the engine with them at every
-step, so a faster engine that changes behaviour fails here.
+These are the safety net for optimising the engine (``engine/moves.py``, ``engine/tables.py``):
+besides "cards are conserved" they re-derive several rules independently (which defences, leads
+and takes are legal; the bout limits; refilling; what each seat may know) and compare the engine
+with them at every step, so a faster engine that changes behaviour fails here.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from engine.cards import (
     bits,
     deck_mask,
 )
+from engine.state import GameState
 from engine.variants import VARIANTS
 
 MAX_STEPS = 5000
@@ -563,7 +564,7 @@ def test_copy_sets_every_slot_and_shares_no_mutable_state() -> None:
     for _ in range(10):
         g.apply(rng.choice(g.all_legal_actions()))
     c = g.copy()
-    for name in Game.__slots__:
+    for name in GameState.__slots__:  # the slots are declared once, on GameState
         assert getattr(c, name) == getattr(g, name), name  # AttributeError if copy missed it
     for name in ("hands", "talon", "table", "out", "team_ptr", "known"):
         assert getattr(c, name) is not getattr(g, name), name

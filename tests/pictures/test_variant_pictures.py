@@ -16,11 +16,11 @@ from dataclasses import fields
 import pytest
 from PIL import Image
 
-from bot import render
 from bot.i18n import t
 from bot.pictures import render_png, table_scene
 from bot.pictures.samples import sample_session, session_of
 from bot.pictures.scene import Scene, SeatScene
+from bot.rendering.table import score_texts, table_embed
 from engine import PRESETS, Game, Observation, RuleError, RuleSet
 from engine.cards import NO_TRUMP, SUIT_NAMES, bits
 from engine.variants.base import aside_masks
@@ -195,9 +195,9 @@ def test_scores_are_drawn_per_seat_and_listed_in_the_text_table(preset: str, wor
     assert session is not None
     scene = table_scene(session)
     obs = session.game.public_observation()
-    assert [s.score for s in scene.seats] == render.score_texts(obs, "en")
+    assert [s.score for s in scene.seats] == score_texts(obs, "en")
     assert all(word in s.score for s in scene.seats)
-    description = render.table_embed(session).description or ""
+    description = table_embed(session).description or ""
     assert "Score:" in description and all(s.score in description for s in scene.seats)
     plain = sample_session("podkidnoy", 4, "pickup", seed=3)
     assert plain is not None
@@ -208,7 +208,7 @@ def test_scores_read_naturally_in_russian() -> None:
     session = sample_session("point", 4, "pickup", seed=3, locale="ru")
     assert session is not None
     obs = session.game.public_observation()
-    texts = render.score_texts(obs, "ru")
+    texts = score_texts(obs, "ru")
     points = obs.variant_state["points"]
     for text, count in zip(texts, points, strict=True):
         word = "очко" if count % 10 == 1 and count % 100 != 11 else None

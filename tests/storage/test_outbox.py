@@ -1,4 +1,4 @@
-"""What ended games still owe the channel (table ``outbox``, bot/delivery.py)."""
+"""What ended games still owe the channel (table ``outbox``, bot/surfaces/delivery.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rematch rows (bot/rematch_store.py) on both backends: one live rematch per game, seats
+"""Rematch rows (bot/storage/rematch.py) on both backends: one live rematch per game, seats
 confirmed through active_players."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import asyncio
 
 import pytest
 
-from bot.rematch_store import RematchSeat, confirm, confirmed_users, create_rematch, rematch_of
 from bot.storage import AlreadyInGame, ResultEntry, Storage
+from bot.storage.rematch import RematchSeat, confirm, confirmed_users, create_rematch, rematch_of
 
 GUILD = 100
 

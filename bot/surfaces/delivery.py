@@ -8,8 +8,8 @@ become pointless:
 
 * An obligation is a kind (``table``, ``result``, ``ping``, ``remind``), a game and the game
   version it belongs to. It carries no text: the content is rendered at delivery time by the
-  transport (bot/publisher.py with bot/render.py), so a retry shows the newest state and the
-  newest wording.
+  transport (bot/surfaces/publisher.py with bot/rendering/), so a retry shows the newest state
+  and the newest wording.
 * One slot per game and kind: a newer table supersedes an older one (the edit draws the
   latest state anyway), a newer ping replaces an older one, and the transport refuses
   (:class:`Obsolete`) a ping whose turn has passed or a reminder whose turn moved on.
@@ -37,10 +37,10 @@ from typing import TYPE_CHECKING, Literal, Protocol
 import aiohttp
 import discord
 
-from .storage import Storage
+from ..storage import Storage
 
 if TYPE_CHECKING:
-    from .sessions import GameSession
+    from ..game.models import GameSession
 
 __all__ = [
     "BACKOFF_MAX_SECONDS",

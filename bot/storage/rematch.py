@@ -1,8 +1,8 @@
 """Storage of rematches: the rows behind "Play again" (migration 0004).
 
-Kept out of :mod:`bot.storage` (already the biggest file) but written the same way: every
-function is one transaction on the storage's connection, and the invariants live in the
-schema, not in check-then-insert Python:
+Functions over a :class:`~bot.storage.store.Storage` (moved here from bot/rematch_store.py)
+written like its area modules: every function is one transaction on the storage's
+connection, and the invariants live in the schema, not in check-then-insert Python:
 
 * one live rematch per game: the partial unique index ``games_previous`` (two players
   clicking at once, or a click replayed after a restart, find the same rematch);
@@ -20,14 +20,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .storage import (
-    AlreadyInGame,
-    GameNotFound,
-    InvalidGameStatus,
-    Storage,
-    StorageError,
-    _dumps,
-)
+from .core import _dumps
+from .rows import AlreadyInGame, GameNotFound, InvalidGameStatus, StorageError
+from .store import Storage
 
 __all__ = ["RematchSeat", "confirm", "confirmed_users", "create_rematch", "rematch_of"]
 

@@ -6,7 +6,8 @@ permission, which is why cards use them rather than server emojis.
 
 Sync on start, in the background (:meth:`CardEmojis.sync`):
 
-* every face is drawn by :mod:`bot.cardart` in an executor thread (105 pictures are CPU work
+* every face is drawn by :mod:`bot.cardart.cardart` in an executor thread (105 pictures are CPU
+work
   that must not stall the gateway);
 * each emoji's name carries a hash of its PNG bytes (``dk_As_3f9a1c0b``, trump variant
   ``dk_tAs_…``, back ``dk_back_…``), so one list call tells what exists: a face is uploaded
@@ -20,7 +21,7 @@ Sync on start, in the background (:meth:`CardEmojis.sync`):
   tried again a few times, later.
 
 The registry is process-wide (:data:`registry`) rather than threaded through every render call:
-a process runs one bot, rendering functions deep in :mod:`bot.render` need it, and a
+a process runs one bot, rendering functions deep in :mod:`bot.rendering` need it, and a
 wrong or empty registry only ever means text cards, never a wrong card.
 """
 

@@ -1,6 +1,7 @@
 """The one place that draws a playing card: its colours, its face, its back.
 
-Two things show card faces: the application emojis on buttons and in text (:mod:`bot.cardart`,
+Two things show card faces: the application emojis on buttons and in text
+(:mod:`bot.cardart.cardart`,
 128 px squares shown at 22-48 px) and the table picture (:mod:`bot.pictures.cards`, 70×98
 cards on the felt). They grew apart once, each with its own red, its own blue back and its own
 font loading, so a change to one silently left the other behind. Everything a card looks like
@@ -61,7 +62,7 @@ log = logging.getLogger(__name__)
 Colour = tuple[int, int, int, int]
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
-FONT_DIR = Path(__file__).resolve().parent / "assets" / "fonts"
+FONT_DIR = Path(__file__).resolve().parent.parent / "assets" / "fonts"
 _FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
 
 

@@ -1,4 +1,4 @@
-"""Discord side of "Play again" (:mod:`bot.rematch`): the buttons and the rematch message.
+"""Discord side of "Play again" (:mod:`bot.game.rematch`): the buttons and the rematch message.
 
 Custom id: ``durak:again:<finished game>:<op>`` with ``op`` ``play`` (Play again / confirm my
 seat) or ``no`` (decline). The same id works on the result announcement and on the rematch
@@ -14,10 +14,14 @@ from typing import Any
 
 import discord
 
-from . import rematch, render
-from .i18n import pick_locale, t
-from .sessions import GameSession, LobbyInfo, PlayerRef
-from .views import _components_view, _Guarded, _service, reply_ephemeral, table_view
+from ..game import rematch
+from ..game.models import GameSession, LobbyInfo, PlayerRef
+from ..i18n import pick_locale, t
+from ..rendering.common import COLOUR_LOBBY, COLOUR_OVER, preset_name, seat_name
+from ..rendering.result import result_text, tally_text
+from ..rendering.table import table_embed
+from .interactions import _components_view, _Guarded, _service, reply_ephemeral
+from .lobby_views import table_view
 
 __all__ = ["REMATCH_ITEMS", "again_view", "rematch_message", "result_announcement"]
 
@@ -31,7 +35,7 @@ def result_announcement(session: GameSession) -> tuple[str, discord.ui.View]:
     """Content and button of the message announcing a finished game: the verdict, the
     cards left in hand, the tally, and Play again. Whoever sends it (today the publisher)
     sends exactly this, so the words and the button live in one place."""
-    return render.result_text(session, session.locale)[:CONTENT_LIMIT], again_view(session)
+    return result_text(session, session.locale)[:CONTENT_LIMIT], again_view(session)
 
 
 def again_view(session: GameSession) -> discord.ui.View:
@@ -58,17 +62,15 @@ def rematch_message(
     series = info.series
     assert series is not None
     embed = discord.Embed(
-        title=t(
-            "rematch.title", loc, deal=series.deal, preset=render.preset_name(info.preset, loc)
-        ),
-        colour=render.COLOUR_LOBBY if info.status == "lobby" else render.COLOUR_OVER,
+        title=t("rematch.title", loc, deal=series.deal, preset=preset_name(info.preset, loc)),
+        colour=COLOUR_LOBBY if info.status == "lobby" else COLOUR_OVER,
     )
     dealer = next((s for s in info.seats if s.seat == series.dealer), None)
     embed.description = t(
         "rematch.description",
         loc,
         previous=series.previous,
-        dealer=render.seat_name(dealer, loc) if dealer is not None else "?",
+        dealer=seat_name(dealer, loc) if dealer is not None else "?",
     )
     lines = []
     for seat in info.seats:
@@ -79,7 +81,7 @@ def rematch_message(
                     "rematch.seat_computer",
                     loc,
                     seat=number,
-                    name=render.seat_name(seat, loc),
+                    name=seat_name(seat, loc),
                     difficulty=t(f"difficulty.{seat.difficulty}", loc),
                 )
             )
@@ -87,7 +89,7 @@ def rematch_message(
             key = "rematch.seat_waiting" if seat.user_id in waiting else "rematch.seat_ready"
             lines.append(t(key, loc, seat=number, name=f"<@{seat.user_id}>"))
     embed.add_field(name=t("rematch.seats", loc), value="\n".join(lines), inline=False)
-    tally = render.tally_text(info, loc)
+    tally = tally_text(info, loc)
     if tally:
         embed.add_field(name=t("table.tally", loc), value=tally[:1024], inline=False)
     view = _components_view()
@@ -175,7 +177,7 @@ class RematchButton(
         service = _service(interaction)
         try:
             if outcome.session is not None:
-                embed = render.table_embed(outcome.session)
+                embed = table_embed(outcome.session)
                 view = table_view(outcome.session)
             else:
                 info = await service.lobby(outcome.game_id)

@@ -1,23 +1,5 @@
-"""Persistent buttons and selects: every component is a ``DynamicItem`` whose custom_id carries
-all the state it needs, so clicks keep working after a restart and need no in-memory view.
-
-Custom id formats (all ≤ 100 characters):
-
-* ``durak:lobby:<game>:<op>`` — lobby buttons, ``op`` in join/leave/start/cancel/ai/unai
-* ``durak:lobbyai:<game>`` — lobby select, values are difficulties
-* ``durak:show:<game>`` — the table's "Show my hand" button
-* ``durak:act:<game>:<version>:<kind>:<cards>`` — one legal move; ``cards`` is card notation
-  concatenated (``6s8s``), empty for take/pass
-* ``durak:hand:<game>:<version>:<page>:<target>`` — hand paging/refresh (``target`` = the
-  attack card being answered, or ``-``)
-* ``durak:tgt:<game>:<version>:<page>`` — select of the attack card to beat (values: cards)
-* ``durak:lb:<period>:<sort>:<page>:<dir>`` — leaderboard paging (the guild comes from the
-  interaction, so a copied id cannot show another server's board)
-
-The templates are deliberately loose (``durak:act:(?P<rest>.*)``) and parsing happens in the
-callback, because discord.py silently drops clicks whose custom_id matches no template or whose
-``from_custom_id`` raises: a malformed id must still get a polite answer.
-"""
+"""A player's private hand: the move buttons (ordered, paged, with a target select), the
+live hand message, and the "Show my hand" button on the table."""
 
 from __future__ import annotations
 
@@ -30,47 +12,32 @@ import discord
 from engine import Action, ActionKind, Card, Observation
 from engine.cards import PACK, sort_key
 
-from . import render
-from .answers import acknowledge, log_lost_answer, on_public_message, update_message
-from .emojis import registry as card_emojis
-from .i18n import has_key, normalize_locale, pick_locale, t
-from .sessions import (
-    AI_DIFFICULTIES,
-    GameService,
-    GameSession,
-    HandClosed,
-    IllegalMove,
-    LobbyInfo,
-    PlayerRef,
-    ServiceError,
-    StaleAction,
-    parse_action,
+from ..cardart.emojis import registry as card_emojis
+from ..game.errors import HandClosed, ServiceError, StaleAction
+from ..game.models import GameSession
+from ..game.rules import parse_action
+from ..i18n import has_key, pick_locale, t
+from ..rendering.common import card_text, cards_text
+from ..rendering.result import result_text
+from ..rendering.table import hand_embed
+from .answers import acknowledge, on_public_message, update_message
+from .interactions import (
+    BUTTONS_PER_ROW,
+    CONTENT_LIMIT,
+    _card_list,
+    _components_view,
+    _Guarded,
+    _ints,
+    _service,
+    error_text,
+    reply_ephemeral,
 )
-
-__all__ = [
-    "DYNAMIC_ITEMS",
-    "LEADERBOARD_PAGE_SIZE",
-    "hand_message",
-    "leaderboard_message",
-    "lobby_view",
-    "reopen_view",
-    "table_view",
-]
 
 log = logging.getLogger(__name__)
 
-#: Discord's limit on a message's text (a closed hand shows the whole result).
-CONTENT_LIMIT = 2000
 CARD_ROWS = 4  # rows of move buttons per page when no target select is shown
-LEADERBOARD_PAGE_SIZE = 10
-#: "Best record" only ranks players with this many games, or one lucky game tops the board.
-RECORD_MIN_GAMES = 3
-_PERIODS = ("all", "month", "week")
-_SORTS = ("fools", "record")
-BUTTONS_PER_ROW = 5
-#: Cards in a custom id: notation run together; a second pack's twin (big fool) ends in ``'``.
-_CARD_RE = re.compile(r"(?:[2-9TJQKA][cdhs]'?)*")
-_ONE_CARD_RE = re.compile(r"[2-9TJQKA][cdhs]'?")
+
+
 _KIND_ORDER = {
     ActionKind.ATTACK: 0,
     ActionKind.TRANSFER: 1,
@@ -84,6 +51,8 @@ _KIND_ORDER = {
     ActionKind.THROW: 4,
     ActionKind.PILE: 5,
 }
+
+
 _SIMPLE = (
     ActionKind.TAKE,
     ActionKind.PASS,
@@ -91,88 +60,29 @@ _SIMPLE = (
     ActionKind.ACCEPT,
     ActionKind.CHALLENGE,
 )
+
+
 #: Moves that answer one attack card (the target select chooses which); CONCEAL: take on trust.
 _ANSWERS = (ActionKind.DEFEND, ActionKind.CONCEAL, ActionKind.BEAT_BLIND)
+
+
 #: Kinds whose cards are (attack, answer): their order is part of the move.
 _ORDERED_CARDS = _ANSWERS
+
+
 #: Reverse fool: moves that name a slot of the player's own (unseen) hand, not a card.
 _PAIR_LABELS = {
     ActionKind.DEFEND: "hand.button.defend_with",
     ActionKind.CONCEAL: "hand.button.conceal_with",
 }
+
+
 _BLIND_LABELS = {
     ActionKind.LEAD_BLIND: "hand.button.lead_blind",
     ActionKind.THROW_BLIND: "hand.button.throw_blind",
     ActionKind.BEAT_BLIND: "hand.button.beat_blind",
     ActionKind.TRANSFER_BLIND: "hand.button.transfer_blind",
 }
-
-
-def _components_view() -> discord.ui.View:
-    """A view that only carries components: created stopped.
-
-    Every item here is a :class:`DynamicItem`, routed by its custom id however old the
-    message, so discord.py never needs the view object itself. A live view would be kept in
-    its view store per message and, on an ephemeral hand, get a 15-minute timeout task:
-    memory and a timer for every hand ever shown, for nothing.
-    """
-    view = discord.ui.View(timeout=None)
-    view.stop()
-    return view
-
-
-# --------------------------------------------------------------------------- helpers
-
-
-def _service(interaction: discord.Interaction) -> GameService:
-    service = getattr(interaction.client, "service", None)
-    if not isinstance(service, GameService):
-        raise RuntimeError("the client has no game service")
-    return service
-
-
-def error_text(err: ServiceError, locale: str) -> str:
-    """The user-facing sentence for a refusal."""
-    if isinstance(err, IllegalMove):
-        reason = t(f"illegal.{err.code}", locale) if has_key(f"illegal.{err.code}") else err.code
-        return t("error.illegal_action", locale, reason=reason)
-    text = t(err.key, locale, **err.params)
-    if isinstance(err, HandClosed) and err.session is not None and err.session.status == "finished":
-        result = render.result_text(err.session, locale)
-        text = f"{text}\n{result}" if result else text
-    return text[:CONTENT_LIMIT]
-
-
-async def reply_ephemeral(interaction: discord.Interaction, text: str) -> None:
-    """Answer privately whether or not the interaction was already acknowledged."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
-
-
-def _can_manage(interaction: discord.Interaction) -> bool:
-    return bool(interaction.permissions.manage_guild)
-
-
-def _player(interaction: discord.Interaction) -> PlayerRef:
-    return PlayerRef(interaction.user.id, interaction.user.display_name)
-
-
-def _ints(rest: str, count: int) -> list[str] | None:
-    parts = rest.split(":")
-    if len(parts) != count:
-        return None
-    return parts
-
-
-def _card_list(text: str) -> list[str] | None:
-    if not _CARD_RE.fullmatch(text):
-        return None
-    return _ONE_CARD_RE.findall(text)
-
-
-# --------------------------------------------------------------------------- hand layout
 
 
 def _face_key(a: Action) -> tuple[Any, ...]:
@@ -249,15 +159,15 @@ _VERB_KEYS: dict[ActionKind, str] = {
 def _move_label(a: Action, obs: Observation, locale: str) -> str:
     blind = _BLIND_LABELS.get(a.kind)
     if blind is not None:  # the last "card" is the slot number
-        attack = render.card_text(a.cards[0]) if len(a.cards) > 1 else ""
+        attack = card_text(a.cards[0]) if len(a.cards) > 1 else ""
         return t(blind, locale, slot=int(a.cards[-1]) + 1, attack=attack)
-    cards = render.cards_text(a.cards)
+    cards = cards_text(a.cards)
     if a.kind in _PAIR_LABELS:  # a card on the table and the card laid on it
         return t(
             _PAIR_LABELS[a.kind],
             locale,
-            attack=render.card_text(a.cards[0]),
-            card=render.card_text(a.cards[1]),
+            attack=card_text(a.cards[0]),
+            card=card_text(a.cards[1]),
         )
     if a.kind is ActionKind.TOP:
         # the card is unseen until it lies on the table: the button names no card
@@ -312,7 +222,7 @@ def hand_message(
     """
     obs = session.game.observation(seat)
     gid, ver = session.game_id, session.version
-    embed = render.hand_embed(session, obs, locale)
+    embed = hand_embed(session, obs, locale)
     view = _components_view()
     if session.finished:
         return note, embed, view
@@ -389,8 +299,8 @@ def live_hand_message(
     page: int = 0,
     target: Card | None = None,
 ) -> tuple[str | None, discord.Embed | None, discord.ui.View]:
-    """What a live hand is edited to (see bot.live_hands): the hand while the game runs; once
-    it is over or cancelled, the same sentence a click on that hand gets, so no frozen "your
+    """What a live hand is edited to (see bot.surfaces.live_hands): the hand while the game runs;
+    once it is over or cancelled, the same sentence a click on that hand gets, so no frozen "your
     turn" stays on screen without buttons."""
     if session.finished:
         key = "hand.closed.cancelled" if session.status == "cancelled" else "hand.closed.finished"
@@ -400,7 +310,7 @@ def live_hand_message(
 
 def reopen_view(session: GameSession, locale: str) -> discord.ui.View:
     """The one button of a hand whose live updates are about to stop: a click answers with
-    the current hand in place and brings a fresh interaction token (see bot.live_hands)."""
+    the current hand in place and brings a fresh interaction token (see bot.surfaces.live_hands)."""
     view = _components_view()
     view.add_item(
         HandNavButton(
@@ -425,82 +335,12 @@ def _track(
     target: Card | None = None,
     new_message: bool = False,
 ) -> None:
-    """This answer shows the player their hand: it becomes their live hand (bot.live_hands).
+    """This answer shows the player their hand: it becomes their live hand
+    (bot.surfaces.live_hands).
     Called right before the answer is sent, with no await since the game was read."""
     live = getattr(interaction.client, "live_hands", None)
     if live is not None:
         live.opened(interaction, session, locale, page=page, target=target, new_message=new_message)
-
-
-def lobby_view(info: LobbyInfo) -> discord.ui.View:
-    view = _components_view()
-    if info.status != "lobby":
-        return view
-    loc, gid = info.locale, info.game_id
-    for op, key, style in (
-        ("join", "lobby.button.join", discord.ButtonStyle.success),
-        ("leave", "lobby.button.leave", discord.ButtonStyle.secondary),
-        ("start", "lobby.button.start", discord.ButtonStyle.primary),
-        ("cancel", "lobby.button.cancel", discord.ButtonStyle.danger),
-    ):
-        view.add_item(LobbyButton(gid, op, t(key, loc), style, row=0))
-    view.add_item(
-        LobbyButton(gid, "ai", t("lobby.button.add_ai", loc), discord.ButtonStyle.secondary, row=1)
-    )
-    view.add_item(
-        LobbyButton(
-            gid, "unai", t("lobby.button.remove_ai", loc), discord.ButtonStyle.secondary, row=1
-        )
-    )
-    view.add_item(LobbyAiSelect(gid, loc))
-    return view
-
-
-def table_view(session: GameSession) -> discord.ui.View:
-    view = _components_view()
-    if not session.finished:
-        view.add_item(ShowHandButton(session.game_id, t("table.button.show_hand", session.locale)))
-    return view
-
-
-async def leaderboard_message(
-    service: GameService, guild_id: int, period: str, sort: str, page: int, locale: str
-) -> tuple[discord.Embed, discord.ui.View, bool]:
-    """Embed and paging buttons for one page; the flag says ``page`` had to be clamped
-    (the board shrank since the buttons were drawn, e.g. the week rolled on)."""
-    service.check_leaderboard(period, sort)
-    min_games = RECORD_MIN_GAMES if sort == "record" else 1
-    size = await service.storage.leaderboard_size(guild_id, period, min_games=min_games)  # type: ignore[arg-type]
-    pages = max(1, -(-size // LEADERBOARD_PAGE_SIZE))
-    clamped = min(max(page, 0), pages - 1)
-    entries = await service.storage.leaderboard(
-        guild_id,
-        period,  # type: ignore[arg-type]
-        sort,  # type: ignore[arg-type]
-        limit=LEADERBOARD_PAGE_SIZE,
-        offset=clamped * LEADERBOARD_PAGE_SIZE,
-        min_games=min_games,
-    )
-    embed = render.leaderboard_embed(
-        entries, period, sort, clamped, pages, locale, min_games=min_games
-    )
-    view = _components_view()
-    view.add_item(
-        LeaderboardButton(
-            period, sort, clamped - 1, "prev", t("common.button.prev", locale), clamped <= 0
-        )
-    )
-    view.add_item(
-        LeaderboardButton(
-            period,
-            sort,
-            clamped + 1,
-            "next",
-            t("common.button.next", locale),
-            clamped >= pages - 1,
-        )
-    )
-    return embed, view, clamped != page
 
 
 async def _edit_hand(
@@ -524,133 +364,6 @@ async def send_hand(interaction: discord.Interaction, session: GameSession, seat
     content, embed, view = hand_message(session, seat, locale)
     _track(interaction, session, locale, new_message=True)
     await interaction.response.send_message(content=content, embed=embed, view=view, ephemeral=True)
-
-
-# --------------------------------------------------------------------------- items
-
-
-class _Guarded:
-    """Mixin: a click never ends in silence or a traceback in the channel."""
-
-    rest: str
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            try:
-                await self.handle(interaction)
-            except ServiceError as err:
-                await reply_ephemeral(
-                    interaction, error_text(err, pick_locale(interaction.locale, None))
-                )
-        except discord.HTTPException as exc:
-            # Discord refused an answer: one line, and no apology (it would fail alike).
-            log_lost_answer(interaction, exc)
-        except Exception:
-            log.exception("component %s (%s) failed", type(self).__name__, self.rest)
-            try:
-                await reply_ephemeral(
-                    interaction, t("error.internal", pick_locale(interaction.locale, None))
-                )
-            except Exception:
-                log.exception("could not even apologise for %s", self.rest)
-
-    async def handle(self, interaction: discord.Interaction) -> None:
-        raise NotImplementedError
-
-    async def malformed(self, interaction: discord.Interaction) -> None:
-        log.warning("malformed custom_id %r from %s", self.rest, interaction.user.id)
-        await reply_ephemeral(
-            interaction, t("error.malformed_id", pick_locale(interaction.locale, None))
-        )
-
-
-class LobbyButton(
-    _Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"durak:lobby:(?P<rest>.*)"
-):
-    def __init__(
-        self,
-        game_id: int | None,
-        op: str,
-        label: str = "?",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        row: int | None = None,
-        *,
-        rest: str | None = None,
-    ) -> None:
-        self.rest = rest if rest is not None else f"{game_id}:{op}"
-        super().__init__(
-            discord.ui.Button(
-                label=label, style=style, custom_id=f"durak:lobby:{self.rest}", row=row
-            )
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> LobbyButton:
-        return cls(None, "", rest=match["rest"])
-
-    async def handle(self, interaction: discord.Interaction) -> None:
-        parts = _ints(self.rest, 2)
-        if parts is None or not parts[0].isdigit():
-            await self.malformed(interaction)
-            return
-        game_id, op = int(parts[0]), parts[1]
-        service = _service(interaction)
-        user = interaction.user.id
-        if op == "join":
-            await service.join(game_id, _player(interaction))
-        elif op == "leave":
-            await service.leave_lobby(game_id, user)
-        elif op == "start":
-            await service.start(game_id, user, can_manage=_can_manage(interaction))
-        elif op == "cancel":
-            await service.cancel(game_id, user, can_manage=_can_manage(interaction))
-        elif op == "ai":
-            await service.add_computer(game_id, user, can_manage=_can_manage(interaction))
-        elif op == "unai":
-            await service.remove_computer(game_id, user, can_manage=_can_manage(interaction))
-        else:
-            await self.malformed(interaction)
-            return
-        # The public message is re-rendered by the publisher; just acknowledge the click.
-        await interaction.response.defer()
-
-
-class LobbyAiSelect(
-    _Guarded,
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"durak:lobbyai:(?P<rest>.*)",
-):
-    def __init__(self, game_id: int | None, locale: str = "en", *, rest: str | None = None) -> None:
-        self.rest = rest if rest is not None else str(game_id)
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"durak:lobbyai:{self.rest}",
-                placeholder=t("lobby.select_difficulty", locale),
-                options=[
-                    discord.SelectOption(label=t(f"difficulty.{d}", locale), value=d)
-                    for d in AI_DIFFICULTIES
-                ],
-                row=2,
-            )
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> LobbyAiSelect:
-        return cls(None, rest=match["rest"])
-
-    async def handle(self, interaction: discord.Interaction) -> None:
-        values = self.item.values
-        if not self.rest.isdigit() or len(values) != 1:
-            await self.malformed(interaction)
-            return
-        await _service(interaction).add_computer(
-            int(self.rest), interaction.user.id, values[0], can_manage=_can_manage(interaction)
-        )
-        await interaction.response.defer()
 
 
 class ShowHandButton(
@@ -780,7 +493,7 @@ class ActButton(
             await self.answer_public(interaction, game_id)
             return
         # The move takes the game's lock and a commit: acknowledge first, while Discord
-        # still accepts it, and show the outcome by an edit (bot/answers.py).
+        # still accepts it, and show the outcome by an edit (bot/surfaces/answers.py).
         if not await acknowledge(interaction):
             return
         service = _service(interaction)
@@ -806,7 +519,7 @@ class ActButton(
         if session.finished:
             # This very move ended the game: say so (a refused click says something else).
             text = t("hand.move_ended_game", locale)
-            result = render.result_text(session, locale)
+            result = result_text(session, locale)
             closing = f"{text}\n{result}" if result else text
             _track(interaction, session, locale)  # forgets the live hand: the game is over
             await update_message(
@@ -897,7 +610,7 @@ class TargetSelect(
         self.rest = rest if rest is not None else f"{game_id}:{version}:{page}"
         options = [
             discord.SelectOption(
-                label=render.card_text(c),
+                label=card_text(c),
                 value=str(c),
                 default=c == chosen,
                 emoji=card_emojis.card(c, c.suit == trump),
@@ -939,95 +652,3 @@ class TargetSelect(
         if int(parts[1]) != session.version:
             note = t("error.stale_button", pick_locale(interaction.locale, session.locale))
         await _edit_hand(interaction, session, seat, target=Card.parse(card[0]), note=note)
-
-
-class LeaderboardButton(
-    _Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"durak:lb:(?P<rest>.*)"
-):
-    """Previous/next page of a leaderboard message; anyone may page a public board."""
-
-    def __init__(
-        self,
-        period: str = "all",
-        sort: str = "fools",
-        page: int = 0,
-        direction: str = "next",
-        label: str = "?",
-        disabled: bool = False,
-        *,
-        rest: str | None = None,
-    ) -> None:
-        self.rest = rest if rest is not None else f"{period}:{sort}:{max(page, 0)}:{direction}"
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"durak:lb:{self.rest}",
-                disabled=disabled,
-            )
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> LeaderboardButton:
-        return cls(rest=match["rest"])
-
-    async def handle(self, interaction: discord.Interaction) -> None:
-        parts = _ints(self.rest, 4)
-        if (
-            parts is None
-            or parts[0] not in _PERIODS
-            or parts[1] not in _SORTS
-            or not parts[2].isdigit()
-            or interaction.guild_id is None
-        ):
-            await self.malformed(interaction)
-            return
-        service = _service(interaction)
-        guild_locale = interaction.guild_locale
-        locale = await service.guild_locale(
-            interaction.guild_id, normalize_locale(guild_locale) if guild_locale else None
-        )
-        embed, view, stale = await leaderboard_message(
-            service, interaction.guild_id, parts[0], parts[1], int(parts[2]), locale
-        )
-        await interaction.response.edit_message(embed=embed, view=view)
-        if stale:
-            await interaction.followup.send(
-                t("leaderboard.stale", pick_locale(interaction.locale, guild_locale)),
-                ephemeral=True,
-            )
-
-
-class UnknownDurakItem(
-    _Guarded,
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"durak:(?!(?:lobby|lobbyai|show|act|hand|tgt|lb|again):)(?P<rest>.*)",
-):
-    """Catches ids with our prefix but an unknown kind (old versions, tampering)."""
-
-    def __init__(self, rest: str) -> None:
-        self.rest = rest
-        super().__init__(discord.ui.Button(label="?", custom_id=f"durak:{rest}"))
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> UnknownDurakItem:
-        return cls(match["rest"])
-
-    async def handle(self, interaction: discord.Interaction) -> None:
-        await self.malformed(interaction)
-
-
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    LobbyButton,
-    LobbyAiSelect,
-    ShowHandButton,
-    ActButton,
-    HandNavButton,
-    TargetSelect,
-    LeaderboardButton,
-    UnknownDurakItem,
-)

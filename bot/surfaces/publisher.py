@@ -1,4 +1,4 @@
-"""The Discord side of :class:`bot.sessions.Publisher`: one public message per game.
+"""The Discord side of :class:`bot.game.models.Publisher`: one public message per game.
 
 Each game owns exactly one public message (the lobby, which turns into the table, which ends
 as the final table). It is edited in place, and edits are coalesced: a burst of moves (a
@@ -10,10 +10,10 @@ Each edit also replaces the picture of the table (:mod:`bot.pictures`) when the 
 one, so the coalescing bounds uploads too.
 
 Nothing is sent from the service's call directly: each call becomes an obligation of
-:class:`bot.delivery.Delivery`, which retries it until Discord takes it, and calls back the
+:class:`bot.surfaces.delivery.Delivery`, which retries it until Discord takes it, and calls back the
 ``deliver_*`` methods here to render and send the content as it is at that moment.
-When a ping goes out, and that a game shows at most one, is :mod:`bot.pings`' business.
-Every refresh also brings the players' live hands up to date (:mod:`bot.live_hands`).
+When a ping goes out, and that a game shows at most one, is :mod:`bot.surfaces.pings`' business.
+Every refresh also brings the players' live hands up to date (:mod:`bot.surfaces.live_hands`).
 """
 
 from __future__ import annotations
@@ -22,14 +22,17 @@ import logging
 
 import discord
 
-from . import rematch, render
+from ..game import rematch
+from ..game.models import GameSession, PingKind
+from ..game.service import GameService
+from ..pictures import TablePictures
+from ..rendering.lobby import lobby_embed
+from ..rendering.table import table_embed
 from .delivery import Delivery, Obsolete, ping_due
 from .live_hands import LiveHands
-from .pictures import TablePictures
+from .lobby_views import lobby_view, table_view
 from .pings import TurnPings
 from .rematch_views import rematch_message, result_announcement
-from .sessions import GameService, GameSession, PingKind
-from .views import lobby_view, table_view
 
 __all__ = ["DiscordPublisher"]
 
@@ -88,12 +91,12 @@ class DiscordPublisher:
         if state.message_id is None:
             raise Obsolete
         if isinstance(state, GameSession):
-            embed = render.table_embed(state)
+            embed = table_embed(state)
             view = table_view(state)
         elif state.series is not None:
             embed, view = rematch_message(state, await rematch.waiting_for(self.service, state))
         else:
-            embed = render.lobby_embed(state)
+            embed = lobby_embed(state)
             view = lobby_view(state)
         message = self._channel(state.channel_id, state.guild_id).get_partial_message(
             state.message_id
@@ -108,7 +111,7 @@ class DiscordPublisher:
         if kind not in ("defend", "lead") or not ping_due(session, seat, kind):
             self._ping_settled(session, seat, kind)
             raise Obsolete
-        # Whether the player is mentioned at all (away, pings on) is bot.pings' decision.
+        # Whether the player is mentioned at all (away, pings on) is bot.surfaces.pings' decision.
         posted = await self.pings.ping(session, seat, kind)  # type: ignore[arg-type]
         owed = session.owed_ping
         self._ping_settled(session, seat, kind)

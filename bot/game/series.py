@@ -1,7 +1,7 @@
 """A session of deals at one table: pagat's matchsticks, kept across rematches.
 
 Pagat: "Sometimes matchsticks are used to keep track of how many times each player or team has
-lost." A rematch (:mod:`bot.rematch`) is a new game row; the tally *before* that deal travels
+lost." A rematch (:mod:`bot.game.rematch`) is a new game row; the tally *before* that deal travels
 with it in the game's stored options (``options["series"]``), so it survives restarts and
 needs no query over older games to be drawn. Seats keep their numbers for the whole session
 (a rematch has the same seats), so the tally is simply one count per seat.

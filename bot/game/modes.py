@@ -16,7 +16,7 @@ from __future__ import annotations
 from engine.rules import PRESETS, RuleSet
 from engine.variants import VARIANTS
 
-from .i18n import SUPPORTED_LOCALES, t
+from ..i18n import SUPPORTED_LOCALES, t
 
 #: Discord shows at most this many autocomplete choices.
 MAX_CHOICES = 25

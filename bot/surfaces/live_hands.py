@@ -27,7 +27,7 @@ Why it is shaped like this:
 * Expiry: ``warn_before`` seconds before the token dies the hand is edited one last time: it
   says that it stops updating and offers one button that reopens a fresh live hand (a click
   brings a new token). Older hands are never edited, but a click on any of them is still
-  answered with the current hand (version-in-custom-id design, :mod:`bot.views`).
+  answered with the current hand (version-in-custom-id design, :mod:`bot.surfaces.dynamic_items`).
 * Hidden information: a hand is only ever edited through its owner's own interaction, keyed
   by the owner's user id, and rendered for the owner's seat. Interactions whose message is
   public are refused at registration.
@@ -49,8 +49,9 @@ import discord
 
 from engine import Card
 
-from .i18n import t
-from .sessions import GameService, GameSession
+from ..game.models import GameSession
+from ..game.service import GameService
+from ..i18n import t
 
 __all__ = ["LiveHand", "LiveHands", "LiveStats"]
 

@@ -2,9 +2,11 @@
 
 Why draw instead of shipping PNGs: the faces are a function of (rank, suit, trump) and a font,
 so one change to the design re-renders all 105 pictures consistently, and the emoji sync
-(:mod:`bot.emojis`) notices the change from the bytes alone (their hash is in the emoji name).
+(:mod:`bot.cardart.emojis`) notices the change from the bytes alone (their hash is in the emoji
+name).
 
-The drawing itself (colours, layout, the trump mark, the back) lives in :mod:`bot.cardface`,
+The drawing itself (colours, layout, the trump mark, the back) lives in
+:mod:`bot.cardart.cardface`,
 shared with the table picture so that a card looks the same on a button and on the felt. This
 module only fixes the emoji size and turns the images into the PNG bytes that are uploaded:
 Pillow writes no timestamp into a PNG, so the same card gives the same bytes and the same

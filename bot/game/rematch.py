@@ -11,10 +11,10 @@ follows ``next_deal_lead`` ("from under the fool", "Duraka uchat", or the lowest
 Why a new row per deal rather than a new deal inside the same game: each deal is a game for
 the leaderboard ("each deal counts as it does now"), the results table stays one row per
 player per game, and a finished game never changes again. The running tally (pagat's
-matchsticks) travels with the rematch (see :mod:`bot.series`).
+matchsticks) travels with the rematch (see :mod:`bot.game.series`).
 
-Like :mod:`bot.sessions` this module knows nothing of Discord: it speaks in ids and i18n
-keys. Every refusal is a :class:`~bot.sessions.ServiceError` with a sentence for the clicker:
+Like :mod:`bot.game.service` this module knows nothing of Discord: it speaks in ids and i18n
+keys. Every refusal is a :class:`~bot.game.errors.ServiceError` with a sentence for the clicker:
 a non-player, a player who left, somebody already in another game, a second click, a busy
 channel, a rematch that already started or was called off.
 """
@@ -30,19 +30,12 @@ from typing import Any, Literal
 
 from engine import Game, Result
 
-from . import rematch_store as rs
-from . import storage as st
+from .. import storage as st
+from ..storage import rematch as rs
+from .errors import AlreadyPlaying, ChannelBusy, GameMissing, ServiceError
+from .models import GameSession, LobbyInfo, PlayerRef
 from .series import Series, deal_losers
-from .sessions import (
-    AlreadyPlaying,
-    ChannelBusy,
-    GameMissing,
-    GameService,
-    GameSession,
-    LobbyInfo,
-    PlayerRef,
-    ServiceError,
-)
+from .service import GameService
 
 __all__ = ["Outcome", "decline", "next_deal", "play_again", "waiting_for"]
 

@@ -32,11 +32,11 @@ from typing import Any
 
 import discord
 
-from . import render
-from .i18n import t
+from ..game.models import GameSession, PingKind
+from ..i18n import t
+from ..rendering.table import ping_text, reminder_text
+from ..storage import Storage
 from .live_hands import LiveHands
-from .sessions import GameSession, PingKind
-from .storage import Storage
 
 __all__ = ["TurnPings"]
 
@@ -134,7 +134,7 @@ class TurnPings:
         if self.watching(session.game_id, user_id) or not await self.wants_pings(user_id):
             self.skipped += 1
             return False
-        await self._post(session, user_id, render.ping_text(session, seat, kind), renotify=False)
+        await self._post(session, user_id, ping_text(session, seat, kind), renotify=False)
         return True
 
     async def remind(self, session: GameSession, seat: int, deadline: float) -> None:
@@ -145,7 +145,7 @@ class TurnPings:
         if not await self.wants_pings(user_id):
             self.skipped += 1
             return
-        text = render.reminder_text(session, seat, deadline)
+        text = reminder_text(session, seat, deadline)
         await self._post(session, user_id, text, renotify=True)
 
     async def _post(self, session: GameSession, user_id: int, text: str, *, renotify: bool) -> None:

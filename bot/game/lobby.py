@@ -1,0 +1,318 @@
+"""Lobbies: a table is opened, filled with humans and computers, left, cancelled or started."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from engine import Game
+from engine.rules import PRESETS, RuleError
+
+from .. import storage as st
+from .errors import (
+    AlreadyPlaying,
+    ChannelBusy,
+    GameMissing,
+    GameOver,
+    NotAllowed,
+    NotAPlayer,
+    ServiceError,
+)
+from .models import AI_DIFFICULTIES, GameSession, LobbyInfo, PlayerRef, SeatInfo
+from .play import _PlayFlow
+from .rules import RULE_OVERRIDES, _rules_for, auto_done_for, twist_options
+
+log = logging.getLogger(__name__)
+
+
+class _LobbyFlow(_PlayFlow):
+    """Lobbies and their end: create, join, add/remove computers, leave, cancel, start."""
+
+    # ----------------------------------------------------------------- lobby
+
+    def _lobby_lock(self, game_id: int) -> asyncio.Lock:
+        return self._lobby_locks.setdefault(game_id, asyncio.Lock())
+
+    async def create_lobby(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host: PlayerRef,
+        preset: str | None = None,
+        seats: int | None = None,
+        deck_size: int | None = None,
+        *,
+        discord_locale: str | None = None,
+        twist: str | None = None,
+    ) -> LobbyInfo:
+        """Open a lobby with the host seated. The rules are validated for the full table now
+        so that an impossible combination (7 hands from 24 cards) fails before anyone joins.
+
+        What the host leaves out comes from the guild's house rules: the default mode, seats
+        and deck, and the rule overrides (those only with the default mode, since they were
+        chosen for it). ``discord_locale`` is the server's Discord language, used for public
+        messages until the guild picks one.
+        """
+        settings = await self.storage.get_guild_settings(guild_id)
+        defaults = settings.default_options
+        if preset is None or preset == settings.default_preset:
+            preset = settings.default_preset
+            overrides = {k: defaults[k] for k in RULE_OVERRIDES if k in defaults}
+        else:
+            overrides = {}
+        if preset not in PRESETS:
+            raise ServiceError("error.unknown_preset", preset=preset)
+        seats = seats if seats is not None else int(defaults.get("seats", 2))
+        deck_size = deck_size if deck_size is not None else int(defaults.get("deck_size", 36))
+        if twist is not None:
+            overrides = {**overrides, **twist_options(preset, twist, overrides, deck_size, seats)}
+        try:
+            _rules_for(preset, {**overrides, "deck_size": deck_size}, seats)
+        except RuleError as exc:
+            raise ServiceError("error.bad_rules", reason=str(exc)) from None
+        busy = await self.storage.active_game_in_channel(channel_id)
+        if busy is not None:
+            raise ChannelBusy(busy)
+        options: dict[str, Any] = {
+            "seats": seats,
+            "rules": {
+                **overrides,
+                "deck_size": deck_size,
+                "auto_done": auto_done_for(defaults, preset),
+            },
+        }
+        if discord_locale is not None:
+            options["locale"] = discord_locale
+        try:
+            game_id = await self.storage.create_lobby(
+                guild_id,
+                channel_id,
+                host.user_id,
+                preset,
+                options,
+                host_display_name=host.name,
+            )
+        except st.AlreadyInGame as exc:
+            raise AlreadyPlaying(exc.game_id) from None
+        log.info(
+            "game %d: lobby created by %d (%s, %d seats)", game_id, host.user_id, preset, seats
+        )
+        return await self.lobby(game_id)
+
+    async def attach_message(
+        self, game_id: int, message_id: int, *, thread_id: int | None = None
+    ) -> None:
+        """Remember the public message (and the game's thread, if it has one) so it can be
+        edited after a restart too."""
+        await self.storage.set_table_message(game_id, message_id=message_id, thread_id=thread_id)
+        session = self.session(game_id)
+        if session is not None:
+            session.message_id = message_id
+            if thread_id is not None:
+                session.channel_id = thread_id
+
+    async def _open_lobby(self, game_id: int) -> LobbyInfo:
+        info = await self.lobby(game_id)
+        if info.status != "lobby":
+            raise GameOver("error.lobby_closed")
+        return info
+
+    async def join(self, game_id: int, player: PlayerRef) -> LobbyInfo:
+        async with self._lobby_lock(game_id):
+            info = await self._open_lobby(game_id)
+            if any(s.user_id == player.user_id for s in info.seats):
+                raise ServiceError("error.already_joined")
+            try:
+                await self.storage.add_seat(
+                    game_id,
+                    display_name=player.name,
+                    user_id=player.user_id,
+                    max_seats=info.max_seats,
+                )
+            except st.AlreadyInGame as exc:
+                raise AlreadyPlaying(exc.game_id) from None
+            except st.LobbyFull:
+                raise ServiceError("error.lobby_full", max=info.max_seats) from None
+            except st.InvalidGameStatus:
+                raise GameOver("error.lobby_closed") from None
+        await self._publish(self.publisher.refresh(game_id))
+        return await self.lobby(game_id)
+
+    def _check_host(self, info: LobbyInfo | GameSession, user_id: int, can_manage: bool) -> None:
+        if user_id != info.host_id and not can_manage:
+            raise NotAllowed(host=f"<@{info.host_id}>")
+
+    async def add_computer(
+        self,
+        game_id: int,
+        user_id: int,
+        difficulty: str | None = None,
+        *,
+        can_manage: bool = False,
+    ) -> LobbyInfo:
+        """Seat a computer; without ``difficulty`` the guild's default is used."""
+        if difficulty is None:
+            row = await self.storage.get_game(game_id)
+            if row is None:
+                raise GameMissing()
+            difficulty = (await self.storage.get_guild_settings(row.guild_id)).default_ai_difficulty
+        if difficulty not in AI_DIFFICULTIES:
+            raise ServiceError("error.malformed_id")
+        async with self._lobby_lock(game_id):
+            info = await self._open_lobby(game_id)
+            self._check_host(info, user_id, can_manage)
+            number = sum(1 for s in info.seats if s.user_id is None) + 1
+            try:
+                await self.storage.add_seat(
+                    game_id,
+                    display_name=f"#{number}",
+                    ai_difficulty=difficulty,
+                    max_seats=info.max_seats,
+                )
+            except st.LobbyFull:
+                raise ServiceError("error.lobby_full", max=info.max_seats) from None
+        await self._publish(self.publisher.refresh(game_id))
+        return await self.lobby(game_id)
+
+    async def remove_computer(
+        self, game_id: int, user_id: int, *, can_manage: bool = False
+    ) -> LobbyInfo:
+        async with self._lobby_lock(game_id):
+            info = await self._open_lobby(game_id)
+            self._check_host(info, user_id, can_manage)
+            computers = [s for s in info.seats if s.user_id is None]
+            if not computers:
+                raise ServiceError("error.no_computer")
+            await self.storage.remove_seat(game_id, computers[-1].seat)
+        await self._publish(self.publisher.refresh(game_id))
+        return await self.lobby(game_id)
+
+    async def leave(self, user_id: int) -> int:
+        """Leave whatever lobby or game the user is in; returns that game's id.
+
+        In a lobby the seat is freed (the host leaving cancels the lobby: nobody else may
+        start it). In a running game a computer takes the seat over and the human will be
+        recorded as having forfeited; when no human is left the game is cancelled.
+        """
+        game_id = await self.storage.user_active_game(user_id)
+        if game_id is None:
+            raise ServiceError("error.no_active_game")
+        session = self._sessions.get(game_id)
+        if session is None:
+            await self._leave_lobby(game_id, user_id)
+        else:
+            await self._leave_running(session, user_id)
+        return game_id
+
+    async def _leave_lobby(self, game_id: int, user_id: int) -> None:
+        async with self._lobby_lock(game_id):
+            info = await self._open_lobby(game_id)
+            if user_id == info.host_id or info.series is not None:
+                # A rematch keeps the same seats: one player leaving it calls it off.
+                await self.storage.cancel_game(game_id)
+                log.info("game %d: lobby cancelled, %d left", game_id, user_id)
+            else:
+                seat = next((s.seat for s in info.seats if s.user_id == user_id), None)
+                if seat is None:
+                    raise NotAPlayer()
+                await self.storage.remove_seat(game_id, seat)
+        await self._publish(self.publisher.refresh(game_id))
+
+    async def leave_lobby(self, game_id: int, user_id: int) -> None:
+        """The lobby's Leave button (the user must sit in *this* lobby)."""
+        await self._leave_lobby(game_id, user_id)
+
+    async def _leave_running(self, session: GameSession, user_id: int) -> None:
+        async with session.lock:
+            seat = session.seat_of(user_id)
+            if seat is None or session.finished:
+                raise NotAPlayer()
+            await self._forfeit_locked(session, seat, "left")
+        await self._after_change(session, [])
+
+    async def cancel(self, game_id: int, user_id: int, *, can_manage: bool = False) -> None:
+        session = self._sessions.get(game_id)
+        if session is not None:
+            async with session.lock:
+                if session.finished:
+                    raise GameOver()
+                self._check_host(session, user_id, can_manage)
+                await self._cancel_locked(session, user_id)
+        else:
+            async with self._lobby_lock(game_id):
+                info = await self._open_lobby(game_id)
+                self._check_host(info, user_id, can_manage)
+                await self.storage.cancel_game(game_id)
+            log.info("game %d: lobby cancelled by %d", game_id, user_id)
+        await self._publish(self.publisher.refresh(game_id))
+
+    async def _cancel_locked(self, session: GameSession, user_id: int | None) -> None:
+        await self.storage.cancel_game(session.game_id)
+        session.status = "cancelled"
+        session.cancelled_by = user_id
+        self._retire(session)
+        log.info("game %d: cancelled by %s", session.game_id, user_id)
+
+    async def start(
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        can_manage: bool = False,
+        deal: Callable[[LobbyInfo, int], Game] | None = None,
+    ) -> GameSession:
+        """Deal and move the lobby to running; the seed comes from ``seed_factory``.
+
+        ``deal`` makes the first position from the lobby and the seed instead of a fresh
+        first deal: a rematch (:mod:`bot.game.rematch`) deals as the engine's ``next_deal``."""
+        async with self._lobby_lock(game_id):
+            info = await self._open_lobby(game_id)
+            self._check_host(info, user_id, can_manage)
+            count = len(info.seats)
+            try:
+                rules = info.rules(players=count)
+            except RuleError as exc:
+                if count < 2:
+                    raise ServiceError("error.not_enough_players", min=2) from None
+                raise ServiceError("error.bad_rules", reason=str(exc)) from None
+            if not info.humans:
+                raise ServiceError("error.not_enough_players", min=2)
+            settings = await self.storage.get_guild_settings(info.guild_id)
+            seed = self._seed_factory()
+            game = deal(info, seed) if deal is not None else Game.new(rules, seed)
+            seats = [SeatInfo(i, s.name, s.user_id, s.difficulty) for i, s in enumerate(info.seats)]
+            session = GameSession(
+                game_id=game_id,
+                guild_id=info.guild_id,
+                channel_id=info.channel_id,
+                message_id=info.message_id,
+                host_id=info.host_id,
+                preset=info.preset,
+                seats=seats,
+                game=game,
+                seed=seed,
+                version=1,
+                locale=info.locale,
+                timer_seconds=settings.turn_timer_seconds,
+                takeover_difficulty=settings.default_ai_difficulty,
+                series=info.series,
+            )
+            session.deadline = self._deadline_policy(session, game)
+            if session.seats[game.attacker].is_human:
+                session.owed_ping = (game.attacker, "lead", 1)
+            await self.storage.begin_game(
+                game_id,
+                [s.seat for s in info.seats],
+                session.snapshot(deadline=session.deadline),
+                version=1,
+                deadline=session.deadline,
+            )
+            self._sessions[game_id] = session
+            log.info("game %d: started with %d seats", game_id, count)
+        await self._publish(self.publisher.refresh(game_id))
+        await self._announce_pings(session, [(game.attacker, "lead")])
+        self._kick_ai(session)
+        self._arm_timer(session)
+        return session

@@ -1,0 +1,296 @@
+"""The service's values: limits, players, seats, lobbies, the live game session, and the
+publisher protocol the Discord side implements.
+
+Plain data with no behaviour beyond (de)serialising itself, so renderers, pictures and
+tests can read a session without going through the service."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from engine import Card, Event, Game, RuleSet
+
+from .series import Series
+
+#: Difficulties a lobby can add; the storage schema accepts exactly these.
+AI_DIFFICULTIES: tuple[str, ...] = ("easy", "normal", "hard")
+#: Who plays for a human that left a running game when the guild has no default difficulty.
+TAKEOVER_DIFFICULTY = "easy"
+#: Longest forfeit text (the storage CHECK constraint agrees).
+FORFEIT_MAX_LENGTH = 200
+#: A guild's turn timer: 0 (off) or this many seconds. Shorter is unplayable, longer is no
+#: timer at all; Discord's option range says the same, but a forged or replayed command does
+#: not go through Discord's client, so the service checks too.
+TURN_TIMER_MIN_SECONDS = 15
+TURN_TIMER_MAX_SECONDS = 3600
+#: Leaderboard periods and orders (anything else is refused politely).
+LEADERBOARD_PERIODS: tuple[str, ...] = ("all", "month", "week")
+LEADERBOARD_SORTS: tuple[str, ...] = ("fools", "record")
+#: Expired turns in a row after which a player forfeits.
+MAX_TIMER_STRIKES = 2
+#: Public events kept with the state for the table's "last moves".
+EVENTS_KEPT = 8
+#: Upper bound on a computer's thinking time, so a "hard" seat never freezes a table.
+AI_MAX_SECONDS = 2.0
+SNAPSHOT_FORMAT = 1
+
+PingKind = Literal["defend", "lead"]
+ForfeitReason = Literal["left", "timeout"]
+
+# --------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRef:
+    """A human as the service needs them: an id and a name to show at the table."""
+
+    user_id: int
+    name: str
+
+
+@dataclass(slots=True)
+class SeatInfo:
+    """A seat. A human who left a running game keeps the seat, played by a computer."""
+
+    seat: int
+    name: str
+    user_id: int | None
+    difficulty: str | None
+    left: bool = False
+
+    @property
+    def is_human(self) -> bool:
+        """A human still at the table (their clicks count)."""
+        return self.user_id is not None and not self.left
+
+    @property
+    def computer(self) -> str | None:
+        """Difficulty of the computer playing this seat, or None if a human plays it. For a
+        human who left, ``difficulty`` holds the guild's default difficulty (memory only: the
+        seat row of a human never has one)."""
+        if self.user_id is None or self.left:
+            return self.difficulty or TAKEOVER_DIFFICULTY
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class PublicEvent:
+    """An engine event reduced to what the channel may see (private draws are stripped)."""
+
+    kind: str
+    seat: int = -1
+    cards: tuple[Card, ...] = ()
+    target: int = -1
+    amount: int = 0
+
+    def to_json(self) -> list[Any]:
+        return [self.kind, self.seat, [str(c) for c in self.cards], self.target, self.amount]
+
+    @classmethod
+    def from_json(cls, data: list[Any]) -> PublicEvent:
+        kind, seat, cards, target, amount = data
+        return cls(
+            str(kind), int(seat), tuple(Card.parse(c) for c in cards), int(target), int(amount)
+        )
+
+
+def public_events(events: Iterable[Event]) -> list[PublicEvent]:
+    """Keep only public information, and fold each round of draws into one line.
+
+    A "done" is dropped: it changes nothing on the table (the bout's end says "Bito" or
+    "takes"), and in a four-player game a line per pass pushed every real move out of the
+    few events kept for the table's "last moves"."""
+    out: list[PublicEvent] = []
+    for ev in events:
+        if ev.kind == "pass":
+            continue
+        if ev.kind == "draw":
+            shown = ev.visible_cards(None)
+            if out and out[-1].kind == "draw":
+                prev = out[-1]
+                out[-1] = PublicEvent("draw", -1, prev.cards + shown, -1, prev.amount + ev.amount)
+            else:
+                out.append(PublicEvent("draw", -1, shown, -1, ev.amount))
+            continue
+        out.append(
+            PublicEvent(ev.kind, ev.seat, tuple(ev.visible_cards(None)), ev.target, ev.amount)
+        )
+    return out
+
+
+@dataclass(slots=True)
+class LobbyInfo:
+    """Everything a lobby message shows; rebuilt from storage on every change."""
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    host_id: int
+    preset: str
+    max_seats: int
+    deck_size: int
+    seats: list[SeatInfo]
+    status: str
+    locale: str = "en"
+    overrides: dict[str, Any] = field(default_factory=dict)
+    #: Set for a rematch lobby (see :mod:`bot.game.rematch`): the session it continues.
+    series: Series | None = None
+
+    @property
+    def humans(self) -> list[SeatInfo]:
+        return [s for s in self.seats if s.user_id is not None]
+
+    def rules(self, players: int | None = None) -> RuleSet:
+        """The rules the game will be played by with ``players`` seats (default: max)."""
+        return RuleSet.preset(
+            self.preset,
+            players=players or self.max_seats,
+            **{**self.overrides, "deck_size": self.deck_size},
+        )
+
+
+@dataclass(eq=False)
+class GameSession:
+    """A running (or just ended) game held in memory; its state is mirrored in SQLite."""
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    host_id: int
+    preset: str
+    seats: list[SeatInfo]
+    game: Game
+    seed: int
+    version: int
+    events: deque[PublicEvent] = field(default_factory=lambda: deque(maxlen=EVENTS_KEPT))
+    deadline: float | None = None
+    status: str = "running"
+    locale: str = "en"
+    cancelled_by: int | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    ai_task: asyncio.Task[None] | None = None
+    #: Turn length from the guild settings (0 = no timer); also places the reminder.
+    timer_seconds: int = 0
+    #: Expired turns in a row per seat (reset by the player's own move).
+    strikes: dict[int, int] = field(default_factory=dict)
+    #: The half-time reminder of the current turn went out.
+    reminded: bool = False
+    #: Seats that forfeited and why ('left' or 'timeout').
+    forfeits: dict[int, str] = field(default_factory=dict)
+    #: The seat whose forfeit ended the game early (no engine result then).
+    ended_by: int | None = None
+    #: The forfeit (task) handed out when the game ended, and to whom: the fool, or every
+    #: human of the losing team (who share it).
+    forfeit_seats: tuple[int, ...] = ()
+    forfeit_text: str | None = None
+    #: Who plays for a human who leaves (the guild's default difficulty).
+    takeover_difficulty: str = TAKEOVER_DIFFICULTY
+    timer_task: asyncio.Task[None] | None = None
+    timer_version: int = -1
+    #: The session of deals this game belongs to; None for a one-off (or a session's first)
+    #: game. Loaded from the game's stored options, so the tally survives restarts.
+    series: Series | None = None
+    #: The turn ping not yet known to be delivered: (seat, kind, version it was owed at).
+    #: Stored with the state in the same write, so a restart delivers it if still due
+    #: (bot/surfaces/delivery.py); cleared once delivered or obsolete.
+    owed_ping: tuple[int, str, int] | None = None
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat a human plays, or None (also for a human who already left)."""
+        for s in self.seats:
+            if s.user_id == user_id and not s.left:
+                return s.seat
+        return None
+
+    def name(self, seat: int) -> str:
+        return self.seats[seat].name if 0 <= seat < len(self.seats) else "?"
+
+    @property
+    def active_humans(self) -> list[SeatInfo]:
+        return [s for s in self.seats if s.is_human]
+
+    @property
+    def finished(self) -> bool:
+        return self.status != "running"
+
+    @property
+    def humans_at_start(self) -> int:
+        return sum(1 for s in self.seats if s.user_id is not None)
+
+    def snapshot(
+        self,
+        game: Game | None = None,
+        events: Iterable[PublicEvent] | None = None,
+        version: int | None = None,
+        deadline: float | None = None,
+        forfeits: dict[int, str] | None = None,
+        owed_ping: tuple[int, str, int] | Literal["keep"] | None = "keep",
+    ) -> str:
+        """The JSON stored in ``games.state_json`` (full state: never shown to anyone)."""
+        ping = self.owed_ping if owed_ping == "keep" else owed_ping
+        return json.dumps(
+            {
+                "format": SNAPSHOT_FORMAT,
+                "seed": self.seed,
+                "version": self.version if version is None else version,
+                "deadline": deadline,
+                "game": (game or self.game).to_dict(),
+                "events": [e.to_json() for e in (self.events if events is None else events)],
+                "forfeits": {
+                    str(k): v for k, v in (self.forfeits if forfeits is None else forfeits).items()
+                },
+                "ping": list(ping) if ping is not None else None,
+            },
+            separators=(",", ":"),
+        )
+
+
+class Publisher(Protocol):
+    """What the service needs from the transport layer. All calls happen after commit."""
+
+    async def refresh(self, game_id: int) -> None:
+        """The game's public message is out of date (coalescing is the publisher's job)."""
+
+    async def ping(self, session: GameSession, seat: int, kind: PingKind) -> None:
+        """It became ``seat``'s turn to defend or to lead."""
+
+    async def finished(self, session: GameSession) -> None:
+        """The game ended with a result (announce it)."""
+
+    async def remind(self, session: GameSession, seat: int, deadline: float) -> None:
+        """Half of ``seat``'s turn time is gone; the turn expires at ``deadline``."""
+
+
+class NullPublisher:
+    """Used until the bot attaches its own, and by service-level tests."""
+
+    async def refresh(self, game_id: int) -> None:
+        return None
+
+    async def ping(self, session: GameSession, seat: int, kind: PingKind) -> None:
+        return None
+
+    async def finished(self, session: GameSession) -> None:
+        return None
+
+    async def remind(self, session: GameSession, seat: int, deadline: float) -> None:
+        return None
+
+
+AiPlayer = Any  # engine.ai Player: choose(obs) -> Action | None
+AiFactory = Callable[[str, int | str], AiPlayer]
+DeadlinePolicy = Callable[[GameSession, Game], float | None]
+
+
+def _default_ai_factory(kind: str, seed: int | str) -> AiPlayer:
+    # Imported lazily: the AI package is heavy and only needed once a computer seat acts.
+    from engine.ai import make_player
+
+    return make_player(kind, seed, max_seconds=AI_MAX_SECONDS)

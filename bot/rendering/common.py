@@ -1,0 +1,117 @@
+"""Words every message shares: cards as text or emoji, seat and preset names, colours and
+Discord's length limits.
+
+Hidden information is protected by construction across :mod:`bot.rendering`: the public
+table is drawn *only* from ``game.public_observation()`` plus the public event log, and a
+hand only from ``game.observation(seat)``. No function here receives a whole ``Game`` for
+public output, so a refactor cannot accidentally print someone's hand into the channel.
+Every word goes through :mod:`bot.i18n`; callers pass the locale (the guild's for public
+messages, the user's for ephemeral ones).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+import discord
+
+from engine import PRESETS, Card
+from engine.cards import SUIT_NAMES, SUIT_SYMBOLS, sort_key
+from engine.variants import VARIANTS
+
+from ..cardart.emojis import registry as card_emojis
+from ..game.models import GameSession, LobbyInfo, SeatInfo
+from ..i18n import t
+
+COLOUR_LOBBY = discord.Colour.blurple()
+
+
+COLOUR_TABLE = discord.Colour.dark_green()
+
+
+COLOUR_OVER = discord.Colour.dark_grey()
+
+
+EVENTS_SHOWN = 5
+
+
+#: Discord's limits on embed text (an emoji's markdown is ~30 characters per card).
+FIELD_LIMIT = 1024
+
+
+DESCRIPTION_LIMIT = 4096
+
+
+def card_text(card: Card) -> str:
+    """``10♥``: suit symbols, because that is how people read cards at a glance."""
+    return card.pretty()
+
+
+def cards_text(cards: Iterable[Card], trump: int | None = None) -> str:
+    """Cards in hand order (by suit and rank, trumps last when the trump is known)."""
+    items = list(cards)
+    if trump is not None:
+        items.sort(key=lambda c: sort_key(c, trump))
+    return " ".join(card_text(c) for c in items)
+
+
+def card_face(card: Card, trump: int | None) -> str:
+    """``<:dk_As_…:id> A♠`` when card emojis are available, else ``A♠``.
+
+    The notation stays next to the picture: screen readers read it, and it is the whole card
+    whenever emojis are unavailable. Cards of the ``trump`` suit get the trump face."""
+    emoji = card_emojis.markdown(card, card.suit == trump)
+    return f"{emoji} {card.pretty()}" if emoji else card.pretty()
+
+
+def cards_face(cards: Iterable[Card], trump: int | None, *, sort: bool = False) -> str:
+    """Like :func:`cards_text`, each card with its emoji when available."""
+    items = list(cards)
+    if sort and trump is not None:
+        items.sort(key=lambda c: sort_key(c, trump))
+    return " ".join(card_face(c, trump) for c in items)
+
+
+def _fitting(build: Callable[[bool], str], limit: int = FIELD_LIMIT) -> str:
+    """``build(True)`` (with card emojis) if it fits Discord's ``limit``, else text only."""
+    text = build(True)
+    if len(text) <= limit:
+        return text
+    return build(False)[:limit]
+
+
+def deck_text(info: LobbyInfo, loc: str) -> str:
+    """ "36-card deck", or for a two-pack game (big fool) "two packs of 36 cards"."""
+    preset = PRESETS.get(info.preset)
+    variant = str(info.overrides.get("variant", preset.variant if preset else "none"))
+    v = VARIANTS.get(variant)
+    if v is not None and v.packs == 2:
+        return t("option.deck_size_two_packs", loc, count=info.deck_size)
+    return t("option.deck_size", loc, count=info.deck_size)
+
+
+def preset_name(preset: str, locale: str) -> str:
+    return t(f"preset.{preset}.name", locale)
+
+
+def seat_name(seat: SeatInfo, locale: str) -> str:
+    """Computers get a translated name; a human who left is marked as played by a computer."""
+    if seat.user_id is None:
+        return t("lobby.ai_name", locale, number=seat.name.lstrip("#"))
+    if seat.left:
+        return t("table.left_marker", locale, name=seat.name)
+    return seat.name
+
+
+def _who(session: GameSession, seat: int, locale: str) -> str:
+    if 0 <= seat < len(session.seats):
+        return seat_name(session.seats[seat], locale)
+    return "?"
+
+
+def _mention(seat: SeatInfo, locale: str) -> str:
+    return f"<@{seat.user_id}>" if seat.is_human else seat_name(seat, locale)
+
+
+def suit_text(suit: int, locale: str) -> str:
+    return f"{SUIT_SYMBOLS[suit]} {t(f'suit.{SUIT_NAMES[suit]}', locale)}"

@@ -1,0 +1,62 @@
+"""The lobby embed: who sits, which rules, what the host can still change."""
+
+from __future__ import annotations
+
+import discord
+
+from engine import PRESETS
+
+from ..game import modes
+from ..game.models import LobbyInfo
+from ..i18n import t
+from .common import COLOUR_LOBBY, COLOUR_OVER, deck_text, seat_name
+
+
+def lobby_embed(info: LobbyInfo) -> discord.Embed:
+    loc = info.locale
+    embed = discord.Embed(
+        title=t(
+            "lobby.title",
+            loc,
+            preset=modes.mode_name(info.preset, modes.variant_of(info.preset, info.overrides), loc),
+        ),
+        description=t("lobby.description", loc, host=f"<@{info.host_id}>"),
+        colour=COLOUR_LOBBY if info.status == "lobby" else COLOUR_OVER,
+    )
+    lines = []
+    for number, seat in enumerate(info.seats, start=1):
+        if seat.user_id is None:
+            lines.append(
+                t(
+                    "lobby.ai_line",
+                    loc,
+                    seat=number,
+                    name=seat_name(seat, loc),
+                    difficulty=t(f"difficulty.{seat.difficulty}", loc),
+                )
+            )
+        else:
+            name = f"<@{seat.user_id}>"
+            if seat.user_id == info.host_id:
+                name = t("lobby.host_marker", loc, name=name)
+            lines.append(t("lobby.player_line", loc, seat=number, name=name))
+    embed.add_field(
+        name=t("lobby.players", loc, count=len(info.seats), max=info.max_seats),
+        value="\n".join(lines) or t("lobby.no_players", loc),
+        inline=False,
+    )
+    preset = PRESETS.get(info.preset)
+    auto_done = bool(info.overrides.get("auto_done", preset.auto_done if preset else False))
+    embed.add_field(
+        name=t("lobby.options", loc),
+        value=t(f"preset.{info.preset}.description", loc)
+        + "\n"
+        + deck_text(info, loc)
+        + "\n"
+        + t("lobby.auto_done.on" if auto_done else "lobby.auto_done.off", loc),
+        inline=False,
+    )
+    if info.status == "cancelled":
+        embed.add_field(name="\u200b", value=t("lobby.cancelled", loc), inline=False)
+    embed.set_footer(text=t("table.footer", loc, game_id=info.game_id))
+    return embed

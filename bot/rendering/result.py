@@ -1,0 +1,167 @@
+"""The end of a game: the result announcement, final hands, the series tally, forfeits
+and the cancelled-game sentence."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..game.models import GameSession, LobbyInfo, SeatInfo
+from ..game.series import deal_losers
+from ..i18n import t, tn
+from .common import _mention, cards_text, seat_name
+
+
+def result_text(session: GameSession, locale: str, *, tally: bool = True) -> str:
+    """The verdict, said once: who is the fool (or which team lost, or that it is a draw),
+    who went out in what order, forfeits, the cards left in hand and (``tally``) the
+    session's matchsticks (the table shows those in a field of their own)."""
+    seats = session.seats
+    lines = []
+    if session.ended_by is not None:
+        ender = seats[session.ended_by]
+        key = (
+            "announce.forfeit_end_timeout"
+            if session.forfeits.get(ender.seat) == "timeout"
+            else "announce.forfeit_end_left"
+        )
+        lines.append(t(key, locale, user=_user(ender)))
+        others = [s for s in seats if s.is_human and s.seat not in session.forfeits]
+        if others:
+            users = t("common.list_separator", locale).join(_user(s) for s in others)
+            lines.append(t("announce.forfeit_winners", locale, users=users))
+        lines += _forfeit_lines(session, locale)
+        return "\n".join(lines + _epilogue(session, None, locale, tally))
+    result = session.game.public_observation().result
+    if result is None:
+        return ""
+    if result.kind == "draw":
+        lines.append(t("announce.draw", locale))
+    elif result.kind == "team":
+        users = t("common.list_separator", locale).join(
+            _mention(seats[s], locale) for s in result.losers
+        )
+        lines.append(t("announce.losing_team", locale, users=users))
+    elif result.fool is not None:
+        lines.append(t("announce.fool", locale, user=_mention(seats[result.fool], locale)))
+    order = list(result.finish_order)
+    if len(order) == 1:
+        lines.append(t("announce.out_first", locale, user=_mention(seats[order[0]], locale)))
+    elif order:
+        items = t("common.list_separator", locale).join(
+            t("announce.out_item", locale, number=i, user=_mention(seats[s], locale))
+            for i, s in enumerate(order, 1)
+        )
+        lines.append(t("announce.out_order", locale, users=items))
+    lines += _forfeit_lines(session, locale)
+    return "\n".join(lines + _epilogue(session, result, locale, tally))
+
+
+def _epilogue(session: GameSession, result: Any, locale: str, tally: bool) -> list[str]:
+    """After the verdict: everyone's remaining cards, then the session's matchsticks."""
+    out: list[str] = []
+    hands = final_hands(session, locale)
+    if hands:
+        out += ["", t("announce.hands_title", locale), *hands]
+    if tally:
+        line = tally_text(session, locale, deal_losers(result, session.ended_by, session.forfeits))
+        if line:
+            out += ["", line]
+    return out
+
+
+def final_hands(session: GameSession, locale: str) -> list[str]:
+    """One line per seat still holding cards — only for a game that has ended with a result.
+
+    This is the one place public output reads hands from the whole game, so it refuses
+    unless the game is over: a running (or merely cancelled) game shows nothing. At the end
+    nothing is hidden any more, and the fool's hand is what the table wants to see."""
+    if session.status != "finished":
+        return []
+    game = session.game
+    return [
+        t(
+            "announce.hand_line",
+            locale,
+            name=seat_name(seat, locale),
+            cards=cards_text(game.hand(seat.seat), game.trump),
+        )
+        for seat in session.seats
+        if game.hand_size(seat.seat)
+    ]
+
+
+def tally_text(
+    session: GameSession | LobbyInfo,
+    locale: str,
+    losers: tuple[int, ...] | None = None,
+    *,
+    include_this_deal: bool = True,
+) -> str:
+    """Pagat's matchsticks: deals lost per player over the session ("" for a one-off game).
+
+    For a finished game the tally includes its own deal (``losers``, None for a draw)."""
+    series = session.series
+    if series is None:
+        return ""
+    finished = include_this_deal and isinstance(session, GameSession) and session.finished
+    if finished and isinstance(session, GameSession) and session.status != "finished":
+        finished = False  # a cancelled deal counts for nobody
+    if finished:
+        fools, draws = series.after(losers)
+        deals = series.deal
+    else:
+        fools, draws = series.fools, series.draws
+        deals = series.deal - 1
+    return _tally_line(session.seats, fools, draws, deals, locale)
+
+
+def _tally_line(
+    seats: Sequence[SeatInfo], fools: Sequence[int], draws: int, deals: int, locale: str
+) -> str:
+    items = t("common.list_separator", locale).join(
+        t(
+            "announce.tally_item",
+            locale,
+            name=seat_name(seat, locale),
+            sticks=tn("plural.matchsticks", fools[i] if i < len(fools) else 0, locale),
+        )
+        for i, seat in enumerate(seats)
+    )
+    line = t("announce.tally", locale, deals=tn("plural.deals", deals, locale), items=items)
+    if draws:
+        line += " " + t("announce.tally_draws", locale, count=draws)
+    return line
+
+
+def session_tally(session: GameSession, locale: str) -> str:
+    """The tally as the table shows it: including this deal once it has ended."""
+    if session.series is None:
+        return ""
+    result = session.game.public_observation().result
+    return tally_text(session, locale, deal_losers(result, session.ended_by, session.forfeits))
+
+
+def _user(seat: SeatInfo) -> str:
+    """A mention even for a human who left (they are still the one the result is about)."""
+    return f"<@{seat.user_id}>" if seat.user_id is not None else seat.name
+
+
+def _forfeit_lines(session: GameSession, locale: str) -> list[str]:
+    lines = [
+        t("announce.forfeit_player", locale, user=_user(session.seats[seat]))
+        for seat in session.forfeits
+        if seat != session.ended_by
+    ]
+    if session.forfeit_seats and session.forfeit_text:
+        users = t("common.list_separator", locale).join(
+            _user(session.seats[s]) for s in session.forfeit_seats
+        )
+        lines.append(t("announce.forfeit_assigned", locale, user=users, text=session.forfeit_text))
+    return lines
+
+
+def cancelled_text(session: GameSession, locale: str) -> str:
+    if session.cancelled_by is None:
+        return t("announce.game_cancelled_auto", locale)
+    return t("announce.game_cancelled", locale, user=f"<@{session.cancelled_by}>")

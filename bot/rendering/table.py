@@ -1,0 +1,418 @@
+"""The running game in words: the public table embed and its event lines, a player's
+private hand embed, and the turn ping texts."""
+
+from __future__ import annotations
+
+import discord
+
+from engine import ActionKind, Card, Observation
+from engine.cards import NO_TRUMP, bits
+
+from ..cardart.emojis import registry as card_emojis
+from ..game import modes
+from ..game.models import MAX_TIMER_STRIKES, GameSession, PingKind, PublicEvent
+from ..i18n import t, tn
+from .common import (
+    COLOUR_OVER,
+    COLOUR_TABLE,
+    DESCRIPTION_LIMIT,
+    EVENTS_SHOWN,
+    _fitting,
+    _mention,
+    _who,
+    card_face,
+    card_text,
+    cards_face,
+    cards_text,
+    preset_name,
+    seat_name,
+    suit_text,
+)
+from .result import cancelled_text, result_text, session_tally
+
+
+def _trump_line(obs: Observation, locale: str) -> str:
+    if obs.trump == NO_TRUMP:
+        return t("table.no_trump", locale)
+    card = obs.trump_card
+    # double-trump fool: the turned-up card shows one seat's trump, maybe not this seat's
+    if obs.trump_card_in_talon and card is not None and card.suit == obs.trump:
+        return t("table.trump", locale, card=card_face(card, obs.trump))
+    return t("table.trump_suit", locale, suit=suit_text(obs.trump, locale))
+
+
+def _variant_lines(session: GameSession, obs: Observation, locale: str) -> list[str]:
+    """What a catalogue variant makes public beyond the usual table: each seat's own trump
+    (double-trump fool), how many cards lie out of play (Chukchi) or closed (Magadan), the
+    running scores (point and epaulet fool). Counts only: those cards are face down to
+    everyone."""
+    lines = []
+    if len(set(obs.trumps)) > 1:
+        lines.append(
+            t(
+                "table.seat_trumps",
+                locale,
+                trumps=t("common.list_separator", locale).join(
+                    t(
+                        "table.seat_trump",
+                        locale,
+                        name=_who(session, s, locale),
+                        suit=suit_text(suit, locale) if suit != NO_TRUMP else "—",
+                    )
+                    for s, suit in enumerate(obs.trumps)
+                ),
+            )
+        )
+    if obs.out_of_play:
+        lines.append(t("table.out_of_play", locale, count=obs.out_of_play))
+    scores = score_texts(obs, locale)
+    if scores:
+        lines.append(
+            t(
+                "table.scores",
+                locale,
+                scores=t("common.list_separator", locale).join(
+                    t("table.score", locale, name=_who(session, s, locale), score=score)
+                    for s, score in enumerate(scores)
+                ),
+            )
+        )
+    if any(obs.closed):
+        lines.append(
+            t(
+                "table.closed_cards",
+                locale,
+                counts=t("common.list_separator", locale).join(
+                    t("table.closed_count", locale, name=_who(session, s, locale), count=c)
+                    for s, c in enumerate(obs.closed)
+                    if c
+                ),
+            )
+        )
+    return lines
+
+
+def score_texts(obs: Observation, locale: str) -> list[str]:
+    """Each seat's running score (point and epaulet fool; [] in other games), from the
+    variant's public state: every bout beaten off or taken was seen by the whole table."""
+    state = obs.variant_state
+    if "points" in state:
+        return [tn("plural.points", int(p), locale) for p in state["points"]]
+    if "epaulets" in state:
+        return [tn("plural.epaulets", len(won), locale) for won in state["epaulets"]]
+    return []
+
+
+def _pairs(obs: Observation, locale: str) -> str:
+    if not obs.table:
+        return t("table.field_empty", locale)
+
+    def build(emoji: bool) -> str:
+        def face(card: Card) -> str:
+            return card_face(card, obs.trump) if emoji else card_text(card)
+
+        lines = []
+        for i, (attack, defence) in enumerate(obs.table):
+            if i in obs.face_down:  # take on trust: only the one who laid it sees the card
+                key = "table.pair_face_down" if defence is None else "table.pair_face_down_own"
+                card = face(defence) if defence is not None else ""
+                lines.append(t(key, locale, attack=face(attack), defense=card))
+            elif defence is None:
+                lines.append(t("table.pair_open", locale, attack=face(attack)))
+            else:
+                lines.append(
+                    t("table.pair_beaten", locale, attack=face(attack), defense=face(defence))
+                )
+        return "\n".join(lines)
+
+    return _fitting(build)
+
+
+def role_key(obs: Observation, seat: int) -> str:
+    """The seat's role as an i18n key, from public information only."""
+    if seat in obs.out:
+        return "role.out"
+    if obs.phase == "over":
+        return "role.fool" if obs.result is not None and seat in obs.result.losers else "role.out"
+    if seat == obs.defender and obs.phase == "bout":
+        return "role.taking" if obs.taking else "role.defending"
+    if seat == obs.attacker:
+        return "role.attacking"
+    if obs.phase == "bout" and seat in obs.eligible_attackers:
+        return "role.throwing_in"
+    return "role.waiting"
+
+
+def hand_role_key(obs: Observation, seat: int) -> str:
+    """The seat's situation as a whole sentence for its own hand (``hand.role.*``): a role
+    name dropped into one frame ("You are {role}.") gave "You are may throw in." in English
+    and cannot agree in Russian, so every situation has its own sentence."""
+    if obs.phase == "lead" and seat == obs.attacker and seat not in obs.out:
+        return "hand.role.leading"
+    return "hand." + role_key(obs, seat)
+
+
+def event_line(
+    ev: PublicEvent, session: GameSession, locale: str, *, emoji: bool = False
+) -> str | None:
+    """One line of table narration, or None for bookkeeping events nobody needs to read.
+
+    ``emoji``: cards with their emojis (when available) next to the notation."""
+    name = _who(session, ev.seat, locale)
+    trump = session.game.trump
+
+    def face(card: Card) -> str:
+        return card_face(card, trump) if emoji else card_text(card)
+
+    cards = " ".join(face(c) for c in ev.cards)
+    k = ev.kind
+    if k == "attack":
+        return t("event.attack", locale, name=name, cards=cards)
+    if k == "throw":
+        return t("event.throw_in", locale, name=name, cards=cards)
+    if k == "defend" and len(ev.cards) == 2:
+        return t(
+            "event.defend",
+            locale,
+            name=name,
+            attack=face(ev.cards[0]),
+            card=face(ev.cards[1]),
+        )
+    if k == "transfer":
+        return t(
+            "event.transfer",
+            locale,
+            name=name,
+            cards=cards,
+            target=_who(session, ev.target, locale),
+        )
+    if k == "show" and ev.cards:
+        return t(
+            "event.show_trump",
+            locale,
+            name=name,
+            card=face(ev.cards[0]),
+            target=_who(session, ev.target, locale),
+        )
+    if k == "take":
+        return t("event.take", locale, name=name)
+    if k == "pile":
+        return t("event.pile_on", locale, name=name, cards=cards)
+    if k == "pass":
+        return None  # a "done" changes nothing on the table; "Bito" or "takes" says the rest
+    if k == "exchange" and ev.cards:
+        return t("event.exchange_trump", locale, name=name, card=face(ev.cards[0]))
+    if k == "beaten":
+        return t("event.bito", locale)
+    if k == "top" and ev.cards:
+        return t("event.lead_top", locale, name=name, card=face(ev.cards[0]))
+    if k == "swap":
+        # the cards put under the talon are the swapper's secret (PublicEvent holds only the
+        # ones the table already knew to be in that hand); the line never names them
+        return t("event.swap", locale, name=name)
+    if k == "hand_limit":  # big fool: 52 cards or more in hand lose at once
+        return t("event.hand_limit", locale, name=name, count=ev.amount)
+    if k == "open" and ev.cards:
+        return t("event.open_cards", locale, name=name, cards=cards)
+    if k == "reshuffle" and ev.cards:
+        return t("event.reshuffle", locale, cards=cards)
+    if k == "picked_up":
+        return t("event.picked_up", locale, name=name, cards=cards)
+    if k == "draw":
+        return None  # refilling after every bout is routine; the talon count shows it
+    if k == "trump_change" and ev.cards:
+        return t("event.trump_change", locale, suit=suit_text(ev.cards[0].suit, locale))
+    if k == "conceal" and ev.cards:  # the public event carries the attack card only
+        return t("event.conceal", locale, name=name, attack=card_text(ev.cards[0]))
+    if k == "accept":
+        return t("event.accept", locale, name=name)
+    if k == "challenge":
+        return t("event.challenge", locale, name=name)
+    if k == "reveal" and len(ev.cards) == 2:
+        key = "event.reveal_true" if ev.amount else "event.reveal_lie"
+        return t(key, locale, attack=card_text(ev.cards[0]), card=card_text(ev.cards[1]))
+    if k == "blind_miss" and ev.cards:
+        return t("event.blind_miss", locale, name=name, card=card_text(ev.cards[0]))
+    if k == "swap_hands":
+        return t("event.swap_hands", locale, name=name, target=_who(session, ev.target, locale))
+    if k == "out":
+        return t("event.out", locale, name=name)
+    if k == "game_over":
+        return None  # the result says it, once
+    if k == "left":
+        return t("event.left", locale, name=name)
+    if k == "timeout":
+        if ev.amount:
+            return t(
+                "event.timeout_strike", locale, name=name, strikes=ev.amount, max=MAX_TIMER_STRIKES
+            )
+        return t("event.timeout", locale, name=name)
+    if k == "kicked":
+        return t("event.timeout_forfeit", locale, name=name)
+    if k == "forfeit_end":
+        key = "event.forfeit_end_timeout" if ev.amount else "event.forfeit_end_left"
+        return t(key, locale, name=name)
+    return None
+
+
+def _event_lines(session: GameSession, locale: str, limit: int = EVENTS_SHOWN) -> str:
+    def build(emoji: bool) -> str:
+        lines = [
+            line for ev in session.events if (line := event_line(ev, session, locale, emoji=emoji))
+        ]
+        return "\n".join(f"• {line}" for line in lines[-limit:])
+
+    return _fitting(build)
+
+
+def table_embed(session: GameSession) -> discord.Embed:
+    """The public table: built from the spectator observation and public events only."""
+    loc = session.locale
+    obs = session.game.public_observation()
+    over = session.finished
+    embed = discord.Embed(
+        title=t(
+            "table.title",
+            loc,
+            game_id=session.game_id,
+            preset=modes.mode_name(session.preset, session.game.rules.variant, loc),
+        ),
+        colour=COLOUR_OVER if over else COLOUR_TABLE,
+    )
+    status = [_trump_line(obs, loc)]
+    back = card_emojis.back()
+    status.append(
+        (f"{back} " if back is not None else "") + t("table.talon", loc, count=obs.talon_count)
+        if obs.talon_count
+        else t("table.talon_empty", loc)
+    )
+    status.append(t("table.discard", loc, count=obs.discard_mask.bit_count()))
+    embed.description = "\n".join([" · ".join(status), *_variant_lines(session, obs, loc)])
+    seat_lines = []
+    for seat in session.seats:
+        s = seat.seat
+        if s == obs.attacker and obs.phase != "over":
+            marker = "⚔️"
+        elif s == obs.defender and obs.phase == "bout":
+            marker = "🛡️"
+        else:
+            marker = "•"
+        role = t(role_key(obs, s), loc)
+        name = seat_name(seat, loc)
+        if s in obs.out:
+            seat_lines.append(t("table.seat_line_out", loc, marker=marker, name=name, role=role))
+        else:
+            cards = tn("plural.cards", obs.hand_sizes[s], loc)
+            seat_lines.append(
+                t("table.seat_line", loc, marker=marker, name=name, cards=cards, role=role)
+            )
+    embed.add_field(name=t("table.players", loc), value="\n".join(seat_lines), inline=False)
+    if not over:
+        embed.add_field(name=t("table.field", loc), value=_pairs(obs, loc), inline=False)
+    if session.deadline is not None and not over:
+        embed.add_field(
+            name=t("table.timer", loc),
+            value=t("table.deadline", loc, relative=f"<t:{int(session.deadline)}:R>"),
+            inline=False,
+        )
+    events = _event_lines(session, loc)
+    if events:
+        embed.add_field(name=t("table.last_events", loc), value=events, inline=False)
+    tally = session_tally(session, loc)
+    if tally:
+        embed.add_field(name=t("table.tally", loc), value=tally[:1024], inline=False)
+    if session.status == "finished":
+        embed.add_field(
+            name=t("table.finished", loc),
+            value=result_text(session, loc, tally=False)[:1024],
+            inline=False,
+        )
+    elif session.status == "cancelled":
+        embed.add_field(
+            name=t("table.finished", loc), value=cancelled_text(session, loc), inline=False
+        )
+    embed.set_footer(text=t("table.footer", loc, game_id=session.game_id))
+    return embed
+
+
+def ping_text(session: GameSession, seat: int, kind: PingKind) -> str:
+    user = _mention(session.seats[seat], session.locale)
+    return t(f"ping.{kind}", session.locale, user=user, game_id=session.game_id)
+
+
+def reminder_text(session: GameSession, seat: int, deadline: float) -> str:
+    user = _mention(session.seats[seat], session.locale)
+    return t(
+        "ping.reminder",
+        session.locale,
+        user=user,
+        game_id=session.game_id,
+        relative=f"<t:{int(deadline)}:R>",
+    )
+
+
+def hand_embed(session: GameSession, obs: Observation, locale: str) -> discord.Embed:
+    """A player's private view, from their own observation only."""
+    held = obs.hand_sizes[obs.seat] if 0 <= obs.seat < len(obs.hand_sizes) else 0
+    blind = held > 0 and not obs.hand_mask  # reverse fool: the others' cards, not your own
+    if blind:
+        description = t("hand.blind", locale, count=held)
+    elif obs.hand:
+        description = _fitting(
+            lambda emoji: (
+                cards_face(obs.hand, obs.trump, sort=True)
+                if emoji
+                else cards_text(obs.hand, obs.trump)
+            ),
+            DESCRIPTION_LIMIT,
+        )
+    else:
+        description = t("hand.empty", locale)
+    embed = discord.Embed(
+        title=t("hand.title", locale), description=description, colour=COLOUR_TABLE
+    )
+    if blind:
+        others = [
+            t(
+                "hand.other_hand",
+                locale,
+                name=_who(session, s, locale),
+                cards=cards_text(sorted(bits(obs.known_masks[s])), obs.trump) or "—",
+            )
+            for s in range(len(obs.hand_sizes))
+            if s != obs.seat and obs.hand_sizes[s]
+        ]
+        embed.add_field(name=t("hand.others_title", locale), value="\n".join(others) or "—")
+    lines = [_trump_line(obs, locale), *_variant_lines(session, obs, locale)]
+    lines.append(t(hand_role_key(obs, obs.seat), locale))
+    if not obs.legal_actions and obs.phase != "over":
+        lines.append(t("hand.waiting", locale))
+    hint = pass_hint(obs, locale)
+    if hint:
+        lines.append(hint)
+    embed.add_field(
+        name=t(
+            "table.title",
+            locale,
+            game_id=session.game_id,
+            preset=preset_name(session.preset, locale),
+        ),
+        value="\n".join(lines),
+        inline=False,
+    )
+    embed.add_field(name=t("table.field", locale), value=_pairs(obs, locale), inline=False)
+    embed.set_footer(text=t("table.footer", locale, game_id=session.game_id))
+    return embed
+
+
+def pass_hint(obs: Observation, locale: str) -> str | None:
+    """What the pass button means right now, for a seat that has one: the one decision a
+    seat still owes (throw in or not) is spelled out, so nobody wonders why the game waits."""
+    if not any(a.kind is ActionKind.PASS for a in obs.legal_actions):
+        return None
+    if obs.taking:
+        return t("hand.hint.pile", locale, button=t("hand.button.pass", locale))
+    button = t("hand.button.done", locale)
+    if any(defence is None for _, defence in obs.table):
+        return t("hand.hint.wave", locale, button=button)
+    return t("hand.hint.bito", locale, button=button)

@@ -1,0 +1,128 @@
+"""What every component of the bot shares: reading the service off an interaction, the
+polite private answer to a refusal, custom_id parsing helpers, and :class:`_Guarded`, the
+callback wrapper that turns any failure into an answer instead of a traceback in chat."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import discord
+
+from ..game.errors import HandClosed, IllegalMove, ServiceError
+from ..game.models import PlayerRef
+from ..game.service import GameService
+from ..i18n import has_key, pick_locale, t
+from ..rendering.result import result_text
+from .answers import log_lost_answer
+
+log = logging.getLogger(__name__)
+
+#: Discord's limit on a message's text (a closed hand shows the whole result).
+CONTENT_LIMIT = 2000
+
+
+BUTTONS_PER_ROW = 5
+
+
+#: Cards in a custom id: notation run together; a second pack's twin (big fool) ends in ``'``.
+_CARD_RE = re.compile(r"(?:[2-9TJQKA][cdhs]'?)*")
+
+
+_ONE_CARD_RE = re.compile(r"[2-9TJQKA][cdhs]'?")
+
+
+def _components_view() -> discord.ui.View:
+    """A view that only carries components: created stopped.
+
+    Every item here is a :class:`DynamicItem`, routed by its custom id however old the
+    message, so discord.py never needs the view object itself. A live view would be kept in
+    its view store per message and, on an ephemeral hand, get a 15-minute timeout task:
+    memory and a timer for every hand ever shown, for nothing.
+    """
+    view = discord.ui.View(timeout=None)
+    view.stop()
+    return view
+
+
+def _service(interaction: discord.Interaction) -> GameService:
+    service = getattr(interaction.client, "service", None)
+    if not isinstance(service, GameService):
+        raise RuntimeError("the client has no game service")
+    return service
+
+
+def error_text(err: ServiceError, locale: str) -> str:
+    """The user-facing sentence for a refusal."""
+    if isinstance(err, IllegalMove):
+        reason = t(f"illegal.{err.code}", locale) if has_key(f"illegal.{err.code}") else err.code
+        return t("error.illegal_action", locale, reason=reason)
+    text = t(err.key, locale, **err.params)
+    if isinstance(err, HandClosed) and err.session is not None and err.session.status == "finished":
+        result = result_text(err.session, locale)
+        text = f"{text}\n{result}" if result else text
+    return text[:CONTENT_LIMIT]
+
+
+async def reply_ephemeral(interaction: discord.Interaction, text: str) -> None:
+    """Answer privately whether or not the interaction was already acknowledged."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+def _can_manage(interaction: discord.Interaction) -> bool:
+    return bool(interaction.permissions.manage_guild)
+
+
+def _player(interaction: discord.Interaction) -> PlayerRef:
+    return PlayerRef(interaction.user.id, interaction.user.display_name)
+
+
+def _ints(rest: str, count: int) -> list[str] | None:
+    parts = rest.split(":")
+    if len(parts) != count:
+        return None
+    return parts
+
+
+def _card_list(text: str) -> list[str] | None:
+    if not _CARD_RE.fullmatch(text):
+        return None
+    return _ONE_CARD_RE.findall(text)
+
+
+class _Guarded:
+    """Mixin: a click never ends in silence or a traceback in the channel."""
+
+    rest: str
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            try:
+                await self.handle(interaction)
+            except ServiceError as err:
+                await reply_ephemeral(
+                    interaction, error_text(err, pick_locale(interaction.locale, None))
+                )
+        except discord.HTTPException as exc:
+            # Discord refused an answer: one line, and no apology (it would fail alike).
+            log_lost_answer(interaction, exc)
+        except Exception:
+            log.exception("component %s (%s) failed", type(self).__name__, self.rest)
+            try:
+                await reply_ephemeral(
+                    interaction, t("error.internal", pick_locale(interaction.locale, None))
+                )
+            except Exception:
+                log.exception("could not even apologise for %s", self.rest)
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        raise NotImplementedError
+
+    async def malformed(self, interaction: discord.Interaction) -> None:
+        log.warning("malformed custom_id %r from %s", self.rest, interaction.user.id)
+        await reply_ephemeral(
+            interaction, t("error.malformed_id", pick_locale(interaction.locale, None))
+        )

@@ -1,0 +1,137 @@
+"""The public lobby and table messages' components: join/leave/start/cancel, computer
+seats, and the table's "Show my hand" row."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import discord
+
+from ..game.models import AI_DIFFICULTIES, GameSession, LobbyInfo
+from ..i18n import t
+from .hand_views import ShowHandButton
+from .interactions import _can_manage, _components_view, _Guarded, _ints, _player, _service
+
+log = logging.getLogger(__name__)
+
+
+def lobby_view(info: LobbyInfo) -> discord.ui.View:
+    view = _components_view()
+    if info.status != "lobby":
+        return view
+    loc, gid = info.locale, info.game_id
+    for op, key, style in (
+        ("join", "lobby.button.join", discord.ButtonStyle.success),
+        ("leave", "lobby.button.leave", discord.ButtonStyle.secondary),
+        ("start", "lobby.button.start", discord.ButtonStyle.primary),
+        ("cancel", "lobby.button.cancel", discord.ButtonStyle.danger),
+    ):
+        view.add_item(LobbyButton(gid, op, t(key, loc), style, row=0))
+    view.add_item(
+        LobbyButton(gid, "ai", t("lobby.button.add_ai", loc), discord.ButtonStyle.secondary, row=1)
+    )
+    view.add_item(
+        LobbyButton(
+            gid, "unai", t("lobby.button.remove_ai", loc), discord.ButtonStyle.secondary, row=1
+        )
+    )
+    view.add_item(LobbyAiSelect(gid, loc))
+    return view
+
+
+def table_view(session: GameSession) -> discord.ui.View:
+    view = _components_view()
+    if not session.finished:
+        view.add_item(ShowHandButton(session.game_id, t("table.button.show_hand", session.locale)))
+    return view
+
+
+class LobbyButton(
+    _Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"durak:lobby:(?P<rest>.*)"
+):
+    def __init__(
+        self,
+        game_id: int | None,
+        op: str,
+        label: str = "?",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+        *,
+        rest: str | None = None,
+    ) -> None:
+        self.rest = rest if rest is not None else f"{game_id}:{op}"
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, custom_id=f"durak:lobby:{self.rest}", row=row
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LobbyButton:
+        return cls(None, "", rest=match["rest"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        parts = _ints(self.rest, 2)
+        if parts is None or not parts[0].isdigit():
+            await self.malformed(interaction)
+            return
+        game_id, op = int(parts[0]), parts[1]
+        service = _service(interaction)
+        user = interaction.user.id
+        if op == "join":
+            await service.join(game_id, _player(interaction))
+        elif op == "leave":
+            await service.leave_lobby(game_id, user)
+        elif op == "start":
+            await service.start(game_id, user, can_manage=_can_manage(interaction))
+        elif op == "cancel":
+            await service.cancel(game_id, user, can_manage=_can_manage(interaction))
+        elif op == "ai":
+            await service.add_computer(game_id, user, can_manage=_can_manage(interaction))
+        elif op == "unai":
+            await service.remove_computer(game_id, user, can_manage=_can_manage(interaction))
+        else:
+            await self.malformed(interaction)
+            return
+        # The public message is re-rendered by the publisher; just acknowledge the click.
+        await interaction.response.defer()
+
+
+class LobbyAiSelect(
+    _Guarded,
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"durak:lobbyai:(?P<rest>.*)",
+):
+    def __init__(self, game_id: int | None, locale: str = "en", *, rest: str | None = None) -> None:
+        self.rest = rest if rest is not None else str(game_id)
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"durak:lobbyai:{self.rest}",
+                placeholder=t("lobby.select_difficulty", locale),
+                options=[
+                    discord.SelectOption(label=t(f"difficulty.{d}", locale), value=d)
+                    for d in AI_DIFFICULTIES
+                ],
+                row=2,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LobbyAiSelect:
+        return cls(None, rest=match["rest"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        values = self.item.values
+        if not self.rest.isdigit() or len(values) != 1:
+            await self.malformed(interaction)
+            return
+        await _service(interaction).add_computer(
+            int(self.rest), interaction.user.id, values[0], can_manage=_can_manage(interaction)
+        )
+        await interaction.response.defer()

@@ -1,0 +1,126 @@
+"""``/durak new``: open a lobby (in the channel or a thread of its own)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.game.errors import ServiceError
+from bot.game.models import PlayerRef
+from bot.game.service import GameService
+from bot.i18n import ls, t
+
+from .shared import (
+    _discord_guild_locale,
+    _lobby_message,
+    _locale,
+    _refuse,
+    _service,
+    durak,
+    preset_autocomplete,
+    twist_autocomplete,
+)
+
+
+class LobbyCommands(commands.Cog):
+    """``/durak new`` and posting its lobby."""
+
+    @durak.command(name=ls("cmd.durak.new.name"), description=ls("cmd.durak.new.description"))
+    @app_commands.rename(
+        preset=ls("cmd.param.preset.name"),
+        twist=ls("cmd.param.twist.name"),
+        seats=ls("cmd.param.seats.name"),
+        deck=ls("cmd.param.deck.name"),
+    )
+    @app_commands.describe(
+        preset=ls("cmd.param.preset.description"),
+        twist=ls("cmd.param.twist.description"),
+        seats=ls("cmd.param.seats.description"),
+        deck=ls("cmd.param.deck.description"),
+    )
+    @app_commands.autocomplete(preset=preset_autocomplete, twist=twist_autocomplete)
+    @app_commands.choices(deck=[app_commands.Choice(name=str(n), value=n) for n in (24, 36, 52)])
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        preset: str | None = None,
+        seats: app_commands.Range[int, 2, 6] | None = None,
+        deck: int | None = None,
+        twist: str | None = None,
+    ) -> None:
+        """Left-out options come from the guild's house rules (``/durak settings``)."""
+        service = _service(interaction)
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        channel = interaction.channel
+        in_thread = isinstance(channel, discord.Thread)
+        home = channel.parent_id if isinstance(channel, discord.Thread) else interaction.channel_id
+        try:
+            await service.check_channel(interaction.guild_id, home or interaction.channel_id)
+            settings = await service.settings(interaction.guild_id)
+            info = await service.create_lobby(
+                interaction.guild_id,
+                interaction.channel_id,
+                PlayerRef(interaction.user.id, interaction.user.display_name),
+                preset,
+                seats,
+                deck,
+                discord_locale=_discord_guild_locale(interaction),
+                twist=twist,
+            )
+        except ServiceError as err:
+            await _refuse(interaction, err)
+            return
+        if settings.use_threads and not in_thread:
+            if (
+                isinstance(channel, discord.TextChannel)
+                and interaction.app_permissions.create_public_threads
+            ):
+                await self._new_in_thread(interaction, service, info)
+                return
+            # No thread possible here: play in the channel and say why.
+            await self._post_lobby(interaction, service, info)
+            await interaction.followup.send(
+                t("error.cannot_create_thread", _locale(interaction)), ephemeral=True
+            )
+            return
+        await self._post_lobby(interaction, service, info)
+
+    async def _new_in_thread(
+        self, interaction: discord.Interaction, service: GameService, info: Any
+    ) -> None:
+        """A public notice in the channel, with the table in a thread started from it."""
+        loc = info.locale
+        try:
+            await interaction.response.send_message(
+                t("lobby.thread_opening", loc, host=interaction.user.mention),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            notice = await interaction.original_response()
+            thread = await notice.create_thread(
+                name=t("lobby.thread_name", loc, game_id=info.game_id)
+            )
+            table = await thread.send(**await _lobby_message(interaction, info))
+        except Exception:
+            await service.cancel(info.game_id, interaction.user.id)
+            raise
+        await service.attach_message(info.game_id, table.id, thread_id=thread.id)
+        await interaction.edit_original_response(
+            content=t(
+                "lobby.thread_opened", loc, host=interaction.user.mention, thread=thread.mention
+            )
+        )
+
+    async def _post_lobby(
+        self, interaction: discord.Interaction, service: GameService, info: Any
+    ) -> None:
+        try:
+            await interaction.response.send_message(**await _lobby_message(interaction, info))
+            message = await interaction.original_response()
+        except Exception:
+            # Without its message nobody could join: do not leave an orphan lobby behind.
+            await service.cancel(info.game_id, interaction.user.id)
+            raise
+        await service.attach_message(info.game_id, message.id)

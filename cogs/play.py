@@ -1,0 +1,127 @@
+"""``/durak hand``, ``leave``, ``cancel``, ``rules`` and ``games``: a player at a table and
+what they can look up while playing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.game.errors import ServiceError
+from bot.game.models import GameSession
+from bot.game.rules import auto_done_for
+from bot.i18n import ls, t
+from bot.rendering.common import preset_name, seat_name
+from bot.rendering.server import games_embed, rules_embed
+from bot.surfaces.hand_views import send_hand
+from engine import PRESETS, RuleSet
+
+from .shared import DEFAULT_PRESET, _locale, _refuse, _service, durak, preset_autocomplete
+
+
+class PlayCommands(commands.Cog):
+    """The player's own game: hand, leave, cancel; rules and running games."""
+
+    @durak.command(name=ls("cmd.durak.hand.name"), description=ls("cmd.durak.hand.description"))
+    async def hand(self, interaction: discord.Interaction) -> None:
+        service = _service(interaction)
+        try:
+            game_id = await service.game_for_user(interaction.user.id)
+            if game_id is None:
+                raise ServiceError("error.no_active_game")
+            session, seat = await service.require_player(game_id, interaction.user.id)
+        except ServiceError as err:
+            await _refuse(interaction, err)
+            return
+        await send_hand(interaction, session, seat)
+
+    @durak.command(name=ls("cmd.durak.leave.name"), description=ls("cmd.durak.leave.description"))
+    async def leave(self, interaction: discord.Interaction) -> None:
+        try:
+            game_id = await _service(interaction).leave(interaction.user.id)
+        except ServiceError as err:
+            await _refuse(interaction, err)
+            return
+        await interaction.response.send_message(
+            t("leave.done", _locale(interaction), game_id=game_id), ephemeral=True
+        )
+
+    @durak.command(name=ls("cmd.durak.cancel.name"), description=ls("cmd.durak.cancel.description"))
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        service = _service(interaction)
+        assert interaction.channel_id is not None
+        try:
+            game_id = await service.game_in_channel(interaction.channel_id)
+            if game_id is None:
+                raise ServiceError("error.no_game_here")
+            await service.cancel(
+                game_id,
+                interaction.user.id,
+                can_manage=bool(interaction.permissions.manage_guild),
+            )
+        except ServiceError as err:
+            await _refuse(interaction, err)
+            return
+        await interaction.response.send_message(
+            t("cancel.done", _locale(interaction), game_id=game_id), ephemeral=True
+        )
+
+    @durak.command(name=ls("cmd.durak.rules.name"), description=ls("cmd.durak.rules.description"))
+    @app_commands.rename(preset=ls("cmd.param.preset.name"))
+    @app_commands.describe(preset=ls("cmd.param.preset.description"))
+    @app_commands.autocomplete(preset=preset_autocomplete)
+    async def rules(self, interaction: discord.Interaction, preset: str | None = None) -> None:
+        service = _service(interaction)
+        locale = _locale(interaction)
+        assert interaction.channel_id is not None
+        rules: RuleSet | None = None
+        title = ""
+        if preset is None:
+            game_id = await service.game_in_channel(interaction.channel_id)
+            if game_id is not None:
+                state: Any = await service.public_state(game_id)
+                if isinstance(state, GameSession):
+                    rules = state.game.rules
+                else:
+                    try:
+                        rules = state.rules(players=max(2, len(state.seats)))
+                    except Exception:
+                        rules = state.rules()
+                title = t(
+                    "rules.table_title",
+                    locale,
+                    game_id=game_id,
+                    preset=preset_name(state.preset, locale),
+                )
+        if rules is None:
+            house: dict[str, Any] = {}
+            if interaction.guild_id is not None:
+                settings = await service.settings(interaction.guild_id)
+                house = settings.default_options
+                if preset is None:
+                    preset = settings.default_preset
+            name = preset or DEFAULT_PRESET
+            if name not in PRESETS:
+                await _refuse(interaction, ServiceError("error.unknown_preset", preset=name))
+                return
+            # As a game of this mode would be played here: the server's "done" house rule.
+            rules = RuleSet.preset(name, auto_done=auto_done_for(house, name))
+            title = t("rules.preset_title", locale, preset=preset_name(name, locale))
+        await interaction.response.send_message(
+            embed=rules_embed(rules, title, locale), ephemeral=True
+        )
+
+    @durak.command(name=ls("cmd.durak.games.name"), description=ls("cmd.durak.games.description"))
+    async def games(self, interaction: discord.Interaction) -> None:
+        service = _service(interaction)
+        assert interaction.guild_id is not None
+        locale = _locale(interaction)
+        rows = [
+            (gid, preset, channel, [seat_name(s, locale) for s in seats])
+            for gid, preset, channel, seats in await service.running_games(interaction.guild_id)
+        ]
+        await interaction.response.send_message(embed=games_embed(rows, locale), ephemeral=True)
+
+    # ----------------------------------------------------------------- leaderboard and stats

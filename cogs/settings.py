@@ -1,0 +1,148 @@
+"""``/durak settings``: the server's house rules, language, timers and pictures."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.game.errors import ServiceError
+from bot.game.models import AI_DIFFICULTIES
+from bot.game.rules import DONE_STYLES
+from bot.i18n import ls, t
+from bot.rendering.server import settings_embed
+
+from .shared import (
+    THROW_IN_CHOICES,
+    TIMER_MAX_SECONDS,
+    TRUMP_EXCHANGE_CHOICES,
+    _choices,
+    _locale,
+    _refuse,
+    _require_manage,
+    _service,
+    durak,
+    preset_autocomplete,
+)
+
+
+class SettingsCommands(commands.Cog):
+    """``/durak settings`` (managers only)."""
+
+    @durak.command(
+        name=ls("cmd.durak.settings.name"), description=ls("cmd.durak.settings.description")
+    )
+    @app_commands.rename(
+        language=ls("cmd.param.language.name"),
+        timer=ls("cmd.param.timer.name"),
+        threads=ls("cmd.param.threads.name"),
+        pictures=ls("cmd.param.pictures.name"),
+        difficulty=ls("cmd.param.difficulty.name"),
+        preset=ls("cmd.param.default_preset.name"),
+        seats=ls("cmd.param.seats.name"),
+        deck=ls("cmd.param.deck.name"),
+        throw_in=ls("cmd.param.throw_in.name"),
+        trump_exchange=ls("cmd.param.trump_exchange.name"),
+        done=ls("cmd.param.done.name"),
+        channel=ls("cmd.param.channel.name"),
+        all_channels=ls("cmd.param.all_channels.name"),
+    )
+    @app_commands.describe(
+        language=ls("cmd.param.language.description"),
+        timer=ls("cmd.param.timer.description"),
+        threads=ls("cmd.param.threads.description"),
+        pictures=ls("cmd.param.pictures.description"),
+        difficulty=ls("cmd.param.difficulty.description"),
+        preset=ls("cmd.param.default_preset.description"),
+        seats=ls("cmd.param.default_seats.description"),
+        deck=ls("cmd.param.default_deck.description"),
+        throw_in=ls("cmd.param.throw_in.description"),
+        trump_exchange=ls("cmd.param.trump_exchange.description"),
+        done=ls("cmd.param.done.description"),
+        channel=ls("cmd.param.channel.description"),
+        all_channels=ls("cmd.param.all_channels.description"),
+    )
+    @app_commands.autocomplete(preset=preset_autocomplete)
+    @app_commands.choices(
+        language=_choices("cmd.choice.language", ("en", "ru", "auto")),
+        pictures=_choices("cmd.choice.pictures", ("on", "off")),
+        difficulty=_choices("cmd.choice.difficulty", AI_DIFFICULTIES),
+        throw_in=_choices("cmd.choice.throw_in", THROW_IN_CHOICES),
+        trump_exchange=_choices("cmd.choice.trump_exchange", TRUMP_EXCHANGE_CHOICES),
+        done=_choices("cmd.choice.done", DONE_STYLES),
+    )
+    @app_commands.choices(deck=[app_commands.Choice(name=str(n), value=n) for n in (24, 36, 52)])
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        language: str | None = None,
+        timer: app_commands.Range[int, 0, TIMER_MAX_SECONDS] | None = None,
+        threads: bool | None = None,
+        pictures: str | None = None,
+        difficulty: str | None = None,
+        preset: str | None = None,
+        seats: app_commands.Range[int, 2, 6] | None = None,
+        deck: int | None = None,
+        throw_in: str | None = None,
+        trump_exchange: str | None = None,
+        done: str | None = None,
+        channel: discord.TextChannel | None = None,
+        all_channels: bool | None = None,
+    ) -> None:
+        """Without options: show the house rules. Each given option is saved; ``channel``
+        toggles that channel in the allowed list, ``all_channels`` clears the list."""
+        service = _service(interaction)
+        locale = _locale(interaction)
+        assert interaction.guild_id is not None
+        try:
+            _require_manage(interaction, "error.settings_admin_only")
+            current = await service.settings(interaction.guild_id)
+            changes: dict[str, Any] = {}
+            if language == "auto":
+                changes.update(locale="en", locale_explicit=False)
+            elif language is not None:
+                changes["locale"] = language
+            if timer is not None:
+                changes["turn_timer_seconds"] = timer  # the service checks the range
+            if threads is not None:
+                changes["use_threads"] = threads
+            if pictures is not None:
+                changes["pictures"] = pictures == "on"
+            if difficulty is not None:
+                changes["default_ai_difficulty"] = difficulty
+            if preset is not None:
+                changes["default_preset"] = preset
+            options = dict(current.default_options)
+            for key, value in (
+                ("seats", seats),
+                ("deck_size", deck),
+                ("throw_in", throw_in),
+                ("trump_exchange", trump_exchange),
+                ("done", done),
+            ):
+                if value is not None:
+                    options[key] = value
+            if options != current.default_options:
+                changes["default_options"] = options
+            if all_channels:
+                changes["allowed_channel_ids"] = None
+            elif channel is not None:
+                allowed = list(current.allowed_channel_ids or ())
+                if channel.id in allowed:
+                    allowed.remove(channel.id)
+                else:
+                    allowed.append(channel.id)
+                changes["allowed_channel_ids"] = allowed or None
+            settings = current
+            if changes:
+                settings = await service.update_settings(interaction.guild_id, **changes)
+        except ServiceError as err:
+            await _refuse(interaction, err)
+            return
+        await interaction.response.send_message(
+            t("settings.updated", locale) if changes else None,
+            embed=settings_embed(settings, locale),
+            ephemeral=True,
+        )

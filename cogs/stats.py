@@ -1,0 +1,72 @@
+"""``/durak leaderboard`` and ``/durak stats``: the server's results."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.game.errors import ServiceError
+from bot.i18n import ls
+from bot.rendering.server import stats_embed
+from bot.surfaces.leaderboard_views import leaderboard_message
+
+from .shared import _choices, _locale, _public_locale, _refuse, _service, durak
+
+
+class StatsCommands(commands.Cog):
+    """Leaderboard and a player's statistics."""
+
+    @durak.command(
+        name=ls("cmd.durak.leaderboard.name"), description=ls("cmd.durak.leaderboard.description")
+    )
+    @app_commands.rename(
+        period=ls("cmd.param.period.name"),
+        sort=ls("cmd.param.sort.name"),
+        page=ls("cmd.param.page.name"),
+    )
+    @app_commands.describe(
+        period=ls("cmd.param.period.description"),
+        sort=ls("cmd.param.sort.description"),
+        page=ls("cmd.param.page.description"),
+    )
+    @app_commands.choices(
+        period=_choices("cmd.choice.period", ("all", "month", "week")),
+        sort=_choices("cmd.choice.sort", ("fools", "record")),
+    )
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        period: str = "all",
+        sort: str = "fools",
+        page: app_commands.Range[int, 1, 1000] = 1,
+    ) -> None:
+        """A public message in the server's language; its page buttons keep working later."""
+        assert interaction.guild_id is not None
+        locale = await _public_locale(interaction)
+        try:
+            embed, view, _ = await leaderboard_message(
+                _service(interaction), interaction.guild_id, period, sort, page - 1, locale
+            )
+        except ServiceError as err:
+            await _refuse(interaction, err)
+            return
+        await interaction.response.send_message(
+            embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @durak.command(name=ls("cmd.durak.stats.name"), description=ls("cmd.durak.stats.description"))
+    @app_commands.rename(player=ls("cmd.param.player.name"))
+    @app_commands.describe(player=ls("cmd.param.player.description"))
+    async def stats(
+        self, interaction: discord.Interaction, player: discord.Member | None = None
+    ) -> None:
+        assert interaction.guild_id is not None
+        who = player or interaction.user
+        stats = await _service(interaction).storage.user_stats(interaction.guild_id, who.id)
+        await interaction.response.send_message(
+            embed=stats_embed(stats, who.display_name, _locale(interaction)),
+            ephemeral=True,
+        )
+
+    # ----------------------------------------------------------------- forfeits

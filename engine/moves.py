@@ -1,0 +1,636 @@
+"""The rules of play: every legal action of a state, and how an action changes it.
+
+Legal move generation and ``apply_unchecked`` are the hot paths of random self-play and search
+(``bench/engine_speed.py``), so they read the shared tables of ``tables`` as module globals and
+the copied rule options as slots of ``GameState``. A catalogue variant takes part through the
+hooks of its ``Variant`` object (``engine/variants/base.py``), which the game holds in a slot
+from construction: this module never imports the variants.
+"""
+
+from __future__ import annotations
+
+from .actions import EX, PA, PI, SH, TK, TR, A, Action, D, Event, T
+from .cards import CARDS, LOWEST_RANK, SUIT_MASK, Card, mask_of
+from .result import Result
+from .state import GameState
+from .tables import (
+    _BIT,
+    _LEAD1,
+    _LEAD_COMBOS,
+    _PASS,
+    _PASS_EV,
+    _PILE,
+    _RANK_OF,
+    _SHOW,
+    _SINGLE,
+    _TAKE,
+    _TAKE_EV,
+    _THROW,
+    _TRANSFER_COMBOS,
+    _chain,
+    _combos,
+    _draw_order,
+    _event,
+    _popcount,
+)
+
+
+class GameMoves(GameState):
+    """``GameState`` with its legal actions and their application (see the module docstring)."""
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------------ trumps
+
+    def _set_trump(self, suit: int) -> None:
+        self.trump = suit
+        self._beat_tab = tab = self._variant.beat_tables(self, suit)
+        self._beaters = tab[self.defender]
+        self._low = self._lowest_trump_card()
+
+    def _lowest_trump_card(self) -> int:
+        return self.trump * 13 + LOWEST_RANK[self.rules.deck_size] - 2
+
+    def seat_trump(self, seat: int) -> int:
+        """``seat``'s own trump suit (differs from ``trump`` only in double-trump fool)."""
+        return self._variant.seat_trumps(self)[seat]
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (empty when it must wait)."""
+        if self.result is not None or not 0 <= seat < self.n:
+            return []
+        out: list[Action] = []
+        if self._exchange_on:
+            ex = self._exchange_card(seat)
+            if ex >= 0:
+                out.append(_SINGLE[EX][seat][ex])
+        if not self.table:
+            if seat == self.attacker:
+                self._add_leads(seat, out)
+        elif seat in self._actors:
+            self._add_bout_actions((seat,), out)
+        if self._v_edits:
+            self._variant.edit_actions(self, seat, out)
+        return out
+
+    def all_legal_actions(self) -> list[Action]:
+        """``legal_actions`` of every seat, concatenated in seat order.
+
+        Random playouts ask for this once per move, so it visits only the seats that can act
+        (the leader; or the defender and the eligible attackers, in one pass) and finds the one
+        possible exchange directly, instead of asking every seat in turn.
+        """
+        if self.result is not None:
+            return []
+        if self._v_edits:  # a variant that edits moves: every seat in turn (no fast path)
+            return [a for s in range(self.n) for a in self.legal_actions(s)]
+        out: list[Action] = []
+        if not self.table:
+            self._add_leads(self.attacker, out)
+        else:
+            self._add_bout_actions(self._actors, out)
+        if self._exchange_on:
+            self._insert_exchange(out)
+        return out
+
+    def _insert_exchange(self, out: list[Action]) -> None:
+        """Add the exchange, if any, where ``legal_actions`` of its seat puts it: first.
+
+        Only the holder of the lowest trump can exchange, so there is at most one.
+        """
+        low, hands = self._low, self.hands
+        if self._ex_orig_only:
+            # only the original holder may exchange: the one candidate, without a seat loop
+            seat = self.lowest_origin
+            if seat < 0 or not hands[seat] >> low & 1:
+                return
+        for s in range(self.n):
+            if hands[s] >> low & 1:
+                ex = self._exchange_card(s)
+                if ex >= 0:
+                    i = 0
+                    while i < len(out) and out[i][0] < s:
+                        i += 1
+                    out.insert(i, _SINGLE[EX][s][ex])
+                return
+
+    def lead_limit(self) -> int:
+        """How many cards the next lead may hold: the bout's limit and the defender's hand."""
+        limit = self.hands[self.defender].bit_count()
+        return self._limit if self._limit < limit else limit
+
+    def _add_leads(self, seat: int, out: list[Action], plain: bool = False) -> None:
+        """The attacker's leads: every non-empty set of one rank, no more than the bout allows.
+        A variant's ``add_leads`` replaces this; it may ask for these with ``plain=True``."""
+        if self._v_leads and not plain:
+            self._variant.add_leads(self, seat, out)
+            return
+        limit = self.hands[self.defender].bit_count()
+        if self._limit < limit:
+            limit = self._limit
+        if limit <= 0:
+            return
+        hand = rest = self.hands[seat]
+        singles = _LEAD1[seat]
+        memo = _LEAD_COMBOS
+        while rest:
+            low = rest & -rest
+            i = low.bit_length() - 1
+            same = hand & _RANK_OF[i]
+            rest ^= same
+            if same == low:
+                out.append(singles[i])  # the only card of its rank: the usual case
+                continue
+            # inlined memo hit of _combos (a lead is the hottest move generation there is)
+            k = same.bit_count()
+            got = memo.get((same << 6 | (k if k < limit else limit)) << 3 | seat)
+            out += got if got is not None else _combos(seat, A, same, limit)
+
+    def _add_bout_actions(self, seats: tuple[int, ...], out: list[Action]) -> None:
+        """The actions of ``seats`` (in seat order, each the defender or an eligible attacker)
+        while cards are on the table. One pass serves ``all_legal_actions`` (every seat that
+        may act) and ``legal_actions`` (one seat), so the rules are written once.
+
+        The defender facing unbeaten cards may beat any of them, transfer (``_add_transfers``)
+        or take. An eligible attacker who has not said 'done' may throw in (pile on, when the
+        defender takes) a card of a rank on the table while the bout has room, unless a seat
+        before them in priority order is not done yet (``_waits_for_earlier``), and may say
+        'done' once every card is answered or, with priority, to wave on those after them.
+        """
+        table = self.table
+        d = self.defender
+        taking = self.taking
+        hands = self.hands
+        unb = self._unb
+        # closed: the bout is full, or the defender takes and piling on is off; nothing may be
+        # added, and no 'done' is owed
+        closed = self._limit <= len(table) or (taking and not self._pile_on)
+        for seat in seats:
+            if seat == d:
+                if taking or not unb:
+                    continue
+                hand = hands[seat]
+                beaters = self._beaters
+                rows = self._beat_acts[seat]
+                ranks = n_unb = 0
+                for a, b in table:
+                    if b < 0:
+                        n_unb += 1
+                        ranks |= _RANK_OF[a]
+                        m = hand & beaters[a]
+                        row = rows[a]
+                        while m:
+                            low = m & -m
+                            out.append(row[low.bit_length()])
+                            m ^= low
+                if self._transfer and hand & ranks:  # no card of those ranks: no transfer
+                    self._add_transfers(seat, hand & ranks, n_unb, out)
+                if self._v_defends:
+                    self._variant.add_defences(self, seat, out)
+                out.append(_TAKE[seat])
+                continue
+            if closed or self.passed >> seat & 1:
+                continue
+            hand = hands[seat]
+            throwable = hand & self.table_ranks
+            if throwable and seat != self._elig[0]:  # a co-attacker (never the principal)
+                if self._join_late and unb == len(table) and not taking:
+                    throwable = 0  # co-attackers join once a card is beaten (pagat)
+                elif self._priority and self._waits_for_earlier(seat):
+                    throwable = 0  # a seat before this one in priority order is not done yet
+            if throwable:
+                acts = _PILE[seat] if taking else _THROW[seat]
+                while throwable:
+                    low = throwable & -throwable
+                    out.append(acts[low.bit_length() - 1])
+                    throwable ^= low
+            elif self._auto_done or not hand:
+                continue  # nothing to add, and no 'done' owed
+            # 'done' is due once every card is answered; with priority, a seat that others
+            # wait on may also wave them on earlier (pagat's "Go ahead")
+            if taking or not unb or (self._priority and seat != self._elig[-1]):
+                out.append(_PASS[seat])
+
+    def _add_transfers(self, seat: int, mine: int, n_unb: int, out: list[Action]) -> None:
+        """The defender's transfers: ``mine`` are their cards of the unbeaten ranks.
+
+        Plain Perevodnoy allows a transfer only before any card is beaten (so all unbeaten
+        cards share the lead's rank); the Kiev variation also after beats, matching any of the
+        fresh ranks (its example 1 transfers a jack and a king at once). The attack then goes
+        to the next active seat, so it may hold no more cards than the bout allows and than
+        that seat holds.
+        """
+        if self._transfer == 1 and n_unb != len(self.table):
+            return
+        nd = self._nd
+        if nd == seat:
+            return
+        nd_hand = self.hands[nd].bit_count()
+        most = self._blimit - len(self.table)  # room in the bout ...
+        if nd_hand - n_unb < most:
+            most = nd_hand - n_unb  # ... and in the next defender's hand
+        if most > 0 and mine:
+            k = mine.bit_count()
+            got = _TRANSFER_COMBOS.get((mine << 6 | (k if k < most else most)) << 3 | seat)
+            out += got if got is not None else _combos(seat, TR, mine, most)
+        if self._pass_card and n_unb <= nd_hand:
+            trumps = mine & SUIT_MASK[self.trump] & ~self.shown
+            shows = _SHOW[seat]
+            while trumps:
+                low = trumps & -trumps
+                out.append(shows[low.bit_length() - 1])
+                trumps ^= low
+
+    def _exchange_card(self, seat: int) -> int:
+        """The lowest trump ``seat`` may exchange now, or -1."""
+        r = self.rules
+        if r.trump_exchange == "off" or self.result is not None:
+            return -1
+        low = self._low
+        if not self.hands[seat] >> low & 1 or low == self.trump_card:
+            return -1
+        if r.exchange_original_holder_only and self.lowest_origin != seat:
+            return -1
+        if r.trump_exchange == "lowest_for_ace" and self.trump_card % 13 != 12:
+            return -1
+        if self.trump_index >= 0:
+            return low
+        holder = self.trump_holder
+        if (
+            self.exchange_grace
+            and holder not in (-1, seat)
+            and self.hands[holder] >> self.trump_card & 1
+        ):
+            return low
+        return -1
+
+    def seats_to_act(self) -> list[int]:
+        """Seats that have at least one legal action."""
+        return [s for s in range(self.n) if self.legal_actions(s)]
+
+    def is_legal(self, action: Action) -> bool:
+        return action in self.legal_actions(action.seat)
+
+    # ------------------------------------------------------------------ applying
+
+    def apply_unchecked(self, action: Action) -> list[Event]:
+        """Apply an action already known to be in ``legal_actions`` (the search fast path).
+
+        The branches are ordered by how often random play takes them, and events are built
+        with every field through ``_event`` (see there).
+        """
+        seat, kind, cards = action
+        self.version += 1
+        if kind is PA:
+            self.passed |= 1 << seat
+            ev = [_PASS_EV[seat]]
+        elif kind is D:
+            a, d = cards
+            keep = ~(1 << d)
+            self.hands[seat] &= keep
+            self.known[seat] &= keep
+            for p in self.table:
+                if p[0] == a:
+                    p[1] = d
+                    break
+            self.table_ranks |= _RANK_OF[d]
+            self.passed = 0
+            self._unb -= 1
+            ev = [_event(Event, ("defend", seat, cards, self.attacker, 0, ()))]
+        elif kind is A:
+            if len(cards) == 1:
+                m = _BIT[cards[0]]
+                self.table.append([cards[0], -1])
+            else:
+                m = ranks = 0
+                for c in cards:
+                    m |= 1 << c
+                    ranks |= _RANK_OF[c]  # one rank, except in three fool's mixed leads
+                    self.table.append([c, -1])
+            self.hands[seat] &= ~m
+            self.known[seat] &= ~m
+            if self.exchange_grace:
+                self.exchange_grace = False
+                self._exchange_on = False  # the grace period ends with the next bout
+            self.first_attacker = seat
+            self.def_start = def_start = self.hands[self.defender].bit_count()
+            self.beaten_before = 0
+            self._unb = len(cards)
+            limit = self._blimit  # _limit as in _refresh_bout, beaten_before being 0
+            self._limit = limit if limit < def_start else def_start
+            self.table_ranks = _RANK_OF[cards[0]] if len(cards) == 1 else ranks
+            ev = [_event(Event, ("attack", seat, cards, self.defender, 0, ()))]
+        elif kind is TK:
+            self.taking = True
+            self.passed = 0
+            ev = [_TAKE_EV[seat]]
+        elif kind is T or kind is PI:
+            c = cards[0]
+            keep = ~(1 << c)
+            self.hands[seat] &= keep
+            self.known[seat] &= keep
+            self.table.append([c, -1])
+            self.table_ranks |= _RANK_OF[c]
+            self.passed = 0
+            self._unb += 1
+            verb = "throw" if kind is T else "pile"
+            ev = [_event(Event, (verb, seat, cards, self.defender, 0, ()))]
+        elif kind is TR or kind is SH:
+            nd = self._nd  # only the defender transfers: to the next active seat
+            if kind is TR:
+                m = mask_of(cards)
+                self.hands[seat] &= ~m
+                self.known[seat] &= ~m
+                for c in cards:
+                    self.table.append([c, -1])
+            else:
+                self.shown |= 1 << cards[0]
+                self.known[seat] |= 1 << cards[0]
+            self.attacker, self.defender = seat, nd
+            self.def_start = _popcount(self.hands[nd])
+            self.beaten_before = sum(1 for p in self.table if p[1] >= 0)
+            self.passed = 0
+            self._refresh_bout()
+            verb = "transfer" if kind is TR else "show"
+            ev = [_event(Event, (verb, seat, cards, nd, 0, ()))]
+        elif kind is EX:
+            # an exchange can take away a seat's last throwable card, so the bout may end
+            ev = []
+            self._do_exchange(seat, cards[0], ev)
+        else:  # a catalogue variant's own kind of move (Armenian 'top', poker 'swap')
+            ev = self._variant.apply_own(self, action)
+        table = self.table
+        if table and (self.taking or not self._unb):
+            # Only now can the bout be over: ``_bout_over`` inlined (it runs on many moves)
+            taking = self.taking
+            elig = self._elig
+            if elig and self._limit > len(table) and (self._pile_on or not taking):
+                passed, hands = self.passed, self.hands
+                ranks = self.table_ranks if self._auto_done else -1
+                for s in elig:
+                    if hands[s] & ranks and not passed >> s & 1:
+                        return ev
+            self._end_bout(ev)
+        return ev
+
+    def _bout_over(self) -> bool:
+        """Whether the bout on the table is complete, once every card is beaten or the
+        defender takes: nobody may add a card (the bout is full, or the defender takes and
+        piling on is off), or every eligible attacker is done (said so, or holds nothing;
+        with auto_done, holds nothing of those ranks). ``apply_unchecked`` has a copy inline."""
+        elig = self._elig
+        if elig and self._limit > len(self.table) and (self._pile_on or not self.taking):
+            passed, hands = self.passed, self.hands
+            ranks = self.table_ranks if self._auto_done else -1
+            for s in elig:
+                if hands[s] & ranks and not passed >> s & 1:
+                    return False
+        return True
+
+    def settle_complete_bout(self) -> list[Event]:
+        """End a bout that is already complete (a loaded position can hold one: every card
+        answered and nobody left to add any); the engine itself ends bouts as they complete."""
+        ev: list[Event] = []
+        complete = self.table and (self.taking or not self._unb) and self._bout_over()
+        if self.result is None and complete:
+            self._end_bout(ev)
+        return ev
+
+    def _do_exchange(self, seat: int, low: int, ev: list[Event]) -> None:
+        up = self.trump_card
+        if self.trump_index >= 0:
+            self.talon[self.trump_index] = low
+            self.hands[seat] = (self.hands[seat] & ~(1 << low)) | (1 << up)
+            self.known[seat] = (self.known[seat] & ~(1 << low)) | (1 << up)
+        else:
+            h = self.trump_holder
+            self.hands[h] = (self.hands[h] & ~(1 << up)) | (1 << low)
+            self.known[h] = (self.known[h] & ~(1 << up)) | (1 << low)
+            self.hands[seat] = (self.hands[seat] & ~(1 << low)) | (1 << up)
+            self.known[seat] = (self.known[seat] & ~(1 << low)) | (1 << up)
+            self.trump_holder = h
+        self.trump_card = low
+        self.lowest_origin = -1  # the turned-up card can never be exchanged again
+        self._exchange_on = False
+        ev.append(Event("exchange", seat, (CARDS[low], CARDS[up])))
+
+    def _end_bout(self, ev: list[Event]) -> None:
+        """The table goes to the defender (taken) or the discard, then refill and new roles.
+
+        The table's cards are gathered with C-level helpers (``chain``, ``sort``, ``sum`` of
+        distinct bits, which is their union): this runs at the end of every bout.
+        """
+        a, d = self.attacker, self.defender
+        taken = self.taking
+        if taken:
+            cards = list(_chain(self.table))
+            cards.sort()
+            del cards[: cards.count(-1)]  # the empty defence slots of unbeaten cards
+            m = sum(map(_BIT.__getitem__, cards))
+            self.hands[d] |= m
+            self.known[d] |= m
+            if m >> self._low & 1 and not self._ex_regained:
+                self.lowest_origin = -1  # picked up: nobody may exchange it any more (pagat)
+            picked = tuple(map(CARDS.__getitem__, cards))  # ascending, like bits(m)
+            ev.append(_event(Event, ("picked_up", d, picked, -1, len(cards), ())))
+        else:
+            m = sum(map(_BIT.__getitem__, _chain(self.table)))  # every attack card is beaten
+            self.discard |= m
+            if m >> self._low & 1:
+                self._exchange_on = False  # the lowest trump is discarded: no exchange any more
+            ev.append(_event(Event, ("beaten", d, (), -1, m.bit_count(), ())))
+        if self._v_bout_end:
+            last = -1 if taken else self.table[-1][1]
+            self._variant.on_bout_end(self, taken, m, last, ev)
+            if self.result is not None:  # the variant ended the game at once (e.g. big fool)
+                self.table = []
+                self.table_ranks = self._unb = self.passed = self.shown = 0
+                self.taking = False
+                return
+        self._after_bout(a, d, taken, ev)
+
+    def _after_bout(self, a: int, d: int, taken: bool, ev: list[Event]) -> None:
+        """The table's cards are gone: clear it, refill, drop players out, settle or begin the
+        next bout. ``taken``: the defender ``d`` picked up (so ``a``'s side leads again); a
+        variant that disposes of the table itself (take on trust's wrongful challenge) calls
+        this directly."""
+        self.table = []
+        self.table_ranks = 0
+        self._unb = 0
+        self.taking = False
+        self.passed = 0
+        self.shown = 0
+        if self.talon:
+            self._draw(ev)
+            if self._v_bout_end:
+                self._variant.after_refill(self, ev)
+        if not self.talon:
+            self._mark_out(ev)
+            if self._check_over(ev):
+                return
+        self._next_roles(a, d, taken)
+
+    def _draw(self, ev: list[Event]) -> None:
+        talon = self.talon
+        if not talon:
+            return
+        r = self.rules
+        hands = self.hands
+        hs = r.hand_size
+        low = self._low
+        act = self._active
+        severnyi = r.severnyi
+        v_draws = self._v_draws
+        first = self.first_attacker
+        if 0 <= first < self.n:
+            order = self._draw_tab[first][self.defender]
+        else:  # only a hand-written position gets here
+            by_first = r.draw_order == "attackers_first"
+            order = _draw_order(self.n, first if by_first else -1, self.defender)
+        for s in order:
+            if not act >> s & 1:
+                continue
+            need = hs - hands[s].bit_count() if not v_draws else self._variant.draw_need(self, s)
+            if need <= 0:
+                continue
+            start = len(talon) - need
+            if start < 0:
+                start = 0
+            drawn = talon[start:]
+            del talon[start:]
+            drawn.reverse()  # the top of the talon (its end) is drawn first
+            m = sum(map(_BIT.__getitem__, drawn))
+            hands[s] |= m
+            if m >> low & 1 and self.lowest_origin < 0:
+                self.lowest_origin = s
+            got = tuple(map(CARDS.__getitem__, drawn))
+            public: tuple[Card, ...] = ()
+            if self.trump_index >= start:  # the turned-up trump is drawn face up
+                up = self.trump_card
+                self.trump_index = -1
+                self.trump_holder = s
+                if not self._trump_hidden:
+                    self.known[s] |= 1 << up
+                    public = (CARDS[up],)
+            if severnyi and start == 0:
+                # Durak Severnyi: the hidden last card is shown and its suit becomes trumps
+                last = got[-1]
+                self.known[s] |= 1 << last
+                public = (*public, last)
+                ev.append(_event(Event, ("draw", s, got, -1, len(got), public)))
+                self._set_trump(last.suit)
+                self.trump_card = int(last)
+                ev.append(_event(Event, ("trump_change", s, (last,), -1, 0, ())))
+            else:
+                ev.append(_event(Event, ("draw", s, got, -1, len(got), public)))
+            if not talon:
+                break
+        if not talon:
+            self.exchange_grace = r.exchange_timing == "until_next_bout" and not severnyi
+            self._exchange_on = self._exchange_on and self.exchange_grace
+
+    def _mark_out(self, ev: list[Event]) -> None:
+        """Seats left without cards once the talon is empty drop out, in play order."""
+        if self.talon:
+            return
+        n, hands, first = self.n, self.hands, self.first_attacker
+        if hands.count(0) <= len(self.out):
+            return  # every empty hand is a seat already out (their hands stay empty)
+        for i in range(n):
+            s = (first + i) % n
+            if self._active >> s & 1 and not hands[s]:
+                self._active &= ~(1 << s)
+                self.out.append(s)
+                ev.append(_event(Event, ("out", s, (), -1, len(self.out), ())))
+
+    def _check_over(self, ev: list[Event]) -> bool:
+        act = self._active
+        if act & (act - 1) and self.rules.teams == "none":
+            return False  # two or more players still hold cards (the common case, first)
+        order = tuple(self.out)
+        if self.rules.teams == "none":
+            left = [s for s in range(self.n) if act >> s & 1]
+            if len(left) > 1:
+                return False
+            if left:
+                self.result = Result("fool", left[0], (left[0],), None, order)
+            elif self.rules.all_out == "last_defender_loses":
+                d = self.defender  # emptied their hand last: the fool, not a finisher
+                order = tuple(s for s in order if s != d)
+                self.result = Result("fool", d, (d,), None, order)
+            else:
+                self.result = Result("draw", None, (), None, order)
+        else:
+            alive = [any(act >> s & 1 for s in range(t, self.n, 2)) for t in (0, 1)]
+            if alive[0] and alive[1]:
+                return False
+            if not alive[0] and not alive[1] and self.rules.all_out == "last_defender_loses":
+                lt = self.defender % 2
+                losers = tuple(range(lt, self.n, 2))
+                self.result = Result("team", self.defender, losers, lt, order)
+            elif not alive[0] and not alive[1]:
+                self.result = Result("draw", None, (), None, order)
+            else:
+                lt = 0 if alive[0] else 1
+                losers = tuple(s for s in range(lt, self.n, 2))
+                holding = [s for s in losers if act >> s & 1]
+                fool = holding[0] if len(holding) == 1 else None
+                self.result = Result("team", fool, losers, lt, order)
+        if self._v_settles:
+            self.result = self._variant.settle(self) or self.result
+        ev.append(Event("game_over", self.result.fool if self.result.fool is not None else -1))
+        return True
+
+    def _next_roles(self, a: int, d: int, taken: bool) -> None:
+        r = self.rules
+        act = self._active
+        if taken and r.after_pickup == "same_attacker":
+            # the defender stays under siege (overview; Simple fool)
+            if act >> a & 1:
+                na = a
+            elif r.teams == "none":
+                na = self._next_tab[act][d]
+            else:
+                na = self._team_next(a % 2, a)
+            self._start_roles(na, d)
+            return
+        if r.teams == "none":
+            # after a pick-up the defender loses the turn; after a defence they lead
+            nxt = self._next_tab[act]  # the _next_active answers for this set of players
+            na = d if not taken and act >> d & 1 else nxt[d]
+            self._start_roles(na, nxt[na])
+            return
+        tx, ty = a % 2, d % 2
+        if taken:
+            na = self._team_next(tx, a)
+            nd = self._team_next(ty, d)
+        else:
+            na = d if act >> d & 1 else self._team_next(ty, d)
+            nd = self._team_next(tx, a)
+        self._start_roles(na, nd)
+
+    def _start_roles(self, attacker: int, defender: int) -> None:
+        """Begin a bout (the table is empty): roles, then ``_refresh_bout`` inlined (every bout
+        passes here), falling back to it the first time a role pair's attackers are needed."""
+        self.bout_no = bout_no = self.bout_no + 1
+        self.attacker = attacker
+        self.defender = defender
+        self.first_attacker = attacker
+        self.taking = False
+        self.passed = 0
+        self.shown = 0
+        self.beaten_before = 0
+        self.def_start = def_start = self.hands[defender].bit_count()
+        act = self._active
+        got = self._elig_tab.get(act << 6 | attacker << 3 | defender)
+        if got is None:
+            self._refresh_bout()
+            return
+        self._elig, self._actors = got
+        self._beaters = self._beat_tab[defender]
+        self._blimit = limit = self._first_max if bout_no <= 1 else self._max_attack
+        self._limit = limit if limit < def_start else def_start
+        self._nd = self._next_tab[act][defender]
+        self._unb = 0
