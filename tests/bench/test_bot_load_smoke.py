@@ -32,6 +32,21 @@ def test_tiny_run_prints_every_row(capsys: pytest.CaptureFixture[str]) -> None:
     assert live is not None, out
     memory = re.search(r"^\s+2\s+(\d+\.\d)\s+(\d+\.\d)\s+(\d+\.\d)\s+\S+\s+0\s+0\s+0$", out, re.M)
     assert memory is not None and float(memory.group(1)) > 0, out
+    cpu = re.search(r"^2 games, bot CPU per move: (\d+\.\d+) ms over 8 moves", out, re.M)
+    assert cpu is not None and float(cpu.group(1)) > 0, out
+
+
+def test_the_old_sqlite_backend_runs_for_the_comparison(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--sqlite-driver thread`` runs the old backend, and only for that run."""
+    import bot.storage.sqlite as sqlite_backend
+
+    bot_class = sqlite_backend.SqliteDatabase
+    argv = ["--sizes", "2", "--clicks", "2", "--think", "0", "--no-trace"]
+    assert bot_load.main([*argv, "--sqlite-driver", "thread"]) == 0
+    out = capsys.readouterr().out
+    assert "through its own thread (the old backend" in out, out
+    assert re.search(r"^\s+2 move\s+4\s", out, re.MULTILINE), out
+    assert sqlite_backend.SqliteDatabase is bot_class
 
 
 def test_untraced_run_reports_no_memory_figure(capsys: pytest.CaptureFixture[str]) -> None:
