@@ -59,6 +59,11 @@ How each figure is taken:
   commit); "commit" is ``Storage.save_state``/``finish_game`` alone, which waits for the
   storage lock every write shares. Both are measured by wrapping the service's methods from
   the outside; neither bot/ nor cogs/ is changed.
+* CPU per move: the bot's CPU seconds over the moves committed, during the click rounds and
+  the drain after them, at the bot's own table edit interval (1 s; the setup runs with 0),
+  live hands and pictures on; the event loop's thread is shared between the bot and the
+  simulated Discord by sampling its stack (see ``CpuSplit``). From it, the games one core
+  carries at a move every 4 s. ``--profile PATH`` writes a cProfile of the same stretch.
 
     .venv/bin/python bench/bot_load.py [--sizes 10,100,1000] [--clicks 4] [--think 4]
 """
@@ -1264,7 +1269,8 @@ def report(results: list[SizeResult], opts: Options) -> None:
         "bot/, cogs/, engine/, discord.py or asyncpg per idle game (tracemalloc); simcord =\n"
         "the simulated Discord's own records; other = allocations made by the stdlib alone;\n"
         "refused = moves that did not advance their game; stale = move clicks not sent because\n"
-        "a live edit had meanwhile redrawn the hand without that move (the bot was behind)"
+        "the hand showed no move yet, or a live edit had meanwhile redrawn it without that\n"
+        "move (the bot was behind)"
     )
     for res in results:
         longest = max(res.full_gcs, default=0.0) * 1000
