@@ -59,6 +59,11 @@ How each figure is taken:
   commit); "commit" is ``Storage.save_state``/``finish_game`` alone, which waits for the
   storage lock every write shares. Both are measured by wrapping the service's methods from
   the outside; neither bot/ nor cogs/ is changed.
+* CPU per move: the bot's CPU seconds over the moves committed, during the click rounds and
+  the drain after them, at the bot's own table edit interval (1 s; the setup runs with 0),
+  live hands and pictures on; the event loop's thread is shared between the bot and the
+  simulated Discord by sampling its stack (see ``CpuSplit``). From it, the games one core
+  carries at a move every 4 s. ``--profile PATH`` writes a cProfile of the same stretch.
 
     .venv/bin/python bench/bot_load.py [--sizes 10,100,1000] [--clicks 4] [--think 4]
 """
@@ -88,7 +93,6 @@ from typing import Any, TypeVar
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import aiosqlite  # noqa: E402
 import asyncpg  # noqa: E402
 import discord  # noqa: E402
 import PIL  # noqa: E402
@@ -274,12 +278,10 @@ def classify(snapshot: tracemalloc.Snapshot) -> tuple[int, int, int]:
 
 
 #: Where a sampled stack of the event loop's thread belongs (innermost owned frame first):
-#: the bot (its packages, discord.py, asyncpg, Pillow, aiosqlite) or the simulated Discord
+#: the bot (its packages, discord.py, asyncpg, Pillow) or the simulated Discord
 #: and this bench's own clicking; a stack with neither is the event loop's own plumbing.
-_CPU_BOT_DIRS = (*_BOT_DIRS, _package_dir(PIL), _package_dir(aiosqlite))
+_CPU_BOT_DIRS = (*_BOT_DIRS, _package_dir(PIL))
 _CPU_SIM_DIRS = (_SIMCORD_DIR, str(ROOT / "bench") + os.sep)
-#: The old SQLite backend lives in bench/ for the comparison (--sqlite-driver), but is the bot's.
-_THREAD_BACKEND = str(ROOT / "bench" / "sqlite_thread.py")
 SAMPLE_SECONDS = 0.003
 
 
@@ -303,7 +305,7 @@ class CpuSplit:
     """The process's CPU seconds during the click rounds, split between the bot and the
     simulated Discord.
 
-    Threads other than the event loop's (aiosqlite's, the picture renderer's) are all the
+    Threads other than the event loop's (SQLite's, the picture renderer's) are all the
     bot's and are read per thread from /proc. The event loop's thread runs both sides, so a
     sampler thread looks at its stack every ``SAMPLE_SECONDS`` and the thread's CPU time is
     shared out in proportion to the busy samples of each side: the innermost frame that
@@ -368,9 +370,7 @@ def cpu_split(sink: list[CpuSplit]) -> Iterator[None]:
                 side = "idle"
             while frame is not None and side == "plumbing":
                 name = frame.f_code.co_filename
-                if name == _THREAD_BACKEND:
-                    side = "bot"
-                elif name.startswith(_CPU_SIM_DIRS):
+                if name.startswith(_CPU_SIM_DIRS):
                     side = "sim"
                 elif name.startswith(_CPU_BOT_DIRS):
                     side = "bot"
@@ -807,9 +807,6 @@ class Options:
     database: str = ""
     processes: int = 1
     process_index: int = 0  # which of those processes this is
-    #: The SQLite backend: the bot's (aiosqlite) or the one it had before (its own thread,
-    #: bench/sqlite_thread.py), for the comparison the README reports.
-    sqlite_driver: str = "aiosqlite"
     profile: str = ""  # write a cProfile of the click rounds there
 
     @property
@@ -1220,11 +1217,7 @@ def report(results: list[SizeResult], opts: Options) -> None:
         where = parse_database_url(opts.database).redacted()
         print(f"database: PostgreSQL {where}, {opts.processes} bot process(es) sharing it")
     else:
-        driver = {
-            "aiosqlite": "aiosqlite (the bot's backend)",
-            "thread": "its own thread (the old backend, bench/sqlite_thread.py)",
-        }[opts.sqlite_driver]
-        print(f"database: a fresh SQLite file through {driver}, one bot process")
+        print("database: a fresh SQLite file, one bot process")
     print(
         "setup: real /durak new slash command, then Join and Start clicks, per game; measured: "
         "real clicks on the table and on hand messages; times in ms"
@@ -1276,7 +1269,8 @@ def report(results: list[SizeResult], opts: Options) -> None:
         "bot/, cogs/, engine/, discord.py or asyncpg per idle game (tracemalloc); simcord =\n"
         "the simulated Discord's own records; other = allocations made by the stdlib alone;\n"
         "refused = moves that did not advance their game; stale = move clicks not sent because\n"
-        "a live edit had meanwhile redrawn the hand without that move (the bot was behind)"
+        "the hand showed no move yet, or a live edit had meanwhile redrawn it without that\n"
+        "move (the bot was behind)"
     )
     for res in results:
         longest = max(res.full_gcs, default=0.0) * 1000
@@ -1422,12 +1416,6 @@ def parse_args(argv: Sequence[str] | None) -> tuple[list[int], Options, Path | N
         choices=range(1, 5),
         help="bot processes sharing the PostgreSQL database, each with its share of the games",
     )
-    p.add_argument(
-        "--sqlite-driver",
-        choices=("aiosqlite", "thread"),
-        default=defaults.sqlite_driver,
-        help="SQLite backend: the bot's (aiosqlite) or the old one with its own thread",
-    )
     p.add_argument("--profile", default="", help="write a cProfile of the click rounds here")
     p.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     p.add_argument("--process-index", type=int, default=0, help=argparse.SUPPRESS)
@@ -1461,7 +1449,6 @@ def parse_args(argv: Sequence[str] | None) -> tuple[list[int], Options, Path | N
         database=args.database,
         processes=args.processes,
         process_index=args.process_index,
-        sqlite_driver=args.sqlite_driver,
         profile=args.profile,
     )
     return args.sizes, opts, args.child
@@ -1605,41 +1592,22 @@ def _merge(games: int, parts: Sequence[SizeResult]) -> SizeResult:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run every size in a fresh bot and database; 1 if the bot reported errors."""
     sizes, opts, child = parse_args(argv)
-    with sqlite_driver(opts.sqlite_driver):
-        if child is not None:  # one of run_processes' bot processes
-            result = asyncio.run(run_size(sizes[0], opts, _stdin_barrier))
-            child.write_text(json.dumps(asdict(result)), encoding="utf-8")
-            return 1 if result.errors else 0
-        results = []
-        for games in sizes:
-            start = time.perf_counter()
-            if opts.processes > 1:
-                results.append(asyncio.run(run_processes(games, opts)))
-            elif opts.database:
-                results.append(asyncio.run(run_in_schema(games, opts)))
-            else:
-                results.append(asyncio.run(run_size(games, opts)))
-            print(f"{games} games done in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    if child is not None:  # one of run_processes' bot processes
+        result = asyncio.run(run_size(sizes[0], opts, _stdin_barrier))
+        child.write_text(json.dumps(asdict(result)), encoding="utf-8")
+        return 1 if result.errors else 0
+    results = []
+    for games in sizes:
+        start = time.perf_counter()
+        if opts.processes > 1:
+            results.append(asyncio.run(run_processes(games, opts)))
+        elif opts.database:
+            results.append(asyncio.run(run_in_schema(games, opts)))
+        else:
+            results.append(asyncio.run(run_size(games, opts)))
+        print(f"{games} games done in {time.perf_counter() - start:.0f} s", file=sys.stderr)
     report(results, opts)
     return 1 if any(r.errors for r in results) else 0
-
-
-@contextmanager
-def sqlite_driver(name: str) -> Iterator[None]:
-    """``--sqlite-driver thread``: the old backend in place of the bot's for the block
-    (``Storage.open`` imports ``SqliteDatabase`` from its module when it opens a file)."""
-    if name != "thread":
-        yield
-        return
-    import bot.storage.sqlite as sqlite_backend
-    from bench.sqlite_thread import ThreadSqliteDatabase
-
-    original = sqlite_backend.SqliteDatabase
-    sqlite_backend.SqliteDatabase = ThreadSqliteDatabase  # type: ignore[misc]
-    try:
-        yield
-    finally:
-        sqlite_backend.SqliteDatabase = original  # type: ignore[misc]
 
 
 if __name__ == "__main__":
