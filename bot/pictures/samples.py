@@ -16,7 +16,7 @@ from pathlib import Path
 
 from engine import PRESETS, ActionKind, Game, RuleSet
 
-from ..game.models import GameSession, LobbyInfo, SeatInfo
+from ..game.models import GameSession, LobbyInfo, PublicEvent, SeatInfo, public_events
 
 __all__ = ["NAMES", "STAGES", "sample_lobby", "sample_session", "session_of"]
 
@@ -97,10 +97,16 @@ def sample_session(
 
 
 def session_of(
-    game: Game, preset: str, *, computers: int = 1, locale: str = "en", seed: int = 1
+    game: Game,
+    preset: str,
+    *,
+    computers: int = 1,
+    locale: str = "en",
+    seed: int = 1,
+    events: list[PublicEvent] | None = None,
 ) -> GameSession:
     """A session around ``game`` as the bot would hold it (sample names, the last
-    ``computers`` seats played by the computer)."""
+    ``computers`` seats played by the computer, ``events`` as its public "last moves")."""
     seats = _seats(game.n, min(computers, game.n - 1))
     session = GameSession(
         game_id=42,
@@ -117,6 +123,7 @@ def session_of(
     )
     if game.result is not None:
         session.status = "finished"
+    session.events.extend(events or ())
     return session
 
 
@@ -134,14 +141,17 @@ def _play_to(
         game = Game.new(rules, seed=f"{seed}:{attempt}")
         rng = random.Random(f"{seed}:{attempt}:policy")
         last: ActionKind | None = None
+        events: list[PublicEvent] = []
         for _ in range(2000):
             if reached(game, last):
-                return session_of(game, preset, computers=computers, locale=locale, seed=seed)
+                return session_of(
+                    game, preset, computers=computers, locale=locale, seed=seed, events=events
+                )
             if game.result is not None:
                 break
             actions = game.all_legal_actions()
             action = rng.choices(actions, [_WEIGHTS.get(a.kind, 1.0) for a in actions])[0]
-            game.apply(action)
+            events += public_events(game.apply(action))
             last = action.kind
     return None
 
