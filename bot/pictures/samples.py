@@ -173,18 +173,36 @@ def sample_lobby(players: int = 2, max_seats: int = 4, locale: str = "en") -> Lo
     )
 
 
+#: The width Discord shows a picture at in a channel (the README shows the table at it too).
+DISCORD_WIDTH = 450
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Write the README screenshot: a four-player podkidnoy table during an attack."""
+    """Write the README screenshot: a four-player podkidnoy table during an attack, with
+    42 s left on the turn timer; and next to it the same picture at Discord's display width
+    (``table-450.png``), which is the size the layout is judged at."""
+    import io
+
+    from PIL import Image
+
+    from .scene import table_scene
     from .table import render_png
 
     args = sys.argv[1:] if argv is None else argv
     target = Path(args[0] if args else "docs/table.png")
-    from .scene import table_scene
-
     session = sample_session("podkidnoy", 4, "attack", seed=3)
     assert session is not None
-    target.write_bytes(render_png(table_scene(session)))
+    session.deadline = 1042.0
+    png = render_png(table_scene(session, now=1000.0))
+    target.write_bytes(png)
     print(f"wrote {target} ({target.stat().st_size // 1024} KB)")
+    full = Image.open(io.BytesIO(png)).convert("RGB")
+    small = full.resize(
+        (DISCORD_WIDTH, round(full.height * DISCORD_WIDTH / full.width)), Image.Resampling.LANCZOS
+    )
+    shown = target.with_name(f"{target.stem}-{DISCORD_WIDTH}{target.suffix}")
+    small.quantize(256, method=Image.Quantize.FASTOCTREE).save(shown, "PNG", optimize=True)
+    print(f"wrote {shown} ({shown.stat().st_size // 1024} KB, as Discord shows it)")
     return 0
 
 
