@@ -52,7 +52,7 @@ class Drawn:
     name), ``badge`` (a number or symbol on its own disc, laid over a card on purpose) or
     ``card``; ``box`` its ink box (left, top, right, bottom); ``size`` a text's font size."""
 
-    kind: str
+    kind: str  # text, badge, card or panel (a seat's box)
     box: tuple[int, int, int, int]
     text: str = ""
     size: int = 0
@@ -74,7 +74,8 @@ def recording() -> Iterator[list[Drawn]]:
 
 
 def record(kind: str, box: tuple[float, float, float, float]) -> None:
-    """Note a card (or a fan of them) at ``box`` when recording; nothing otherwise."""
+    """Note a card (or a fan of them) or a seat's panel at ``box`` when recording; nothing
+    otherwise."""
     drawn = _RECORD.get()
     if drawn is not None:
         drawn.append(Drawn(kind, (round(box[0]), round(box[1]), round(box[2]), round(box[3]))))

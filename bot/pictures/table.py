@@ -205,6 +205,7 @@ def _seat(
     x0, y0 = cx - PANEL_W // 2, cy - PANEL_H // 2
     box = (x0, y0, x0 + PANEL_W, y0 + PANEL_H)
     fill = {"out": _PANEL_OUT, "fool": _PANEL_FOOL}.get(seat.tone, _PANEL)
+    record("panel", box)
     if seat.turn:
         draw.rounded_rectangle(
             (x0 - 4, y0 - 4, x0 + PANEL_W + 4, y0 + PANEL_H + 4),
@@ -321,6 +322,7 @@ def _free_seat(draw: ImageDraw.ImageDraw, centre: tuple[int, int], label: str) -
     cx, cy = centre
     x0, y0 = cx - PANEL_W // 2, cy - PANEL_H // 2
     draw.rounded_rectangle((x0, y0, x0 + PANEL_W, y0 + PANEL_H), 14, fill=_FELT_DARK)
+    record("panel", (x0, y0, x0 + PANEL_W, y0 + PANEL_H))
     for x in range(x0 + 16, x0 + PANEL_W - 16, 16):
         draw.line((x + 2, y0 + 1, x + 10, y0 + 1), fill=_PANEL_EDGE, width=2)
         draw.line((x + 2, y0 + PANEL_H - 1, x + 10, y0 + PANEL_H - 1), fill=_PANEL_EDGE, width=2)

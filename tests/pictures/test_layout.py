@@ -7,6 +7,7 @@ Discord shows the picture about 450 px wide, 0.45 of its size. Every text drawn 
 * no caption or role is cut short with an ellipsis (only an overlong name may be);
 * no two texts overlap, and no caption or name lies on a card (a count on its own disc,
   a "badge", is drawn over the talon or the discard pile on purpose);
+* a text is either inside a seat's panel or clear of every panel;
 * everything lies inside the picture.
 
 The double-trump caption once overlapped a seat and a card: nobody saw it until a player did.
@@ -36,6 +37,7 @@ def layout_problems(drawn: list[Drawn]) -> list[str]:
     problems = []
     texts = [d for d in drawn if d.kind in ("text", "badge")]
     cards = [d for d in drawn if d.kind == "card"]
+    panels = [d for d in drawn if d.kind == "panel"]
     for d in texts:
         if d.size < MIN_TEXT:
             problems.append(f"{d.text!r} is drawn at {d.size} px")
@@ -48,6 +50,15 @@ def layout_problems(drawn: list[Drawn]) -> list[str]:
         for b in texts[i + 1 :]:
             if _overlap(a.box, b.box):
                 problems.append(f"{a.text!r} {a.box} overlaps {b.text!r} {b.box}")
+        for panel in panels:
+            inside = (
+                panel.box[0] <= a.box[0]
+                and panel.box[1] <= a.box[1]
+                and a.box[2] <= panel.box[2]
+                and a.box[3] <= panel.box[3]
+            )
+            if _overlap(a.box, panel.box) and not inside:
+                problems.append(f"{a.text!r} {a.box} sticks out of a seat at {panel.box}")
         if a.kind == "text":
             for card in cards:
                 if _overlap(a.box, card.box):
@@ -87,9 +98,12 @@ def test_the_layout_checker_sees_an_overlap() -> None:
         Drawn("badge", (100, 20, 110, 30), "9", MIN_TEXT),
         Drawn("text", (200, 0, 250, 20), "small", 17),
         Drawn("text", (300, 0, 350, 30), "may thr…", MIN_TEXT),
+        Drawn("panel", (400, 0, 500, 50)),
+        Drawn("text", (410, 10, 450, 40), "inside", MIN_TEXT),
+        Drawn("text", (480, 10, 520, 40), "across", MIN_TEXT),
     ]
     problems = layout_problems(drawn)
-    assert len(problems) == 4, problems
+    assert len(problems) == 5, problems
 
 
 CASES = [
