@@ -267,7 +267,7 @@ def table_face(card: int, w: int, h: int, *, trump: bool = False) -> Image.Image
         ww, corner = w * s, round(26 * k * s)
         draw.polygon([(ww - corner, 0), (ww - 1, 0), (ww - 1, corner)], fill=TRUMP_GOLD)
         draw.rounded_rectangle((0, 0, ww - 1, h * s - 1), radius=7 * s, outline=EDGE, width=s)
-    rank_font = font(round((22 if len(rank) > 1 else 24) * k * s), bold=True)
+    rank_font = font(round((23 if len(rank) > 1 else 24) * k * s), bold=True)
     _text(draw, (round(5 * k * s), round(4 * k * s)), rank, rank_font, colour)
     _text(draw, (round(6 * k * s), round(29 * k * s)), suit, font(round(20 * k * s)), colour)
     centre = (w * s // 2 + round(6 * k * s), h * s // 2 + round(10 * k * s))
@@ -284,7 +284,7 @@ def table_sideways_face(card: int, w: int, h: int) -> Image.Image:
     img, draw = _canvas(w, h)
     _paper(draw, w, h, PAPER)
     k = h / 70  # the index grows with the card, as on a face-up one
-    rank_font = font(round((22 if len(rank) > 1 else 24) * k * s), bold=True)
+    rank_font = font(round((23 if len(rank) > 1 else 24) * k * s), bold=True)
     _text(draw, (round(17 * k * s), round(18 * k * s)), rank, rank_font, colour, anchor="mm")
     _text(
         draw,
