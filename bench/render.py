@@ -7,6 +7,9 @@ and encoding the PNG (``render_png``), with the card sprites already in memory, 
 after a bot's first picture. The first, cold render (sprites drawn) is printed separately, and
 so is building the scene, the only part that runs on the event loop.
 
+The smallest text drawn over all these tables is printed too (its font size and the height
+of a capital in it, here and at Discord's ~450 px display width; the aim is 10 px there).
+
 Targets (2-core machine): under 50 ms and under 150 KB for a six-player table. The last line,
 ``six-player table: <ms> ms, <KB> KB``, gives the median render time over every six-player
 moment and the largest of their PNGs. Before it, ``leaderboard picture`` and ``profile card``
@@ -28,10 +31,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.pictures import cards as sprites
 from bot.pictures import render_png, table_scene
+from bot.pictures.fonts import font, recording
 from bot.pictures.samples import sample_session
 from bot.pictures.standings import render_board_png, render_profile_png
 from bot.pictures.standings_samples import sample_board, sample_profile
-from bot.pictures.table import _background
+from bot.pictures.table import WIDTH, _background
 
 TARGET_MS = 50.0
 TARGET_KB = 150.0
@@ -50,6 +54,8 @@ VARIANT_TABLES = [
     ("epaulet", 6),
 ]
 MOMENTS = ("attack", "defence", "transfer", "pickup", "end")
+#: Discord shows a picture about this wide in a channel.
+DISCORD_WIDTH = 450
 
 
 def _cold_render_ms() -> float:
@@ -102,6 +108,7 @@ def main(argv: list[str] | None = None) -> None:
     six_sizes: list[int] = []
     variant_medians: list[float] = []
     variant_sizes: list[int] = []
+    smallest = 10_000
     for preset, players in TABLES + VARIANT_TABLES:
         variant = (preset, players) in VARIANT_TABLES
         for moment in MOMENTS:
@@ -111,7 +118,9 @@ def main(argv: list[str] | None = None) -> None:
             start = time.perf_counter()
             scene = table_scene(session)
             scene_ms = (time.perf_counter() - start) * 1000
-            png = render_png(scene)  # warm-up: this table's card faces
+            with recording() as drawn:  # warm-up: this table's card faces
+                png = render_png(scene)
+            smallest = min([smallest, *(d.size for d in drawn if d.kind in ("text", "badge"))])
             times = []
             for _ in range(repeats):
                 start = time.perf_counter()
@@ -137,6 +146,12 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"variant tables: slowest median {max(variant_medians):.1f} ms,"
         f" largest {max(variant_sizes) / 1024:.0f} KB"
+    )
+    top, bottom = font(smallest).getbbox("H")[1::2]
+    cap = bottom - top
+    print(
+        f"smallest text: {smallest} px font, capitals {cap} px high;"
+        f" {cap * DISCORD_WIDTH / WIDTH:.1f} px at Discord's {DISCORD_WIDTH} px width"
     )
     for line in _standings(repeats):
         print(line)

@@ -59,7 +59,7 @@ class DiscordPublisher:
         self.service = service
         self.interval = interval
         self.delivery = Delivery(self, lambda: service.storage, interval=interval)
-        self.pictures = TablePictures(service.settings)
+        self.pictures = TablePictures(service.settings, clock=service.clock)
 
     def _channel(self, channel_id: int, guild_id: int | None = None) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id, guild_id=guild_id)
