@@ -94,26 +94,52 @@ def acting_seat(session: GameSession, humans: Iterable[int]) -> int | None:
     return None
 
 
+def hand_moves(msg: discord.Message) -> list[str]:
+    """The custom ids on a hand that make or build a move: card taps, card selects, verbs."""
+    return [
+        c for c in custom_ids(msg) if c.startswith(("durak:card:", "durak:cards:", "durak:act:"))
+    ]
+
+
 async def click_first_move(
     actor: Any,
     channel: Any,
     table: int | discord.Message,
     pick: Callable[[list[str]], str] | None = None,
 ) -> tuple[str, simcord.InteractionResult]:
-    """Open the hand from the table's button and click the first offered move."""
+    """Open the hand from the table's button and make the first offered move: tap the first
+    card (if that only selects it, click the first move offered for the selection), or
+    press the first verb. ``pick`` chooses among the hand's move ids instead."""
     if isinstance(table, int):
         table = message(channel, table)
     shown = await actor.click(table, custom_id=custom_ids(table, "durak:show:")[0])
     assert shown.ephemeral and shown.response is not None and shown.response.ephemeral
     hand = shown.response.message
-    moves = custom_ids(hand, "durak:act:")
-    assert moves, f"no move offered:\n{message_text(hand)}"
-    chosen = pick(moves) if pick else moves[0]
-    result = await actor.click(hand, custom_id=chosen)
-    # An UPDATE response edits the ephemeral hand message in place: same id, still ephemeral.
-    assert result.response is not None and result.response.ephemeral
-    assert result.response.id == hand.id
-    return chosen, result
+    for _ in range(8):
+        moves = hand_moves(hand)
+        assert moves, f"no move offered:\n{message_text(hand)}"
+        chosen = pick(moves) if pick else moves[0]
+        if chosen.startswith("durak:cards:"):
+            select = next(c for c in components(hand) if c.custom_id == chosen)
+            result = await actor.select(hand, [select.options[0].value], custom_id=chosen)
+        else:
+            result = await actor.click(hand, custom_id=chosen)
+        # An UPDATE response edits the ephemeral hand message in place: same id, still ephemeral.
+        assert result.response is not None and result.response.ephemeral
+        assert result.response.id == hand.id
+        if chosen.startswith("durak:act:") or result.response.content or not _selecting(result):
+            return chosen, result
+        hand = result.response.message
+    raise AssertionError("no move made after eight clicks")
+
+
+def _selecting(result: simcord.InteractionResult) -> bool:
+    """The click only changed the selection: the hand's refresh id carries a selection."""
+    assert result.response is not None
+    return any(
+        c.startswith("durak:hand:") and not c.endswith(":-")
+        for c in custom_ids(result.response.message)
+    )
 
 
 async def play_out(
