@@ -101,6 +101,39 @@ def hand_moves(msg: discord.Message) -> list[str]:
     ]
 
 
+def plays(msg: discord.Message) -> list[str]:
+    """The ids on a hand message that make a move in one click: verbs, and the card taps
+    whose card has one use (worked out as the bot does, from the owner's observation)."""
+    from bot.surfaces.hand_controls import tap
+    from engine import Card
+
+    acts = custom_ids(msg, "durak:act:")
+    cards = custom_ids(msg, "durak:card:")
+    if not cards:
+        return acts
+    client = msg._state._get_client()
+    owner = msg.interaction_metadata.user.id if msg.interaction_metadata else None
+    session = client.service.session(int(cards[0].split(":")[2]))
+    seat = session.seat_of(owner) if session is not None and owner is not None else None
+    if seat is None:
+        return acts
+    obs = session.game.observation(seat)
+    direct = []
+    for cid in cards:
+        _, _, _, _, sel, card = cid.split(":")
+        chosen = [] if sel == "-" else [Card.parse(c) for c in _split_cards(sel)]
+        step = tap(obs, chosen, Card.parse(card))
+        if step is not None and step.action is not None:
+            direct.append(cid)
+    return direct + acts
+
+
+def _split_cards(text: str) -> list[str]:
+    from bot.surfaces.interactions import _card_list
+
+    return _card_list(text) or []
+
+
 async def click_first_move(
     actor: Any,
     channel: Any,
