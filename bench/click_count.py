@@ -171,10 +171,11 @@ def measure_taps(preset: str, players: int, games: int) -> Taps:
                 out.views += 1
                 out.most_components = max(out.most_components, lay.move_components)
                 out.most_rows = max(out.most_rows, lay.verb_rows + (lay.selects or 0))
-                out.largest_hand = max(out.largest_hand, len(obs.hand))
+                held = obs.hand_sizes[seat]
+                out.largest_hand = max(out.largest_hand, held)
                 if lay.selects:
                     out.select_views += 1
-                    out.small_select_views += len(obs.hand) <= 20
+                    out.small_select_views += held <= 20
                 action = bots[seat].choose(obs)
                 if action is None:
                     continue

@@ -188,6 +188,8 @@ def hand_role_key(obs: Observation, seat: int) -> str | None:
         return "hand.role.attacking" if seat == obs.attacker else "hand.role.throwing_in"
     if ActionKind.PASS in kinds:
         return None  # the pass hint says what the button does
+    if kinds == {ActionKind.EXCHANGE}:
+        return "hand.role.exchanging"
     return "hand.role.your_move"
 
 

@@ -211,8 +211,8 @@ def _check_position(name: str, game: Game, seat: int) -> None:
         assert all(a in obs.legal_actions for a in offered), (name, sel)
         lay = layout(hc)
         assert lay.verb_rows + (lay.selects or -(-len(hc.taps) // 5)) <= 5, (name, sel)
-        if len(obs.hand) <= 20:
-            assert not lay.selects, (name, len(obs.hand))
+        if obs.hand_sizes[seat] <= 20:
+            assert not lay.selects, (name, obs.hand_sizes[seat])
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
