@@ -134,6 +134,43 @@ def _split_cards(text: str) -> list[str]:
     return _card_list(text) or []
 
 
+async def click_action(
+    actor: Any, hand: discord.Message, session: GameSession, seat: int, action: Any
+) -> simcord.InteractionResult:
+    """Make ``action`` on ``hand`` by the clicks a player would use: the card taps and the
+    verb of its shortest click path (bot/surfaces/hand_controls.py), each on the component
+    the hand shows at that moment. Every control clicked must be there, with a label."""
+    from bot.surfaces.hand_controls import face_key, reachable
+    from engine import Card
+
+    path = reachable(session.game.observation(seat))[face_key(action)]
+    result: simcord.InteractionResult | None = None
+    for step in path:
+        if isinstance(step, Card):
+            ids = [c for c in custom_ids(hand, "durak:card:") if c.endswith(f":{step}")]
+            if ids:
+                result = await actor.click(hand, custom_id=ids[0])
+            else:
+                menu = next(
+                    c
+                    for c in components(hand)
+                    if (c.custom_id or "").startswith("durak:cards:")
+                    and any(o.value == str(step) for o in c.options)
+                )
+                result = await actor.select(hand, [str(step)], custom_id=menu.custom_id)
+        else:
+            tail = f":{step.kind.value}:{''.join(str(c) for c in step.cards)}"
+            ids = [c for c in custom_ids(hand, "durak:act:") if c.endswith(tail)]
+            assert ids, (tail, custom_ids(hand))
+            button = next(c for c in components(hand) if c.custom_id == ids[0])
+            assert button.label, "every move button has a readable label"
+            result = await actor.click(hand, custom_id=ids[0])
+        assert result.response is not None and result.response.ephemeral
+        hand = result.response.message
+    assert result is not None
+    return result
+
+
 async def click_first_move(
     actor: Any,
     channel: Any,

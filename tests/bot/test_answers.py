@@ -26,6 +26,7 @@ from tests.bot.helpers import (
     message,
     message_text,
     play_out,
+    plays,
     service,
 )
 from tests.bot.test_delivery import PLAYERS, _moves_to_the_end
@@ -65,14 +66,14 @@ async def test_a_503_on_the_acknowledgement_leaves_the_move_unapplied(
     version = session.version
     simcord_env.inject_error("POST", "/interactions/*/*/callback", status=503)
     with caplog.at_level(logging.INFO):
-        await actor.click(hand, custom_id=custom_ids(hand, "durak:act:")[0])
+        await actor.click(hand, custom_id=plays(hand)[0])
     # The player saw the click fail, so nothing happened; the log has one line about it.
     assert session.version == version
     lost = [r for r in caplog.records if "answer lost" in r.getMessage()]
     assert len(lost) == 1 and "503" in lost[0].getMessage()
     _no_tracebacks(caplog)
     # Clicking again works.
-    again = await actor.click(hand, custom_id=custom_ids(hand, "durak:act:")[0])
+    again = await actor.click(hand, custom_id=plays(hand)[0])
     assert again.response is not None and again.response.ephemeral
     assert session.version == version + 1
 
@@ -90,14 +91,14 @@ async def test_a_failed_edit_after_the_acknowledgement_keeps_the_game_consistent
     version = session.version
     simcord_env.inject_error("PATCH", "/webhooks/*/*/messages/@original", status=status)
     with caplog.at_level(logging.INFO):
-        clicked = await actor.click(hand, custom_id=custom_ids(hand, "durak:act:")[0])
+        clicked = await actor.click(hand, custom_id=plays(hand)[0])
     # Acknowledged in time, the move counted; only showing it failed (one line in the log).
     assert clicked.acknowledged
     assert session.version == version + 1
     assert len([r for r in caplog.records if "answer lost" in r.getMessage()]) == 1
     _no_tracebacks(caplog)
     # The hand still shows the old state; its next click is answered with the current hand.
-    stale = await actor.click(hand, custom_id=custom_ids(hand, "durak:act:")[0])
+    stale = await actor.click(hand, custom_id=plays(hand)[0])
     assert stale.response is not None and "out of date" in (stale.response.content or "")
     assert session.version == version + 1
 
@@ -213,7 +214,7 @@ async def test_a_move_button_forged_onto_the_table_never_edits_it(
     assert session is not None and session.message_id is not None
     actor = _next_actor(world, session)
     hand = await _open_hand(actor, channel, session)
-    move = custom_ids(hand, "durak:act:")[0]
+    move = plays(hand)[0]
     nav = custom_ids(hand, "durak:hand:")[-1]
     stored = simcord_env.backend.get_message(channel.id, session.message_id)
     stored.components = [

@@ -14,7 +14,7 @@ import simcord
 from bot.app import DurakBot
 from bot.game.models import GameSession
 from tests.bot.conftest import build_world, make_bot
-from tests.bot.helpers import acting_seat, assert_no_leak, custom_ids, message, service
+from tests.bot.helpers import acting_seat, assert_no_leak, message, plays, service
 from tests.bot.test_live_hands import actor_of, open_hand, pings, seen, version_on
 
 
@@ -70,7 +70,7 @@ async def play_with_thinking(
             await env.advance_time(2)
             hand = seen(where, actor, hands[seat])
         assert version_on(hand) == session.version, "the hand did not follow the game"
-        buttons = custom_ids(hand, "durak:act:")
+        buttons = plays(hand)
         assert buttons
         result = await actor.click(hand, custom_id=buttons[0])
         assert result.response is not None and result.response.id == hands[seat]
