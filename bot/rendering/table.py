@@ -499,8 +499,12 @@ def hand_embed(
     hint = pass_hint(obs, locale)
     if hint:
         lines.append(hint)
-    if obs.legal_actions and not blind and not selected:
-        lines.append(t("hand.tap_hint", locale))
+    if (
+        not blind
+        and not selected
+        and any(a.cards and a.kind is not ActionKind.EXCHANGE for a in obs.legal_actions)
+    ):
+        lines.append(t("hand.tap_hint", locale))  # only when there is a card to tap
     embed.add_field(
         name=t(
             "table.title",
