@@ -112,11 +112,19 @@ def plays(msg: discord.Message) -> list[str]:
     if not cards:
         return acts
     client = msg._state._get_client()
-    owner = msg.interaction_metadata.user.id if msg.interaction_metadata else None
     session = client.service.session(int(cards[0].split(":")[2]))
-    seat = session.seat_of(owner) if session is not None and owner is not None else None
-    if seat is None:
+    if session is None:
         return acts
+    # whose hand this is: the seat holding the tapped cards (hands never share a card)
+    tapped = {Card.parse(cid.rsplit(":", 1)[1]) for cid in cards}
+    holders = [
+        s
+        for s in range(session.game.n)
+        if tapped <= set(session.game.hand(s)) and session.game.legal_actions(s)
+    ]
+    if not holders:
+        return acts
+    seat = holders[0]
     obs = session.game.observation(seat)
     direct = []
     for cid in cards:
@@ -169,6 +177,18 @@ async def click_action(
         hand = result.response.message
     assert result is not None
     return result
+
+
+async def move(actor: Any, msg: discord.Message) -> simcord.InteractionResult:
+    """Make some move on a hand message: a one-click move if the hand has one, else tap the
+    first card (it has several uses, so it is selected) and press the first move offered."""
+    ids = plays(msg)
+    if ids:
+        return await actor.click(msg, custom_id=ids[0])
+    first = await actor.click(msg, custom_id=custom_ids(msg, "durak:card:")[0])
+    assert first.response is not None
+    shown = first.response.message
+    return await actor.click(shown, custom_id=custom_ids(shown, "durak:act:")[0])
 
 
 async def click_first_move(

@@ -33,7 +33,7 @@ from bot.cardart.emojis import (
 from bot.rendering.common import _fitting, cards_face
 from engine.cards import CARDS, PACK, Card, bits
 from tests.bot.conftest import make_bot
-from tests.bot.helpers import components, message, message_text, plays, service
+from tests.bot.helpers import components, hand_moves, message, message_text, move, service
 from tests.bot.test_play import start_game
 
 #: The faces drawn: one pack (a big fool twin, id + 52, uses its first-pack card's emoji).
@@ -288,12 +288,12 @@ async def test_refused_upload_leaves_text_cards_working(
     )
     assert shown.response is not None
     hand = shown.response.message
-    moves = plays(hand)
+    moves = hand_moves(hand)
     assert moves
     assert all(c.emoji is None for c in components(hand) if c.custom_id in moves)
     assert "<:" not in message_text(hand)
     version = session.version
-    clicked = await actor.click(hand, custom_id=moves[0])
+    clicked = await move(actor, hand)
     assert clicked.response is not None
     assert service(simcord_env).session(game_id).version > version  # type: ignore[union-attr]
     assert "<:" not in message_text(message(channel, session.message_id or 0))

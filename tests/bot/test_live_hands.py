@@ -19,6 +19,7 @@ from tests.bot.helpers import (
     custom_ids,
     message,
     message_text,
+    move,
     plays,
     service,
 )
@@ -130,10 +131,7 @@ async def test_opponents_move_edits_my_hand_without_a_click(
     assert not plays(seen(channel, def_actor, def_hand.id))
     edits_before = len(hand_edits(simcord_env))
 
-    moved = await lead_actor.click(
-        seen(channel, lead_actor, lead_hand.id),
-        custom_id=plays(seen(channel, lead_actor, lead_hand.id))[0],
-    )
+    moved = await move(lead_actor, seen(channel, lead_actor, lead_hand.id))
     assert moved.response is not None and moved.response.id == lead_hand.id
     assert session.version == before + 1
     await simcord_env.advance_time(2)
@@ -185,12 +183,12 @@ async def test_a_burst_of_moves_is_one_edit_with_the_newest_state(
     # Two moves in the same instant (virtual time does not pass between clicks): the leader
     # attacks; the defender, whose hand has not been edited yet, clicks an old button (and
     # is answered with the current hand), then beats or takes.
-    await actors[leader].click(hand(leader), custom_id=plays(hand(leader))[0])
+    await move(actors[leader], hand(leader))
     stale = await actors[defender].click(
         hand(defender), custom_id=custom_ids(hand(defender), "durak:hand:")[0]
     )
     assert stale.response is not None and version_on(stale.response.message) == start + 1
-    await actors[defender].click(hand(defender), custom_id=plays(hand(defender))[0])
+    await move(actors[defender], hand(defender))
     assert session.version == start + 2
     await simcord_env.advance_time(31)
     new_edits = hand_edits(simcord_env)[edits_before:]
@@ -235,10 +233,7 @@ async def test_expiring_token_offers_one_reopen_button(
     lead_actor = actor_of(world, session, leader)
     lead_hand = (await open_hand(lead_actor, channel, session)).response
     assert lead_hand is not None
-    await lead_actor.click(
-        seen(channel, lead_actor, lead_hand.id),
-        custom_id=plays(seen(channel, lead_actor, lead_hand.id))[0],
-    )
+    await move(lead_actor, seen(channel, lead_actor, lead_hand.id))
     await simcord_env.advance_time(2)
     assert len(hand_edits(simcord_env, token)) == edits
     # One click reopens a live hand in place, showing the current state.
@@ -262,10 +257,7 @@ async def test_429_on_a_hand_edit_is_retried_and_the_game_stays_consistent(
         status=429,
         times=2,
     )
-    moved = await lead_actor.click(
-        seen(channel, lead_actor, lead_hand.id),
-        custom_id=plays(seen(channel, lead_actor, lead_hand.id))[0],
-    )
+    moved = await move(lead_actor, seen(channel, lead_actor, lead_hand.id))
     # The mover's answer is unaffected (an edit of the mover's own interaction).
     assert moved.response is not None and version_on(moved.response.message) == session.version
     await simcord_env.advance_time(1)
@@ -276,10 +268,7 @@ async def test_429_on_a_hand_edit_is_retried_and_the_game_stays_consistent(
     # The game itself never noticed: memory and the database agree, and play goes on.
     row = await service(simcord_env).storage.get_game(session.game_id)
     assert row is not None and row.version == session.version and row.status == "running"
-    answer = await def_actor.click(
-        seen(channel, def_actor, def_hand.id),
-        custom_id=plays(seen(channel, def_actor, def_hand.id))[0],
-    )
+    answer = await move(def_actor, seen(channel, def_actor, def_hand.id))
     assert answer.response is not None and row.version + 1 == session.version
 
 
@@ -297,10 +286,7 @@ async def test_a_429_that_lasts_drops_the_edit_and_the_next_change_retries(
         status=429,
         times=3,
     )
-    await lead_actor.click(
-        seen(channel, lead_actor, lead_hand.id),
-        custom_id=plays(seen(channel, lead_actor, lead_hand.id))[0],
-    )
+    await move(lead_actor, seen(channel, lead_actor, lead_hand.id))
     await simcord_env.advance_time(30)
     assert live(simcord_env).stats.dropped == 1
     assert version_on(seen(channel, def_actor, def_hand.id)) != session.version
@@ -330,10 +316,7 @@ async def test_a_click_on_an_older_hand_answers_with_the_current_one(
     latest = registry.hand(session.game_id, lead_actor.id)
     assert latest is not None
     # The newer hand is the live one; a move on it leaves the older one as it was.
-    await lead_actor.click(
-        seen(channel, lead_actor, new.id),
-        custom_id=plays(seen(channel, lead_actor, new.id))[0],
-    )
+    await move(lead_actor, seen(channel, lead_actor, new.id))
     await simcord_env.advance_time(2)
     stale = seen(channel, lead_actor, old.id)
     assert version_on(stale) == session.version - 1
@@ -393,7 +376,7 @@ async def play_slowly(
             session.game.legal_actions(seat),
             session.game.phase,
         )
-        await actors[seat].click(hand, custom_id=plays(hand)[0])
+        await move(actors[seat], hand)
         visible = [m for m in channel.history() if "<@" in (m.content or "")]
         assert len(visible) <= 1, [m.content for m in visible]
     await env.advance_time(2)
@@ -477,7 +460,7 @@ async def test_after_a_restart_old_hands_answer_and_live_updates_resume(
 
         # The leader's old hand still works: the move is applied and answered in place...
         hand = seen(channel, lead_actor, lead_hand.id)
-        moved = await lead_actor.click(hand, custom_id=plays(hand)[0])
+        moved = await move(lead_actor, hand)
         assert moved.response is not None and moved.response.id == lead_hand.id
         assert version_on(seen(channel, lead_actor, lead_hand.id)) == restored.version
         await env.advance_time(2)
@@ -489,7 +472,7 @@ async def test_after_a_restart_old_hands_answer_and_live_updates_resume(
         assert live(env).is_live(restored.game_id, def_actor.id)
         assert live(env).is_live(restored.game_id, lead_actor.id)
         hand = seen(channel, def_actor, def_hand.id)
-        await def_actor.click(hand, custom_id=plays(hand)[0])
+        await move(def_actor, hand)
         await env.advance_time(2)
         # The leader did not click since the restart's first move, and still follows.
         assert version_on(seen(channel, lead_actor, lead_hand.id)) == restored.version
