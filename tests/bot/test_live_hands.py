@@ -17,10 +17,10 @@ from tests.bot.helpers import (
     acting_seat,
     assert_no_leak,
     custom_ids,
+    hand_moves,
     message,
     message_text,
     move,
-    plays,
     service,
 )
 from tests.bot.test_play import start_game
@@ -128,7 +128,7 @@ async def test_opponents_move_edits_my_hand_without_a_click(
     session, lead_actor, def_actor, lead_hand, def_hand = await both_hands_open(simcord_env, world)
     before = session.version
     # The defender's hand has nothing to do yet: no move buttons while the leader thinks.
-    assert not plays(seen(channel, def_actor, def_hand.id))
+    assert not hand_moves(seen(channel, def_actor, def_hand.id))
     edits_before = len(hand_edits(simcord_env))
 
     moved = await move(lead_actor, seen(channel, lead_actor, lead_hand.id))
@@ -139,7 +139,7 @@ async def test_opponents_move_edits_my_hand_without_a_click(
     # Without any click of the defender, their hand now offers the answers to the attack.
     mine = seen(channel, def_actor, def_hand.id)
     assert mine.flags.ephemeral
-    assert plays(mine) and version_on(mine) == session.version
+    assert hand_moves(mine) and version_on(mine) == session.version
     assert any(kind in message_text(mine) for kind in ("Take", "Beat", "beat"))
     # Exactly one live edit went out: the defender's. The leader's click answer (an edit of
     # the click's own interaction) already showed the new hand, so it is not edited again.
@@ -240,7 +240,7 @@ async def test_expiring_token_offers_one_reopen_button(
     reopened = await def_actor.click(expired, custom_id=button)
     assert reopened.response is not None and reopened.response.id == hand.id
     assert version_on(seen(channel, def_actor, hand.id)) == session.version
-    assert plays(seen(channel, def_actor, hand.id))
+    assert hand_moves(seen(channel, def_actor, hand.id))
     assert registry.is_live(session.game_id, def_actor.id)
 
 
@@ -339,7 +339,7 @@ async def test_the_end_of_the_game_reaches_open_hands_then_they_rest(
     assert hand is not None
     await world["alice"].slash(channel, "durak cancel")
     await simcord_env.advance_time(2)
-    assert not plays(seen(channel, def_actor, hand.id))
+    assert not hand_moves(seen(channel, def_actor, hand.id))
     assert live(simcord_env).count() == 0
 
 
@@ -371,7 +371,7 @@ async def play_slowly(
             await actors[seat].click(hand, custom_id=custom_ids(hand, "durak:hand:")[0])
             hand = seen(channel, actors[seat], hands[seat])
         assert version_on(hand) == session.version
-        assert plays(hand), (
+        assert hand_moves(hand), (
             message_text(hand),
             session.game.legal_actions(seat),
             session.game.phase,
