@@ -519,7 +519,7 @@ class Clicker:
             for c in walk_components(stored.components)
             if c.get("type") == ComponentType.BUTTON and c.get("custom_id") == custom_id
         ]
-        if not buttons and custom_id.startswith(("durak:hand:", "durak:act:")):
+        if not buttons and custom_id.startswith(("durak:hand:", "durak:act:", "durak:card:")):
             # A live edit redrew this hand between planning the click and sending it (the
             # clicks of a round are spread over seconds): press the same kind of button on
             # the hand as it is now, as the player would.
@@ -676,6 +676,20 @@ def service_of(env: simcord.Env) -> GameService:
     return service
 
 
+def one_click_moves(ids: list[str], session: Any, seat: int) -> list[str]:
+    """The ids on a hand that make a move in one click: verbs, and taps on a card with one
+    use (tap-a-card: a tap on any other card only selects it)."""
+    from bot.surfaces.hand_controls import controls
+
+    direct = {str(tp.card) for tp in controls(session.game.observation(seat)).taps if tp.action}
+    return [
+        c
+        for c in ids
+        if c.startswith("durak:act:")
+        or (c.startswith("durak:card:") and c.rsplit(":", 1)[1] in direct)
+    ]
+
+
 def custom_ids(env: simcord.Env, channel_id: int, message_id: int, prefix: str) -> list[str]:
     stored = env.backend.get_message(channel_id, message_id)
     return [
@@ -759,7 +773,10 @@ async def warm_up(
         [(actor, table.channel_id, table.message_id, f"durak:show:{table.game_id}")], paced=False
     )
     assert shown.message_id is not None
-    move = custom_ids(env, table.channel_id, shown.message_id, "durak:act:")[0]
+    attacker = session.game.attacker
+    move = one_click_moves(
+        custom_ids(env, table.channel_id, shown.message_id, "durak:"), session, attacker
+    )[0]
     await clicker.wave([(actor, table.channel_id, shown.message_id, move)], paced=False)
     await table.actors[session.host_id].slash(table.channel, "durak cancel")
 
@@ -1145,7 +1162,9 @@ async def _move_phase(
         if seat is None or seat not in table.hands:
             continue
         message_id, _ = table.hands[seat]
-        moves = custom_ids(env, table.channel_id, message_id, "durak:act:")
+        moves = one_click_moves(
+            custom_ids(env, table.channel_id, message_id, "durak:"), session, seat
+        )
         if not moves:
             # the hand's redraw for this turn has not reached Discord yet (a loaded machine:
             # the refresh click was answered, its edit is still on its way): the bot is

@@ -23,8 +23,10 @@ from tests.bot.helpers import (
     acting_seat,
     click_first_move,
     custom_ids,
+    hand_moves,
     message,
     message_text,
+    move,
     play_out,
     service,
 )
@@ -65,14 +67,14 @@ async def test_a_503_on_the_acknowledgement_leaves_the_move_unapplied(
     version = session.version
     simcord_env.inject_error("POST", "/interactions/*/*/callback", status=503)
     with caplog.at_level(logging.INFO):
-        await actor.click(hand, custom_id=custom_ids(hand, "durak:act:")[0])
+        await actor.click(hand, custom_id=hand_moves(hand)[0])
     # The player saw the click fail, so nothing happened; the log has one line about it.
     assert session.version == version
     lost = [r for r in caplog.records if "answer lost" in r.getMessage()]
     assert len(lost) == 1 and "503" in lost[0].getMessage()
     _no_tracebacks(caplog)
     # Clicking again works.
-    again = await actor.click(hand, custom_id=custom_ids(hand, "durak:act:")[0])
+    again = await move(actor, hand)
     assert again.response is not None and again.response.ephemeral
     assert session.version == version + 1
 
@@ -90,14 +92,15 @@ async def test_a_failed_edit_after_the_acknowledgement_keeps_the_game_consistent
     version = session.version
     simcord_env.inject_error("PATCH", "/webhooks/*/*/messages/@original", status=status)
     with caplog.at_level(logging.INFO):
-        clicked = await actor.click(hand, custom_id=custom_ids(hand, "durak:act:")[0])
+        clicked = await move(actor, hand)
     # Acknowledged in time, the move counted; only showing it failed (one line in the log).
     assert clicked.acknowledged
     assert session.version == version + 1
     assert len([r for r in caplog.records if "answer lost" in r.getMessage()]) == 1
     _no_tracebacks(caplog)
     # The hand still shows the old state; its next click is answered with the current hand.
-    stale = await actor.click(hand, custom_id=custom_ids(hand, "durak:act:")[0])
+    current = next(m for m in channel.history(viewer=actor) if m.id == hand.id)
+    stale = await actor.click(current, custom_id=hand_moves(current)[0])
     assert stale.response is not None and "out of date" in (stale.response.content or "")
     assert session.version == version + 1
 
@@ -213,7 +216,7 @@ async def test_a_move_button_forged_onto_the_table_never_edits_it(
     assert session is not None and session.message_id is not None
     actor = _next_actor(world, session)
     hand = await _open_hand(actor, channel, session)
-    move = custom_ids(hand, "durak:act:")[0]
+    forged = hand_moves(hand)[0]
     nav = custom_ids(hand, "durak:hand:")[-1]
     stored = simcord_env.backend.get_message(channel.id, session.message_id)
     stored.components = [
@@ -221,7 +224,7 @@ async def test_a_move_button_forged_onto_the_table_never_edits_it(
         {
             "type": 1,
             "components": [
-                {"type": 2, "style": 1, "label": "forged move", "custom_id": move},
+                {"type": 2, "style": 1, "label": "forged move", "custom_id": forged},
                 {"type": 2, "style": 2, "label": "forged nav", "custom_id": nav},
             ],
         },
