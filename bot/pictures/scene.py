@@ -96,7 +96,7 @@ def lobby_scene(info: LobbyInfo) -> Scene:
     loc = info.locale
     seats = tuple(
         SeatScene(
-            name=seat_name(seat, loc),
+            name=seat_name(seat, loc, markdown=False),
             role=(
                 t(f"difficulty.{seat.difficulty}", loc)
                 if seat.user_id is None
@@ -135,7 +135,7 @@ def table_scene(session: GameSession) -> Scene:
         key = role_key(obs, s)
         seats.append(
             SeatScene(
-                name=seat_name(info, loc),
+                name=seat_name(info, loc, markdown=False),
                 role=t(key, loc),
                 tone=_TONES.get(key, "wait"),
                 cards=obs.hand_sizes[s],
