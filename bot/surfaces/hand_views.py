@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -343,6 +344,17 @@ def _track(
         live.opened(interaction, session, locale, page=page, target=target, new_message=new_message)
 
 
+def _missed(interaction: discord.Interaction, game_id: int) -> Callable[[], None]:
+    """What a hand answer that Discord refused still owes: the live hand's redraw."""
+
+    def redraw() -> None:
+        live = getattr(interaction.client, "live_hands", None)
+        if live is not None:
+            live.missed(game_id, interaction.user.id)
+
+    return redraw
+
+
 async def _edit_hand(
     interaction: discord.Interaction,
     session: GameSession,
@@ -355,7 +367,13 @@ async def _edit_hand(
     locale = pick_locale(interaction.locale, session.locale)
     content, embed, view = hand_message(session, seat, locale, page=page, target=target, note=note)
     _track(interaction, session, locale, page=page, target=target)
-    await update_message(interaction, content=content, embed=embed, view=view)
+    await update_message(
+        interaction,
+        content=content,
+        embed=embed,
+        view=view,
+        fallback=_missed(interaction, session.game_id),
+    )
 
 
 async def send_hand(interaction: discord.Interaction, session: GameSession, seat: int) -> None:
@@ -528,7 +546,13 @@ class ActButton(
             return
         content, embed, view = hand_message(session, seat, locale)
         _track(interaction, session, locale)
-        await update_message(interaction, content=content, embed=embed, view=view)
+        await update_message(
+            interaction,
+            content=content,
+            embed=embed,
+            view=view,
+            fallback=_missed(interaction, game_id),
+        )
 
 
 class HandNavButton(
