@@ -144,6 +144,10 @@ class DurakBot(commands.AutoShardedBot):
             intents=discord.Intents.default(),
             help_command=None,
             tree_cls=DurakTree,
+            # Nothing the bot sends pings unless the send says whom (the turn ping and the
+            # result name their players): a name or text that slipped through unescaped
+            # still cannot ping @everyone, a role or a user.
+            allowed_mentions=discord.AllowedMentions.none(),
             **shards,
         )
         if sync not in SYNC_MODES:

@@ -145,7 +145,7 @@ def lobby_scene(info: LobbyInfo) -> Scene:
     teams = lobby_teams(info)
     seats = tuple(
         SeatScene(
-            name=_name(seat_name(seat, loc), number, loc),
+            name=_name(seat_name(seat, loc, markdown=False), number, loc),
             role=(
                 t(f"difficulty.{seat.difficulty}", loc)
                 if seat.user_id is None
@@ -187,7 +187,7 @@ def table_scene(session: GameSession, now: float | None = None) -> Scene:
         key = role_key(obs, s)
         seats.append(
             SeatScene(
-                name=_name(seat_name(info, loc), s + 1, loc),
+                name=_name(seat_name(info, loc, markdown=False), s + 1, loc),
                 # "может подкинуть" is wider than a panel at a size readable in Discord
                 role=t("picture.throwing_in" if key == "role.throwing_in" else key, loc),
                 tone=_TONES.get(key, "wait"),

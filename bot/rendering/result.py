@@ -9,7 +9,7 @@ from typing import Any
 from ..game.models import GameSession, LobbyInfo, SeatInfo
 from ..game.series import deal_losers
 from ..i18n import t, tn
-from .common import _mention, cards_text, seat_name
+from .common import _mention, cards_text, inert, seat_name
 
 
 def result_text(session: GameSession, locale: str, *, tally: bool = True) -> str:
@@ -168,7 +168,7 @@ def session_tally(session: GameSession, locale: str) -> str:
 
 def _user(seat: SeatInfo) -> str:
     """A mention even for a human who left (they are still the one the result is about)."""
-    return f"<@{seat.user_id}>" if seat.user_id is not None else seat.name
+    return f"<@{seat.user_id}>" if seat.user_id is not None else inert(seat.name)
 
 
 def _forfeit_lines(session: GameSession, locale: str) -> list[str]:
@@ -181,7 +181,9 @@ def _forfeit_lines(session: GameSession, locale: str) -> list[str]:
         users = t("common.list_separator", locale).join(
             _user(session.seats[s]) for s in session.forfeit_seats
         )
-        lines.append(t("announce.forfeit_assigned", locale, user=users, text=session.forfeit_text))
+        lines.append(
+            t("announce.forfeit_assigned", locale, user=users, text=inert(session.forfeit_text))
+        )
     return lines
 
 

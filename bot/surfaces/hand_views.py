@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -314,6 +314,17 @@ def _track(
         )
 
 
+def _missed(interaction: discord.Interaction, game_id: int) -> Callable[[], None]:
+    """What a hand answer that Discord refused still owes: the live hand's redraw."""
+
+    def redraw() -> None:
+        live = getattr(interaction.client, "live_hands", None)
+        if live is not None:
+            live.missed(game_id, interaction.user.id)
+
+    return redraw
+
+
 async def _edit_hand(
     interaction: discord.Interaction,
     session: GameSession,
@@ -326,7 +337,13 @@ async def _edit_hand(
     content, embed, view = hand_message(session, seat, locale, selection=selection, note=note)
     shown = controls(session.game.observation(seat), selection).selection
     _track(interaction, session, locale, selection=shown)
-    await update_message(interaction, content=content, embed=embed, view=view)
+    await update_message(
+        interaction,
+        content=content,
+        embed=embed,
+        view=view,
+        fallback=_missed(interaction, session.game_id),
+    )
 
 
 async def send_hand(interaction: discord.Interaction, session: GameSession, seat: int) -> None:
@@ -452,7 +469,13 @@ class _HandItem(_Guarded):
             return
         content, embed, view = hand_message(session, seat, locale)
         _track(interaction, session, locale)
-        await update_message(interaction, content=content, embed=embed, view=view)
+        await update_message(
+            interaction,
+            content=content,
+            embed=embed,
+            view=view,
+            fallback=_missed(interaction, game_id),
+        )
 
     async def tap_card(
         self,

@@ -160,6 +160,7 @@ def test_hard_converts_the_win_to_the_end() -> None:
         assert 0 not in result.losers
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: f"{r.players}p-{r.transfer}-{r.teams}")
 def test_hard_only_legal_moves_and_never_stalls(rules: RuleSet) -> None:
     player = make_player("hard", seed=3, max_iterations=6)
@@ -183,6 +184,7 @@ def test_hard_is_deterministic_under_a_seed() -> None:
     assert runs[0] == runs[1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_hard_arena_games_finish(preset: str) -> None:
     rules = RuleSet.preset(preset)

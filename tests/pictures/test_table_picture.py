@@ -78,6 +78,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("preset", "players", "stage"), CASES)
 def test_every_preset_and_moment_draws(preset: str, players: int, stage: str) -> None:
     session = sample_session(preset, players, stage, seed=5, tries=15)

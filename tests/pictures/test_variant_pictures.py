@@ -81,6 +81,7 @@ def test_a_seat_scene_has_no_field_that_could_hold_a_card() -> None:
     assert {f.name for f in fields(SeatScene)} == SEAT_FIELDS
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("preset", "players"), [(p, n) for p in PRESETS for n in _sizes(p)])
 def test_the_picture_shows_only_face_up_cards(preset: str, players: int) -> None:
     rules = RuleSet.preset(preset, players=players)
