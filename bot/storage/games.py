@@ -21,6 +21,7 @@ from .core import (
 )
 from .dialect import Connection
 from .outbox import OutboxStorage
+from .rating_games import RATINGS_SCHEMA, rate_game
 from .rows import (
     GameNotFound,
     GameRow,
@@ -219,6 +220,9 @@ class GameStorage(OutboxStorage):
                 ],
             )
             await conn.execute("DELETE FROM active_players WHERE game_id = ?", (game_id,))
+            if self._db.schema_version >= RATINGS_SCHEMA:  # older only in migration tests
+                # Ratings commit with the results or not at all (bot/storage/rating_games.py).
+                await rate_game(conn, game_id)
             await self._owe(conn, game_id, version, ("table", "result"), ts)
 
     async def active_game_in_channel(self, channel_id: int) -> int | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -31,11 +32,17 @@ CONTENT_LIMIT = 2000
 log = logging.getLogger(__name__)
 
 
-def result_announcement(session: GameSession) -> tuple[str, discord.ui.View]:
+def result_announcement(
+    session: GameSession, extra: Sequence[str] = ()
+) -> tuple[str, discord.ui.View]:
     """Content and button of the message announcing a finished game: the verdict, the
-    cards left in hand, the tally, and Play again. Whoever sends it (today the publisher)
-    sends exactly this, so the words and the button live in one place."""
-    return result_text(session, session.locale)[:CONTENT_LIMIT], again_view(session)
+    cards left in hand, the tally, ``extra`` lines (the rating changes and achievements),
+    and Play again. Whoever sends it (today the publisher) sends exactly this, so the words
+    and the button live in one place. The extra lines are kept whole: the verdict's text
+    gives way first when the message would be too long."""
+    tail = "".join("\n" + line for line in extra)[: CONTENT_LIMIT // 2]
+    text = result_text(session, session.locale)[: CONTENT_LIMIT - len(tail)]
+    return text + tail, again_view(session)
 
 
 def again_view(session: GameSession) -> discord.ui.View:

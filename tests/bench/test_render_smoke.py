@@ -21,5 +21,7 @@ def test_tiny_run_prints_every_table_and_the_summary(capsys: pytest.CaptureFixtu
     )
     assert small is not None, out
     assert int(small[2]) >= 22 and float(small[3]) >= 9.9, small[0]
+    assert re.search(r"^leaderboard picture: [\d.]+ ms, \d+ KB$", out, re.MULTILINE), out
+    assert re.search(r"^profile card: [\d.]+ ms, \d+ KB$", out, re.MULTILINE), out
     last = out.strip().splitlines()[-1]
     assert re.fullmatch(r"six-player table: [\d.]+ ms, \d+ KB", last), last
