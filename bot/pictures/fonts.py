@@ -1,8 +1,8 @@
 """The bundled DejaVu Sans, and text helpers that never raise.
 
 Player names are whatever Discord allows: Cyrillic, emoji, combining marks, very long. DejaVu
-covers Latin, Cyrillic and the card suits; a glyph it lacks (most emoji) is left out, and a
-name with nothing drawable left is replaced by the scene (see :func:`safe_text`). What is
+covers Latin, Cyrillic and the card suits; a glyph it lacks (most emoji) is left out; a
+name with nothing drawable left is replaced by the table scene (see :func:`drawable`). What is
 *not* acceptable is an exception in the middle of a move, so every text call here is guarded
 and degrades to a shorter or plainer text.
 
@@ -34,6 +34,7 @@ __all__ = [
     "FONT_DIR",
     "Drawn",
     "draw_text",
+    "drawable",
     "fit",
     "font",
     "has_glyph",
@@ -100,19 +101,33 @@ def has_glyph(ch: str, bold: bool = False) -> bool:
         return False
 
 
-def safe_text(text: str, bold: bool = False) -> str:
-    """What of ``text`` the font can draw. Dropped: control and format characters (direction
-    marks, zero-width joiners), lone surrogates (the encoder would raise), and glyphs DejaVu
-    lacks or draws as nothing (most emoji and their variation selectors: "Carol 🎲" reads
-    better as "Carol" than with a box). May be "": a name made only of emoji has nothing
-    left, and the scene then shows a placeholder ("Player 2") instead of a blank or boxes."""
-    kept = [
+def _kept(text: str, bold: bool) -> list[str]:
+    return [
         ch
         for ch in text
         if unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn")
         and (ch.isspace() or has_glyph(ch, bold))
     ]
-    return " ".join("".join(kept).split())
+
+
+def drawable(text: str, bold: bool = False) -> bool:
+    """Whether anything of ``text`` can be drawn visibly. An emoji-only name cannot: the
+    table picture then shows a placeholder ("Player 2") rather than boxes."""
+    return any(not ch.isspace() for ch in _kept(text, bold))
+
+
+def safe_text(text: str, bold: bool = False) -> str:
+    """What of ``text`` the font can draw. Dropped: control and format characters (direction
+    marks, zero-width joiners), lone surrogates (the encoder would raise), and glyphs DejaVu
+    lacks or draws as nothing (most emoji and their variation selectors: "Carol 🎲" reads
+    better as "Carol" than with a box), unless that would leave nothing, in which case the
+    boxes at least show that a name is there (see :func:`drawable` for a placeholder)."""
+    result = " ".join("".join(_kept(text, bold)).split())
+    if result:
+        return result
+    return "".join(
+        ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn")
+    ).strip()
 
 
 def text_width(text: str, face: Font) -> float:

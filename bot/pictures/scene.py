@@ -25,7 +25,7 @@ from ..i18n import t
 from ..rendering.common import deck_text, preset_name, seat_name
 from ..rendering.lobby import lobby_teams
 from ..rendering.table import role_key, score_texts
-from .fonts import safe_text
+from .fonts import drawable
 
 __all__ = ["TIMER_STEP", "Scene", "SeatScene", "last_played", "lobby_scene", "table_scene"]
 
@@ -113,7 +113,7 @@ class Scene:
 def _name(text: str, number: int, loc: str) -> str:
     """A seat name the font can draw: an emoji-only name would come out blank (or as boxes),
     so it becomes "Player 2" (the seat's number; the text table has the real name)."""
-    return text if safe_text(text, bold=True) else t("picture.seat_placeholder", loc, number=number)
+    return text if drawable(text, bold=True) else t("picture.seat_placeholder", loc, number=number)
 
 
 def last_played(session: GameSession) -> tuple[int, ...]:
