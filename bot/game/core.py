@@ -375,6 +375,7 @@ class _ServiceCore:
         if ping is not None:
             session.owed_ping = (int(ping[0]), str(ping[1]), int(ping[2]))
         session.events.extend(PublicEvent.from_json(e) for e in data.get("events", []))
+        session.record_t0 = float(data.get("t0", 0.0))
         if len(session.seats) != game.n:
             raise ValueError("seat rows do not match the stored game")
         return session

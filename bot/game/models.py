@@ -201,6 +201,9 @@ class GameSession:
     #: Stored with the state in the same write, so a restart delivers it if still due
     #: (bot/surfaces/delivery.py); cleared once delivered or obsolete.
     owed_ping: tuple[int, str, int] | None = None
+    #: When the game started (the clock's seconds): each move's line in the game's record
+    #: carries its time since then (engine/record.py). Stored in the snapshot.
+    record_t0: float = 0.0
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat a human plays, or None (also for a human who already left)."""
@@ -247,6 +250,7 @@ class GameSession:
                     str(k): v for k, v in (self.forfeits if forfeits is None else forfeits).items()
                 },
                 "ping": list(ping) if ping is not None else None,
+                "t0": self.record_t0,
             },
             separators=(",", ":"),
         )

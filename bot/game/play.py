@@ -25,6 +25,7 @@ from .models import (
     PublicEvent,
     public_events,
 )
+from .records import record_line
 from .rules import _outcome, pings_between, safe_default, waiting_seats
 
 log = logging.getLogger(__name__)
@@ -99,6 +100,7 @@ class _PlayFlow(_ServiceCore):
         )
         fools: tuple[int, ...] = ()
         text: str | None = None
+        line = record_line(session, action, before_events, self.clock())
         if candidate.result is not None:
             results, fools, text = await self._final_results(
                 session, candidate.result, session.forfeits
@@ -109,6 +111,7 @@ class _PlayFlow(_ServiceCore):
                 snapshot,
                 expected_version=session.version,
                 new_version=new_version,
+                record_line=line,
             )
         else:
             await self.storage.save_state(
@@ -118,6 +121,7 @@ class _PlayFlow(_ServiceCore):
                 new_version,
                 deadline,
                 timer_strikes={str(k): v for k, v in new_strikes.items()},
+                record_line=line,
             )
         # Committed: only now does the live game change.
         session.game = candidate
