@@ -7,14 +7,23 @@ is in the state."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from engine import Action
-from engine.record import Move, Record
+from engine import Action, ActionKind, Game, IllegalAction
+from engine.record import Move, Record, RecordError
 
-from .models import GameSession, PublicEvent
+from .errors import ServiceError
+from .models import GameSession, PublicEvent, SeatInfo, public_events
 
-__all__ = ["record_header", "record_line"]
+if TYPE_CHECKING:
+    from .service import GameService
+
+__all__ = ["Replay", "Step", "build_replay", "load_replay", "record_header", "record_line"]
+
+log = logging.getLogger(__name__)
 
 
 def record_header(session: GameSession) -> str:
@@ -41,3 +50,132 @@ def record_line(
     lines = [Move(at, None, "timeout", e.seat).line() for e in before if e.kind == "timeout"]
     lines.append(Move(at, action).line())
     return "".join("\n" + ln for ln in lines)
+
+
+# --------------------------------------------------------------------------- replays
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One position of a replay: the game after ``action`` (None: the deal) and what the
+    channel saw happen (public events only: a draw's cards stay hidden)."""
+
+    index: int
+    action: Action | None
+    game: Game
+    events: tuple[PublicEvent, ...]
+    #: Seats whose turn ran out just before this move.
+    timeouts: tuple[int, ...] = ()
+    at: float = 0.0
+
+
+@dataclass(slots=True)
+class Replay:
+    """A finished game rebuilt from its record, step by step."""
+
+    game_id: int
+    guild_id: int
+    preset: str
+    seats: list[SeatInfo]
+    record: Record
+    text: str
+    steps: list[Step]
+    #: Step indices at which a bout begins (the jump list).
+    bouts: list[int]
+
+    def session_at(self, index: int, locale: str) -> GameSession:
+        """A session holding step ``index``'s position, for the table renderers."""
+        step = self.steps[index]
+        session = GameSession(
+            game_id=self.game_id,
+            guild_id=self.guild_id,
+            channel_id=0,
+            message_id=None,
+            host_id=0,
+            preset=self.preset,
+            seats=self.seats,
+            game=step.game,
+            seed=0,
+            version=index + 1,
+            locale=locale,
+        )
+        session.events.extend(step.events)
+        if step.game.result is not None:
+            session.status = "finished"
+        return session
+
+
+def build_replay(
+    game_id: int, guild_id: int, preset: str, seats: list[SeatInfo], text: str
+) -> Replay:
+    """Every step of a stored record (raises :class:`RecordError` for a damaged one)."""
+    record = Record.from_text(text)
+    game = record.initial_game()
+    steps = [Step(0, None, game.copy(), ())]
+    bouts = [0]
+    timeouts: list[int] = []
+    for move in record.moves:
+        if move.action is None:
+            if move.note == "timeout":
+                timeouts.append(move.seat)
+            continue
+        try:
+            events = game.apply(move.action)
+        except IllegalAction as exc:
+            raise RecordError(f"{move.action}: {exc}") from None
+        index = len(steps)
+        if move.action.kind in _LEADS:
+            bouts.append(index)
+        steps.append(
+            Step(
+                index,
+                move.action,
+                game.copy(),
+                tuple(public_events(events)),
+                tuple(timeouts),
+                move.at,
+            )
+        )
+        timeouts = []
+    if len(seats) != game.n:
+        raise RecordError("the seats do not match the record")
+    return Replay(game_id, guild_id, preset, seats, record, text, steps, bouts)
+
+
+#: Actions that open a bout (the replay's "jump to bout" list starts there).
+_LEADS = frozenset({ActionKind.ATTACK, ActionKind.TOP, ActionKind.LEAD_BLIND})
+
+
+async def load_replay(
+    service: GameService, guild_id: int, user_id: int, game_id: int | None
+) -> Replay:
+    """The replay ``user_id`` asked for, or a polite refusal: no such game here, a game
+    still being played, a game without history, or (when the server keeps replays to
+    players) a game they did not play. Default: their last finished game here."""
+    storage = service.storage
+    if game_id is None:
+        game_id = await storage.last_finished_game(guild_id, user_id)
+        if game_id is None:
+            raise ServiceError("replay.none_yet")
+    row = await storage.game_record(game_id)
+    if row is None or row.guild_id != guild_id:
+        raise ServiceError("replay.unknown_game", game_id=game_id)
+    if row.status in ("lobby", "running"):
+        raise ServiceError("replay.still_running", game_id=game_id)
+    seat_rows = await storage.seats(game_id)
+    played = any(s.user_id == user_id for s in seat_rows)
+    if not played and not (await storage.record_settings(guild_id)).replays_public:
+        raise ServiceError("replay.players_only", game_id=game_id)
+    if row.text is None:
+        raise ServiceError("replay.no_history", game_id=game_id)
+    game_row = await storage.get_game(game_id)
+    preset = game_row.preset if game_row is not None else "podkidnoy"
+    seats = [
+        SeatInfo(s.seat, s.display_name, s.user_id, s.ai_difficulty, s.left_at is not None)
+        for s in seat_rows
+    ]
+    try:
+        return build_replay(game_id, guild_id, preset, seats, row.text)
+    except RecordError:
+        log.warning("game %d: its record does not replay", game_id, exc_info=True)
+        raise ServiceError("replay.damaged", game_id=game_id) from None

@@ -22,6 +22,7 @@ from ..rendering.result import result_text, tally_text
 from ..rendering.table import table_embed
 from .interactions import _components_view, _Guarded, _service, reply_ephemeral
 from .lobby_views import table_view
+from .replay_views import record_buttons
 
 __all__ = ["REMATCH_ITEMS", "again_view", "rematch_message", "result_announcement"]
 
@@ -35,7 +36,9 @@ def result_announcement(session: GameSession) -> tuple[str, discord.ui.View]:
     """Content and button of the message announcing a finished game: the verdict, the
     cards left in hand, the tally, and Play again. Whoever sends it (today the publisher)
     sends exactly this, so the words and the button live in one place."""
-    return result_text(session, session.locale)[:CONTENT_LIMIT], again_view(session)
+    text = result_text(session, session.locale)
+    text += "\n" + t("replay.result_line", session.locale, game_id=session.game_id)
+    return text[:CONTENT_LIMIT], again_view(session)
 
 
 def again_view(session: GameSession) -> discord.ui.View:
@@ -51,6 +54,9 @@ def again_view(session: GameSession) -> discord.ui.View:
                 discord.ButtonStyle.success,
             )
         )
+    if session.status == "finished":  # a finished game has a record to replay and review
+        for button in record_buttons(session.game_id, session.locale):
+            view.add_item(button)
     return view
 
 

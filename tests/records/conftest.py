@@ -22,3 +22,7 @@ def drawn_faces(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     faces = _faces()
     monkeypatch.setattr(emojis, "wanted_emojis", lambda: list(faces))
     yield
+
+
+# The bot fixtures of tests/bot (a real bot on a temporary database, the guild world).
+from tests.bot.conftest import db_path, simcord_bot, world  # noqa: E402, F401

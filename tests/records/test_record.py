@@ -137,3 +137,25 @@ async def test_games_finished_before_records_have_no_history(tmp_path: Path) -> 
         row = await st.game_record(game_id)
         assert row is not None and row.status == "finished" and row.text is None
         assert await st.game_record(game_id + 99) is None
+
+
+def test_the_engine_and_the_terminal_game_step_through_an_exported_record(
+    tmp_path: Path,
+) -> None:
+    import io
+
+    from engine.__main__ import main as engine_main
+    from engine.play import main as play_main
+
+    record, _ = _random_game("perevodnoy", 3)
+    path = tmp_path / "game.txt"
+    path.write_text(record.to_text(), encoding="utf-8")
+    out = io.StringIO()
+    assert engine_main(["replay", str(path)], out) == 0
+    text = out.getvalue()
+    assert text.count("\nstep ") == len(record.moves) and "game over" in text
+    out = io.StringIO()
+    assert play_main(["--replay", str(path)], stdin=io.StringIO("\n\nq\n"), stdout=out) == 0
+    assert out.getvalue().count("\nstep ") == 2  # the deal, two steps, then q
+    path.write_text("durak-record 1 {}", encoding="utf-8")
+    assert play_main(["--replay", str(path)], stdin=io.StringIO(""), stdout=io.StringIO()) == 2
