@@ -376,6 +376,8 @@ class _ServiceCore:
             session.owed_ping = (int(ping[0]), str(ping[1]), int(ping[2]))
         session.events.extend(PublicEvent.from_json(e) for e in data.get("events", []))
         session.record_t0 = float(data.get("t0", 0.0))
+        session.hints = await self.storage.game_hints(row.id)
+        await self.storage.record_settings(row.guild_id)  # whether hands offer hints
         if len(session.seats) != game.n:
             raise ValueError("seat rows do not match the stored game")
         return session

@@ -204,6 +204,8 @@ class GameSession:
     #: When the game started (the clock's seconds): each move's line in the game's record
     #: carries its time since then (engine/record.py). Stored in the snapshot.
     record_t0: float = 0.0
+    #: Hints asked for per seat in this game (also stored in ``game_hints``).
+    hints: dict[int, int] = field(default_factory=dict)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat a human plays, or None (also for a human who already left)."""

@@ -21,6 +21,7 @@ from ..rendering.common import card_text, cards_text
 from ..rendering.result import result_text
 from ..rendering.table import hand_embed
 from .answers import acknowledge, on_public_message, update_message
+from .hint_views import add_hint_button
 from .interactions import (
     BUTTONS_PER_ROW,
     CONTENT_LIMIT,
@@ -288,6 +289,7 @@ def hand_message(
             gid, ver, page, tgt, t("hand.button.refresh", locale), control_row, refresh=True
         )
     )
+    add_hint_button(view, session, seat, locale)  # (bot/surfaces/hint_views.py)
     return note, embed, view
 
 

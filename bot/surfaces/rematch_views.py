@@ -38,6 +38,8 @@ def result_announcement(session: GameSession) -> tuple[str, discord.ui.View]:
     sends exactly this, so the words and the button live in one place."""
     text = result_text(session, session.locale)
     text += "\n" + t("replay.result_line", session.locale, game_id=session.game_id)
+    if session.hints:
+        text += "\n" + t("hint.result_line", session.locale, count=sum(session.hints.values()))
     return text[:CONTENT_LIMIT], again_view(session)
 
 

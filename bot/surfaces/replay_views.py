@@ -297,4 +297,10 @@ def record_buttons(game_id: int, locale: str) -> list[RecordButton]:
     return [RecordButton(game_id, op, t(f"replay.button.{op}", locale)) for op in RECORD_OPS]
 
 
-RECORD_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (RecordButton,)
+def _record_items() -> tuple[type[discord.ui.DynamicItem[Any]], ...]:
+    from .hint_views import HintButton
+
+    return (RecordButton, HintButton)
+
+
+RECORD_ITEMS = _record_items()
