@@ -9,11 +9,21 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.game.errors import ServiceError
+from bot.game.models import PlayerRef
 from bot.i18n import ls, t
+from bot.surfaces.learn import LEARN_GAMES, LEARN_PRESET
 from bot.surfaces.replay_views import open_replay
 from bot.surfaces.review_views import open_review
 
-from .shared import _locale, _refuse, _require_manage, _service, durak
+from .shared import (
+    _discord_guild_locale,
+    _lobby_message,
+    _locale,
+    _refuse,
+    _require_manage,
+    _service,
+    durak,
+)
 
 
 class RecordCommands(commands.Cog):
@@ -42,6 +52,45 @@ class RecordCommands(commands.Cog):
             await open_review(interaction, game)
         except ServiceError as err:
             await _refuse(interaction, err)
+
+    @durak.command(name=ls("cmd.durak.learn.name"), description=ls("cmd.durak.learn.description"))
+    async def learn(self, interaction: discord.Interaction) -> None:
+        """A guided first game: you against an easy computer, the rules explained on your
+        hand as they first matter (bot/surfaces/learn.py)."""
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        service = _service(interaction)
+        locale = _locale(interaction)
+        player = PlayerRef(interaction.user.id, interaction.user.display_name)
+        try:
+            await service.check_channel(interaction.guild_id, interaction.channel_id)
+            info = await service.create_lobby(
+                interaction.guild_id,
+                interaction.channel_id,
+                player,
+                LEARN_PRESET,
+                2,
+                discord_locale=_discord_guild_locale(interaction),
+            )
+        except ServiceError as err:
+            await _refuse(interaction, err)
+            return
+        try:
+            info = await service.add_computer(info.game_id, interaction.user.id, "easy")
+            await interaction.response.send_message(**await _lobby_message(interaction, info))
+            message = await interaction.original_response()
+            await service.attach_message(info.game_id, message.id)
+            LEARN_GAMES[info.game_id] = {}
+            await service.start(info.game_id, interaction.user.id)
+        except ServiceError as err:
+            LEARN_GAMES.pop(info.game_id, None)
+            await service.cancel(info.game_id, interaction.user.id, can_manage=True)
+            await _refuse(interaction, err)
+            return
+        except Exception:
+            LEARN_GAMES.pop(info.game_id, None)
+            await service.cancel(info.game_id, interaction.user.id, can_manage=True)
+            raise
+        await interaction.followup.send(t("learn.welcome", locale), ephemeral=True)
 
     @durak.command(
         name=ls("cmd.durak.records.name"), description=ls("cmd.durak.records.description")

@@ -33,6 +33,7 @@ from .interactions import (
     error_text,
     reply_ephemeral,
 )
+from .learn import add_learn_tips
 
 log = logging.getLogger(__name__)
 
@@ -290,6 +291,7 @@ def hand_message(
         )
     )
     add_hint_button(view, session, seat, locale)  # (bot/surfaces/hint_views.py)
+    add_learn_tips(embed, session, seat, locale)  # /durak learn (bot/surfaces/learn.py)
     return note, embed, view
 
 
