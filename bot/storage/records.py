@@ -134,6 +134,21 @@ class RecordStorage(OutboxStorage):
         ):
             return {int(r[0]): int(r[1]) async for r in cur}
 
+    async def hint_games(self, guild_id: int, user_id: int) -> int:
+        """Finished games of a player in this server in which they asked for hints (marked
+        in their stats; the ratings skip them)."""
+        async with (
+            self._read() as conn,
+            conn.execute(
+                "SELECT COUNT(*) FROM results r JOIN game_hints h"
+                " ON h.game_id = r.game_id AND h.seat = r.seat"
+                " WHERE r.guild_id = ? AND r.user_id = ? AND h.hints > 0",
+                (guild_id, user_id),
+            ) as cur,
+        ):
+            row = await cur.fetchone()
+        return int(row[0]) if row is not None else 0
+
     # ----------------------------------------------------------------- settings
 
     async def record_settings(self, guild_id: int) -> RecordSettings:

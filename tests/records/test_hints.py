@@ -13,7 +13,7 @@ from engine import PRESETS, Game, RuleSet
 from engine.ai.review import suggest
 from engine.ai.search import build_world, sample_hands, world_template
 from engine.cards import bits
-from tests.bot.helpers import custom_ids, message, service, start_against_computer
+from tests.bot.helpers import custom_ids, message, play_out, service, start_against_computer
 from tests.bot.test_play import start_game
 
 
@@ -82,6 +82,13 @@ async def test_hint_button_against_computers_only(simcord_env: simcord.Env, worl
     hidden = [c.pretty() for c in bits(session.game.hands[1] & ~session.game.known[1])]
     assert not any(c in text for c in hidden)
     assert await service(simcord_env).storage.game_hints(session.game_id) == {0: 1}
+    # The game ends: the result message counts the hint, the stats mark the game.
+    await play_out(simcord_env, channel, session.game_id, [alice])
+    result = next(m for m in reversed(channel.history()) if "Hints used" in (m.content or ""))
+    assert "Hints used in this game: 1" in result.content
+    stats = await alice.slash(channel, "durak stats")
+    fields = [f.value for f in stats.response.embeds[0].fields]
+    assert "1 of these games were played with hints." in fields
 
 
 async def test_no_hint_between_people_unless_the_server_allows(
