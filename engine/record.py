@@ -35,8 +35,10 @@ __all__ = ["RECORD_MAGIC", "RECORD_VERSION", "Move", "Record", "RecordError", "p
 
 RECORD_MAGIC = "durak-record"
 RECORD_VERSION = 1
-#: Notes a record may carry between actions (they change no card).
-NOTES = frozenset({"timeout", "left"})
+#: Notes a record may carry between actions (they change no card): ``timeout`` (the turn
+#: ran out, the next action is the seat's default), ``left`` and ``forfeit`` (the seat left,
+#: or timed out too often: a computer plays on for it, or the game ends there).
+NOTES = frozenset({"timeout", "left", "forfeit"})
 #: ``pack`` output starts with this byte when the text is zlib-compressed, else with ``b"d"``
 #: (the text itself, which always starts with "durak-record"): compression pays only past
 #: a hundred bytes or so, and a record read back must not need to know which it got.

@@ -25,7 +25,7 @@ from .models import (
     PublicEvent,
     public_events,
 )
-from .records import record_line
+from .records import record_line, record_note
 from .rules import _outcome, pings_between, safe_default, waiting_seats
 
 log = logging.getLogger(__name__)
@@ -341,6 +341,7 @@ class _PlayFlow(_ServiceCore):
                 session.snapshot(events=events, version=new_version, forfeits=forfeits),
                 expected_version=session.version,
                 new_version=new_version,
+                record_line=record_note(session, "forfeit", seat, self.clock()),
             )
             session.events = events
             session.version = new_version
@@ -368,6 +369,9 @@ class _PlayFlow(_ServiceCore):
             new_version=new_version,
             deadline=deadline,
             timer_strikes={str(k): v for k, v in strikes.items()},
+            record_line=record_note(
+                session, "left" if reason == "left" else "forfeit", seat, self.clock()
+            ),
         )
         info.left = True
         info.difficulty = session.takeover_difficulty

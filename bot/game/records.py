@@ -21,7 +21,15 @@ from .models import GameSession, PublicEvent, SeatInfo, public_events
 if TYPE_CHECKING:
     from .service import GameService
 
-__all__ = ["Replay", "Step", "build_replay", "load_replay", "record_header", "record_line"]
+__all__ = [
+    "Replay",
+    "Step",
+    "build_replay",
+    "load_replay",
+    "record_header",
+    "record_line",
+    "record_note",
+]
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +47,11 @@ def record_header(session: GameSession) -> str:
         },
     )
     return record.header_line()
+
+
+def record_note(session: GameSession, note: str, seat: int, now: float) -> str:
+    """The line a change without an action appends (a seat left or forfeited)."""
+    return "\n" + Move(max(0.0, now - session.record_t0), None, note, seat).line()
 
 
 def record_line(
@@ -64,8 +77,8 @@ class Step:
     action: Action | None
     game: Game
     events: tuple[PublicEvent, ...]
-    #: Seats whose turn ran out just before this move.
-    timeouts: tuple[int, ...] = ()
+    #: Notes just before this move: (note, seat), e.g. ("timeout", 1), ("left", 0).
+    notes: tuple[tuple[str, int], ...] = ()
     at: float = 0.0
 
 
@@ -113,11 +126,10 @@ def build_replay(
     game = record.initial_game()
     steps = [Step(0, None, game.copy(), ())]
     bouts = [0]
-    timeouts: list[int] = []
+    notes: list[tuple[str, int]] = []
     for move in record.moves:
         if move.action is None:
-            if move.note == "timeout":
-                timeouts.append(move.seat)
+            notes.append((move.note, move.seat))
             continue
         try:
             events = game.apply(move.action)
@@ -132,11 +144,16 @@ def build_replay(
                 move.action,
                 game.copy(),
                 tuple(public_events(events)),
-                tuple(timeouts),
+                tuple(notes),
                 move.at,
             )
         )
-        timeouts = []
+        notes = []
+    if notes:  # a game that ended on a forfeit: its last step says so
+        last = steps[-1]
+        steps[-1] = Step(
+            last.index, last.action, last.game, last.events, last.notes + tuple(notes), last.at
+        )
     if len(seats) != game.n:
         raise RecordError("the seats do not match the record")
     return Replay(game_id, guild_id, preset, seats, record, text, steps, bouts)

@@ -146,13 +146,21 @@ class GameStorage(RecordStorage):
         deadline: float | None,
         timer_strikes: Mapping[str, int] | None,
         ts: float,
+        record_line: str | None = None,
     ) -> None:
         """The optimistic-version write shared by every path that stores a running game's
         state: it changes one row or raises, inside the caller's transaction."""
         cur = await conn.execute(
             STATE_UPDATE,
             _state_params(
-                game_id, state_json, expected_version, new_version, deadline, timer_strikes, ts
+                game_id,
+                state_json,
+                expected_version,
+                new_version,
+                deadline,
+                timer_strikes,
+                ts,
+                record_line,
             ),
         )
         if cur.rowcount != 1:
@@ -307,6 +315,7 @@ class GameStorage(RecordStorage):
         deadline: float | None = None,
         timer_strikes: Mapping[str, int] | None = None,
         now: float | None = None,
+        record_line: str | None = None,
     ) -> SeatRow:
         """A human leaves a running game: mark the seat left, release the user and store the
         new state (a computer plays on) atomically, with the usual optimistic version check.
@@ -324,6 +333,7 @@ class GameStorage(RecordStorage):
                 deadline,
                 timer_strikes,
                 ts,
+                record_line,
             )
             async with conn.execute(
                 "SELECT * FROM game_seats WHERE game_id = ? AND seat = ?", (game_id, seat)

@@ -47,14 +47,15 @@ VIEW_TIMEOUT = 14 * 60.0
 
 def step_lines(replay: Replay, step: Step, locale: str) -> list[str]:
     """What happened at ``step``, in words (public information only)."""
-    if step.action is None:
-        return [t("replay.deal", locale)]
-    session = replay.session_at(step.index, locale)
-    lines = [
-        t("replay.timeout", locale, name=seat_name(replay.seats[s], locale))
-        for s in step.timeouts
+    notes = [
+        t(f"replay.note.{note}", locale, name=seat_name(replay.seats[s], locale))
+        for note, s in step.notes
         if 0 <= s < len(replay.seats)
     ]
+    if step.action is None:
+        return [t("replay.deal", locale), *notes]
+    session = replay.session_at(step.index, locale)
+    lines = notes  # what happened before the move (a turn ran out, someone left)
     said = [line for ev in step.events if (line := event_line(ev, session, locale))]
     if not said and step.action.kind.value == "pass":
         said = [t("replay.pass", locale, name=seat_name(replay.seats[step.action.seat], locale))]

@@ -159,3 +159,26 @@ def test_the_engine_and_the_terminal_game_step_through_an_exported_record(
     assert out.getvalue().count("\nstep ") == 2  # the deal, two steps, then q
     path.write_text("durak-record 1 {}", encoding="utf-8")
     assert play_main(["--replay", str(path)], stdin=io.StringIO(""), stdout=io.StringIO()) == 2
+
+
+def test_notes_ride_with_the_next_step_and_at_the_end() -> None:
+    from bot.game.models import SeatInfo
+    from bot.game.records import build_replay
+    from bot.surfaces.replay_views import step_lines
+
+    record, _ = _random_game("podkidnoy", 2)
+    moves = record.moves[:6]
+    record.moves = moves[:3]
+    record.note(moves[2].at + 1, "timeout", moves[3].action.seat if moves[3].action else 0)
+    record.moves += moves[3:]
+    record.note(moves[-1].at + 2, "left", 1)
+    again = Record.from_text(record.to_text())
+    assert [(m.note, m.seat) for m in again.moves if m.action is None] == [
+        ("timeout", record.moves[3].seat),
+        ("left", 1),
+    ]
+    seats = [SeatInfo(0, "Ann", 1, None), SeatInfo(1, "Bo", 2, None)]
+    replay = build_replay(5, 1, "podkidnoy", seats, again.to_text())
+    assert len(replay.steps) == 7
+    assert "ran out of time" in "\n".join(step_lines(replay, replay.steps[4], "en"))
+    assert "Bo left the game" in "\n".join(step_lines(replay, replay.steps[6], "en"))
