@@ -9,8 +9,9 @@ so is building the scene, the only part that runs on the event loop.
 
 Targets (2-core machine): under 50 ms and under 150 KB for a six-player table. The last line,
 ``six-player table: <ms> ms, <KB> KB``, gives the median render time over every six-player
-moment and the largest of their PNGs. Figures depend on the machine and its load: this script
-prints, never asserts.
+moment and the largest of their PNGs. Before it, ``leaderboard picture`` and ``profile card``
+give the median render time and size of the standings pictures (same targets). Figures
+depend on the machine and its load: this script prints, never asserts.
 
     .venv/bin/python bench/render.py [--repeats 30]
 """
@@ -28,6 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.pictures import cards as sprites
 from bot.pictures import render_png, table_scene
 from bot.pictures.samples import sample_session
+from bot.pictures.standings import render_board_png, render_profile_png
+from bot.pictures.standings_samples import sample_board, sample_profile
 from bot.pictures.table import _background
 
 TARGET_MS = 50.0
@@ -66,6 +69,23 @@ def _cold_render_ms() -> float:
     start = time.perf_counter()
     render_png(table_scene(session))
     return (time.perf_counter() - start) * 1000
+
+
+def _standings(repeats: int) -> list[str]:
+    """The leaderboard picture (a full page of ten) and the profile card, warm."""
+    lines = []
+    for label, draw, scene in (
+        ("leaderboard picture", render_board_png, sample_board()),
+        ("profile card", render_profile_png, sample_profile()),
+    ):
+        png = draw(scene)  # type: ignore[operator]
+        times = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            png = draw(scene)  # type: ignore[operator]
+            times.append((time.perf_counter() - start) * 1000)
+        lines.append(f"{label}: {statistics.median(times):.1f} ms, {len(png) / 1024:.0f} KB")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -118,6 +138,8 @@ def main(argv: list[str] | None = None) -> None:
         f"variant tables: slowest median {max(variant_medians):.1f} ms,"
         f" largest {max(variant_sizes) / 1024:.0f} KB"
     )
+    for line in _standings(repeats):
+        print(line)
     print(f"targets < {TARGET_MS:g} ms and < {TARGET_KB:g} KB: {verdict}")
     print(f"six-player table: {median:.1f} ms, {largest:.0f} KB")
 

@@ -12,6 +12,7 @@ from typing import Any
 from engine import Action, IllegalAction
 
 from .. import storage as st
+from ..ratings import record_outs
 from .core import _ServiceCore
 from .errors import GameOver, IllegalMove, NotAPlayer, ServiceError, StaleAction
 from .models import (
@@ -95,8 +96,9 @@ class _PlayFlow(_ServiceCore):
         human_pings = [(seat, kind) for seat, kind in pings if session.seats[seat].is_human]
         if human_pings:
             owed_ping = (*human_pings[-1], new_version)
+        out_groups = record_outs(session.out_groups, before.out, candidate.out)
         snapshot = session.snapshot(
-            candidate, new_events, new_version, deadline, owed_ping=owed_ping
+            candidate, new_events, new_version, deadline, owed_ping=owed_ping, out_groups=out_groups
         )
         fools: tuple[int, ...] = ()
         text: str | None = None
@@ -132,6 +134,7 @@ class _PlayFlow(_ServiceCore):
         session.strikes = dict(new_strikes)
         session.forfeit_seats, session.forfeit_text = fools, text
         session.owed_ping = owed_ping
+        session.out_groups = out_groups
         log.debug("game %d v%d: %s", session.game_id, new_version, action.kind.value)
         if candidate.result is not None:
             session.status = "finished"

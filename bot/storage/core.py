@@ -21,6 +21,7 @@ from typing import Any, Self
 from .backend import Database
 from .dialect import Connection
 from .migrations import MIGRATIONS_DIR
+from .rating_games import RATINGS_SCHEMA, backfill
 from .rows import (
     DEFAULT_TURN_TIMER_SECONDS,
     AlreadyInGame,
@@ -162,6 +163,10 @@ class StorageCore:
             db = await SqliteDatabase.open(
                 url.path, migrations_dir=migrations_dir, target_version=target_version
             )
+        if db.schema_version >= RATINGS_SCHEMA:
+            # Migration 0008 leaves a job: rate the games finished before it, oldest first
+            # (SQL cannot run OpenSkill). Done once; a no-op on every later start.
+            await backfill(db)
         return cls(db, clock)
 
     @property

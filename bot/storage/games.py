@@ -20,6 +20,7 @@ from .core import (
     _state_params,
 )
 from .dialect import Connection
+from .rating_games import RATINGS_SCHEMA, rate_game
 from .records import RecordStorage
 from .rows import (
     GameNotFound,
@@ -245,6 +246,9 @@ class GameStorage(RecordStorage):
                 ],
             )
             await conn.execute("DELETE FROM active_players WHERE game_id = ?", (game_id,))
+            if self._db.schema_version >= RATINGS_SCHEMA:  # older only in migration tests
+                # Ratings commit with the results or not at all (bot/storage/rating_games.py).
+                await rate_game(conn, game_id)
             await self._owe(conn, game_id, version, ("table", "result"), ts)
             await self._close_record(conn, game_id, record_line, ts)
 

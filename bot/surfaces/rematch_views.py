@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -32,15 +33,21 @@ CONTENT_LIMIT = 2000
 log = logging.getLogger(__name__)
 
 
-def result_announcement(session: GameSession) -> tuple[str, discord.ui.View]:
+def result_announcement(
+    session: GameSession, extra: Sequence[str] = ()
+) -> tuple[str, discord.ui.View]:
     """Content and button of the message announcing a finished game: the verdict, the
-    cards left in hand, the tally, and Play again. Whoever sends it (today the publisher)
-    sends exactly this, so the words and the button live in one place."""
-    text = result_text(session, session.locale)
-    text += "\n" + t("replay.result_line", session.locale, game_id=session.game_id)
+    cards left in hand, the tally, ``extra`` lines (the rating changes and achievements),
+    the game's number (for /durak replay and review) and hints used, and Play again. Whoever
+    sends it (today the publisher) sends exactly this, so the words and the button live in
+    one place. The extra lines are kept whole: the verdict's text gives way first when the
+    message would be too long."""
+    lines = [*extra, t("replay.result_line", session.locale, game_id=session.game_id)]
     if session.hints:
-        text += "\n" + t("hint.result_line", session.locale, count=sum(session.hints.values()))
-    return text[:CONTENT_LIMIT], again_view(session)
+        lines.append(t("hint.result_line", session.locale, count=sum(session.hints.values())))
+    tail = "".join("\n" + line for line in lines)[: CONTENT_LIMIT // 2]
+    text = result_text(session, session.locale)[: CONTENT_LIMIT - len(tail)]
+    return text + tail, again_view(session)
 
 
 def again_view(session: GameSession) -> discord.ui.View:

@@ -16,5 +16,7 @@ def test_tiny_run_prints_every_table_and_the_summary(capsys: pytest.CaptureFixtu
         assert re.search(rf"^{preset}\s+{players}p attack\s+[\d.]+ ms", out, re.MULTILINE), out
     assert re.search(r"^first render, empty sprite caches: [\d.]+ ms$", out, re.MULTILINE), out
     assert re.search(r"^variant tables: slowest median [\d.]+ ms, largest \d+ KB$", out, re.M), out
+    assert re.search(r"^leaderboard picture: [\d.]+ ms, \d+ KB$", out, re.MULTILINE), out
+    assert re.search(r"^profile card: [\d.]+ ms, \d+ KB$", out, re.MULTILINE), out
     last = out.strip().splitlines()[-1]
     assert re.fullmatch(r"six-player table: [\d.]+ ms, \d+ KB", last), last
