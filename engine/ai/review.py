@@ -17,9 +17,9 @@ differences are less noisy than each value) and the search is seeded: the same r
 the same review.
 
 Everything that asks ``engine.ai`` for a chance goes through :func:`scores`, one small
-adapter over the current public search functions (``engine.ai.search``), so switching to an
-``engine.ai.evaluate(obs, actions)`` function, when the computer players grow one, is a
-one-line change there.
+adapter over the public search functions (``engine.ai.search``); ``USE_ENGINE_EVALUATE``
+switches it to ``engine.ai.evaluate(obs, actions)``, the computer players' own judgement
+(off for now: see the flag for why).
 """
 
 from __future__ import annotations
@@ -66,6 +66,12 @@ __all__ = [
 REVIEW_ITERATIONS = 48
 #: Nodes the exact endgame search may visit before sampling takes over.
 NODE_CAP = 6000
+#: Ask ``engine.ai.evaluate`` (the ``hard`` player's own judgement, same sampled worlds and
+#: luck for every action) instead of the search functions below: the switch the adapter is
+#: for. Off for now: with the same playouts per action a 2-player review took 17-21 CPU-s
+#: through it against ~5 s here (bench/records.py --review 2, loaded machine), over the
+#: issue's 20 s.
+USE_ENGINE_EVALUATE = False
 #: A decision that costs less than this is not called a mistake (sampling noise).
 MISTAKE_THRESHOLD = 0.05
 
@@ -79,6 +85,10 @@ def scores(
     A position with nothing hidden (talon empty, two players) is solved exactly when the
     search is small enough (1.0 or 0.0); otherwise every action is played out by the
     ``normal`` policy in the same ``iterations`` sampled worlds with the same luck."""
+    if USE_ENGINE_EVALUATE:
+        from . import evaluate
+
+        return evaluate(obs, actions, max_seconds=None, max_iterations=iterations, seed=seed)
     acts = list(dict.fromkeys(actions))
     rng = random.Random(seed)
     blind = is_blind(obs)
