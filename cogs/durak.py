@@ -14,6 +14,7 @@ from .stats import StatsCommands
 from .ratings import RatingCommands
 from .forfeits import ForfeitCommands
 from .settings import SettingsCommands
+from .records import RecordCommands
 
 # isort: on
 from . import ratings, shared
@@ -26,6 +27,7 @@ class DurakCog(
     RatingCommands,
     ForfeitCommands,
     SettingsCommands,
+    RecordCommands,
     commands.Cog,
 ):
     """The ``/durak`` group and its subcommands, one mixin per area (see the modules above)."""

@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.game.errors import ServiceError
-from bot.i18n import ls
+from bot.i18n import ls, t
 from bot.rendering.server import stats_embed
 from bot.surfaces.leaderboard_views import leaderboard_message
 from bot.surfaces.standings_views import SCOPES, RatingBoard
@@ -89,10 +89,14 @@ class StatsCommands(commands.Cog):
     ) -> None:
         assert interaction.guild_id is not None
         who = player or interaction.user
-        stats = await _service(interaction).storage.user_stats(interaction.guild_id, who.id)
-        await interaction.response.send_message(
-            embed=stats_embed(stats, who.display_name, _locale(interaction)),
-            ephemeral=True,
-        )
+        storage = _service(interaction).storage
+        stats = await storage.user_stats(interaction.guild_id, who.id)
+        embed = stats_embed(stats, who.display_name, _locale(interaction))
+        hinted = await storage.hint_games(interaction.guild_id, who.id)
+        if hinted:  # games with hints are marked (and not rated): see bot/storage/records.py
+            embed.add_field(
+                name="💡", value=t("hint.stats_line", _locale(interaction), count=hinted)
+            )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     # ----------------------------------------------------------------- forfeits

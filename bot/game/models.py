@@ -202,6 +202,11 @@ class GameSession:
     #: Stored with the state in the same write, so a restart delivers it if still due
     #: (bot/surfaces/delivery.py); cleared once delivered or obsolete.
     owed_ping: tuple[int, str, int] | None = None
+    #: When the game started (the clock's seconds): each move's line in the game's record
+    #: carries its time since then (engine/record.py). Stored in the snapshot.
+    record_t0: float = 0.0
+    #: Hints asked for per seat in this game (also stored in ``game_hints``).
+    hints: dict[int, int] = field(default_factory=dict)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat a human plays, or None (also for a human who already left)."""
@@ -250,6 +255,7 @@ class GameSession:
                 },
                 "ping": list(ping) if ping is not None else None,
                 "out_groups": self.out_groups if out_groups is None else out_groups,
+                "t0": self.record_t0,
             },
             separators=(",", ":"),
         )

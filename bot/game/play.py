@@ -26,6 +26,7 @@ from .models import (
     PublicEvent,
     public_events,
 )
+from .records import record_line, record_note
 from .rules import _outcome, pings_between, safe_default, waiting_seats
 
 log = logging.getLogger(__name__)
@@ -101,6 +102,7 @@ class _PlayFlow(_ServiceCore):
         )
         fools: tuple[int, ...] = ()
         text: str | None = None
+        line = record_line(session, action, before_events, self.clock())
         if candidate.result is not None:
             results, fools, text = await self._final_results(
                 session, candidate.result, session.forfeits
@@ -111,6 +113,7 @@ class _PlayFlow(_ServiceCore):
                 snapshot,
                 expected_version=session.version,
                 new_version=new_version,
+                record_line=line,
             )
         else:
             await self.storage.save_state(
@@ -120,6 +123,7 @@ class _PlayFlow(_ServiceCore):
                 new_version,
                 deadline,
                 timer_strikes={str(k): v for k, v in new_strikes.items()},
+                record_line=line,
             )
         # Committed: only now does the live game change.
         session.game = candidate
@@ -340,6 +344,7 @@ class _PlayFlow(_ServiceCore):
                 session.snapshot(events=events, version=new_version, forfeits=forfeits),
                 expected_version=session.version,
                 new_version=new_version,
+                record_line=record_note(session, "forfeit", seat, self.clock()),
             )
             session.events = events
             session.version = new_version
@@ -367,6 +372,9 @@ class _PlayFlow(_ServiceCore):
             new_version=new_version,
             deadline=deadline,
             timer_strikes={str(k): v for k, v in strikes.items()},
+            record_line=record_note(
+                session, "left" if reason == "left" else "forfeit", seat, self.clock()
+            ),
         )
         info.left = True
         info.difficulty = session.takeover_difficulty

@@ -97,10 +97,12 @@ def _state_params(
     deadline: float | None,
     timer_strikes: Mapping[str, int] | None,
     ts: float,
+    record_line: str | None = None,
 ) -> tuple[object, ...]:
-    """Parameters of ``STATE_UPDATE`` (bot/storage/backend.py), in its order."""
+    """Parameters of ``STATE_UPDATE`` (bot/storage/backend.py), in its order. ``record_line``
+    is appended to the game's record (it starts with its own newline)."""
     strikes = None if timer_strikes is None else _dumps(dict(timer_strikes))
-    return (state_json, new_version, deadline, strikes, ts, game_id, expected_version)
+    return (state_json, new_version, deadline, strikes, ts, record_line, game_id, expected_version)
 
 
 #: Seconds a guild's settings row read from the database is used again (see Storage).

@@ -23,6 +23,7 @@ from ..rendering.result import result_text
 from ..rendering.table import hand_embed
 from .answers import acknowledge, on_public_message, update_message
 from .hand_controls import HandControls, Tap, controls, tap
+from .hint_views import add_hint_button
 from .interactions import (
     BUTTONS_PER_ROW,
     CONTENT_LIMIT,
@@ -34,6 +35,7 @@ from .interactions import (
     error_text,
     reply_ephemeral,
 )
+from .learn import add_learn_tips
 
 log = logging.getLogger(__name__)
 
@@ -259,6 +261,8 @@ def hand_message(
     for i, item in enumerate(buttons):
         item.row = min(first + i // BUTTONS_PER_ROW, MAX_ROWS - 1)
         view.add_item(item)
+    add_hint_button(view, session, seat, locale)  # (bot/surfaces/hint_views.py)
+    add_learn_tips(embed, session, seat, locale)  # /durak learn (bot/surfaces/learn.py)
     return note, embed, view
 
 
