@@ -191,7 +191,13 @@ async def rate_game(
     except ValueError:
         snapshot = {}
     result, groups, teams, n_seats = _order_of(snapshot)
-    placed = placements(people, result, groups, teams=teams, n_seats=n_seats)
+    # A game someone played with the hard player's hints (migration 0009) measures the
+    # hints as much as the player: it is counted in the results but not rated.
+    async with conn.execute(
+        "SELECT 1 FROM game_hints WHERE game_id = ? AND hints > 0", (game_id,)
+    ) as cur:
+        hinted = await cur.fetchone() is not None
+    placed = [] if hinted else placements(people, result, groups, teams=teams, n_seats=n_seats)
     if cross_server is None:
         cross_server = (await read_settings(conn, guild_id)).cross_server
     await conn.execute(

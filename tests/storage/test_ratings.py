@@ -299,3 +299,25 @@ async def test_the_sessions_out_groups_decide_ties_over_the_kept_events(storage:
     rating = await RatingStore(storage.database).game_rating(game)
     places = {c.player_id: c.place for c in rating.changes}
     assert places == {3: 1, 1: 2, 4: 2, 2: 3}
+
+
+async def test_a_game_played_with_hints_is_counted_but_not_rated(
+    storage: Storage, clock: FakeClock
+) -> None:
+    rs = RatingStore(storage.database, clock)
+    state = snapshot(2, [0], 1)
+    game = await storage.create_lobby(GUILD, 5, 1, "podkidnoy")
+    for seat, who in enumerate((1, 2)):
+        await storage.add_seat(game, display_name=f"P{who}", user_id=who, seat=seat)
+    await storage.start_game(game, "{}")
+    async with storage.database.transaction() as conn:  # seat 0 asked for a hint
+        await conn.execute(
+            "INSERT INTO game_hints (game_id, seat, user_id, hints) VALUES (?, 0, 1, 2)", (game,)
+        )
+    entries = [ResultEntry(1, 0, "win", None, None), ResultEntry(2, 1, "fool", None, None)]
+    await storage.finish_game(game, entries, state)
+    assert not (await rs.game_rating(game)).rated
+    assert await ratings_of(storage) == {}
+    # the same game without hints is rated (the hint row alone made the difference)
+    plain = await play(storage, [1, 2], ["win", "fool"], state)
+    assert (await rs.game_rating(plain)).rated
