@@ -39,7 +39,6 @@ from bench.sparring.hoarder import Hoarder
 from engine import Action, Game, Observation, RuleSet
 from engine.ai import BOT_MAX_ITERATIONS, BOT_MAX_SECONDS, Player, make_player
 from engine.ai.arena import play_game
-from engine.ai.hard import HardPlayer
 from engine.rules import PRESETS
 
 SEARCHERS = ("hard", "hard-v1")
@@ -75,10 +74,11 @@ class Timed:
         dt, dw = time.thread_time() - t, time.perf_counter() - w
         self.cpu.append(dt)
         self.wall.append(dw)
-        if isinstance(self.inner, HardPlayer) and self.inner.last_method[0] != "policy":
+        method = getattr(self.inner, "last_method", ("policy", 0))  # hard and hard-v1
+        if method[0] != "policy":
             self.searched.append(dt)
-            if self.inner.last_method[0] == "sampling":
-                self.playouts += self.inner.last_method[1]
+            if method[0] == "sampling":
+                self.playouts += method[1]
                 self.playout_cpu += dt
         return a
 

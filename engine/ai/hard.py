@@ -345,7 +345,8 @@ class HardPlayer:
             legal = world.legal_actions(obs.seat)
             seed = self.rng.getrandbits(32)
             if cands[base] not in legal:
-                continue  # (only a co-attacker's options can differ between worlds)
+                done += 1  # (only a co-attacker's options can differ); a skip still counts,
+                continue  # so that a default illegal in every world cannot spin for ever
             ref = _playout_score(world, cands[base], seed, obs.seat)
             done += 1
             for i in alive:
