@@ -44,6 +44,7 @@ def test_untraced_run_reports_no_memory_figure(capsys: pytest.CaptureFixture[str
     assert re.search(r"^\s+1 move\s+2\s", out, re.MULTILINE), out
 
 
+@pytest.mark.slow(sample=1)  # a whole game or sweep: in make test, not make check
 def test_two_processes_on_postgresql(capsys: pytest.CaptureFixture[str]) -> None:
     """The PostgreSQL mode: two bot processes, their clicks pooled into one report."""
     postgres.skip_unless_available()

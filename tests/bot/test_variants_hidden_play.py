@@ -135,6 +135,7 @@ async def test_take_on_trust_game_by_clicks_hides_face_down_cards(
     assert "public:face_down" in kinds  # the channel was told that a card went down, not which
 
 
+@pytest.mark.slow(sample=1)  # a whole game or sweep: in make test, not make check
 @pytest.mark.parametrize("seats", [2, 3])
 async def test_reverse_game_by_clicks_never_shows_a_player_their_own_cards(
     simcord_env: simcord.Env, world: Any, seats: int

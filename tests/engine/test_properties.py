@@ -466,6 +466,7 @@ def test_random_games_follow_the_rules(name: str, n: int, seed: int) -> None:
     random_game(name, n, seed)
 
 
+@pytest.mark.slow(sample=1)  # a whole game or sweep: in make test, not make check
 def test_many_quick_games_finish() -> None:
     """Many more seeds, without the per-step rule re-derivation."""
     for i in range(120):
