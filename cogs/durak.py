@@ -11,20 +11,30 @@ from discord.ext import commands
 from .lobby import LobbyCommands
 from .play import PlayCommands
 from .stats import StatsCommands
+from .ratings import RatingCommands
 from .forfeits import ForfeitCommands
 from .settings import SettingsCommands
+from .records import RecordCommands
 
 # isort: on
-from . import shared
+from . import ratings, shared
 
 
 class DurakCog(
-    LobbyCommands, PlayCommands, StatsCommands, ForfeitCommands, SettingsCommands, commands.Cog
+    LobbyCommands,
+    PlayCommands,
+    StatsCommands,
+    RatingCommands,
+    ForfeitCommands,
+    SettingsCommands,
+    RecordCommands,
+    commands.Cog,
 ):
     """The ``/durak`` group and its subcommands, one mixin per area (see the modules above)."""
 
     durak = shared.durak
     forfeits = shared.forfeits
+    season = ratings.season
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot

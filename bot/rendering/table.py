@@ -330,6 +330,7 @@ def table_embed(session: GameSession) -> discord.Embed:
     status.append(t("table.discard", loc, count=obs.discard_mask.bit_count()))
     embed.description = "\n".join([" · ".join(status), *_variant_lines(session, obs, loc)])
     seat_lines = []
+    teams = session.game.rules.teams != "none"
     for seat in session.seats:
         s = seat.seat
         if s == obs.attacker and obs.phase != "over":
@@ -340,8 +341,24 @@ def table_embed(session: GameSession) -> discord.Embed:
             marker = "•"
         role = t(role_key(obs, s), loc)
         name = seat_name(seat, loc)
+        if teams:  # partners are shown from the start, not only in "The losing team"
+            name = t("table.team_marker", loc, name=name, team=session.game.team_of(s) + 1)
+        closed = obs.closed[s] if s < len(obs.closed) else 0
         if s in obs.out:
             seat_lines.append(t("table.seat_line_out", loc, marker=marker, name=name, role=role))
+        elif closed:
+            # Magadan fool: the closed cards are held too, but cannot be played yet
+            seat_lines.append(
+                t(
+                    "table.seat_line_closed",
+                    loc,
+                    marker=marker,
+                    name=name,
+                    open=obs.hand_sizes[s],
+                    closed=closed,
+                    role=role,
+                )
+            )
         else:
             cards = tn("plural.cards", obs.hand_sizes[s], loc)
             seat_lines.append(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +23,7 @@ from ..rendering.result import result_text
 from ..rendering.table import hand_embed
 from .answers import acknowledge, on_public_message, update_message
 from .hand_controls import HandControls, Tap, controls, tap
+from .hint_views import add_hint_button
 from .interactions import (
     BUTTONS_PER_ROW,
     CONTENT_LIMIT,
@@ -34,6 +35,7 @@ from .interactions import (
     error_text,
     reply_ephemeral,
 )
+from .learn import add_learn_tips
 
 log = logging.getLogger(__name__)
 
@@ -259,6 +261,8 @@ def hand_message(
     for i, item in enumerate(buttons):
         item.row = min(first + i // BUTTONS_PER_ROW, MAX_ROWS - 1)
         view.add_item(item)
+    add_hint_button(view, session, seat, locale)  # (bot/surfaces/hint_views.py)
+    add_learn_tips(embed, session, seat, locale)  # /durak learn (bot/surfaces/learn.py)
     return note, embed, view
 
 
@@ -314,6 +318,17 @@ def _track(
         )
 
 
+def _missed(interaction: discord.Interaction, game_id: int) -> Callable[[], None]:
+    """What a hand answer that Discord refused still owes: the live hand's redraw."""
+
+    def redraw() -> None:
+        live = getattr(interaction.client, "live_hands", None)
+        if live is not None:
+            live.missed(game_id, interaction.user.id)
+
+    return redraw
+
+
 async def _edit_hand(
     interaction: discord.Interaction,
     session: GameSession,
@@ -326,7 +341,13 @@ async def _edit_hand(
     content, embed, view = hand_message(session, seat, locale, selection=selection, note=note)
     shown = controls(session.game.observation(seat), selection).selection
     _track(interaction, session, locale, selection=shown)
-    await update_message(interaction, content=content, embed=embed, view=view)
+    await update_message(
+        interaction,
+        content=content,
+        embed=embed,
+        view=view,
+        fallback=_missed(interaction, session.game_id),
+    )
 
 
 async def send_hand(interaction: discord.Interaction, session: GameSession, seat: int) -> None:
@@ -452,7 +473,13 @@ class _HandItem(_Guarded):
             return
         content, embed, view = hand_message(session, seat, locale)
         _track(interaction, session, locale)
-        await update_message(interaction, content=content, embed=embed, view=view)
+        await update_message(
+            interaction,
+            content=content,
+            embed=embed,
+            view=view,
+            fallback=_missed(interaction, game_id),
+        )
 
     async def tap_card(
         self,

@@ -207,6 +207,15 @@ class LiveHands:
             worker.expiring = False
         self.stats.opened += 1
 
+    def missed(self, game_id: int, user_id: int) -> None:
+        """The answer that was to show this player's hand did not reach Discord (an outage
+        past the retries): redraw it by the live hand's own edit, which waits its turn."""
+        hand = self.hand(game_id, user_id)
+        if hand is None or self._closing:
+            return
+        hand.shown = -1
+        self._schedule(game_id, user_id)
+
     def forget(self, game_id: int, user_id: int) -> None:
         hands = self._games.get(game_id)
         hand = hands.pop(user_id, None) if hands else None

@@ -27,6 +27,7 @@ from ..game.models import GameSession, PingKind
 from ..game.service import GameService
 from ..pictures import TablePictures
 from ..rendering.lobby import lobby_embed
+from ..rendering.standings import result_lines
 from ..rendering.table import table_embed
 from .delivery import Delivery, Obsolete, ping_due
 from .live_hands import LiveHands
@@ -58,7 +59,7 @@ class DiscordPublisher:
         self.service = service
         self.interval = interval
         self.delivery = Delivery(self, lambda: service.storage, interval=interval)
-        self.pictures = TablePictures(service.settings)
+        self.pictures = TablePictures(service.settings, clock=service.clock)
 
     def _channel(self, channel_id: int, guild_id: int | None = None) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id, guild_id=guild_id)
@@ -144,7 +145,9 @@ class DiscordPublisher:
         if session is None or session.status != "finished":
             raise Obsolete
         humans = [discord.Object(s.user_id) for s in session.seats if s.user_id is not None]
-        content, view = result_announcement(session)
+        rating = await self.service.storage.ratings.game_rating(game_id)
+        lines = result_lines(rating, lambda user_id: f"<@{user_id}>", session.locale)
+        content, view = result_announcement(session, lines)
         await self._channel(session.channel_id, session.guild_id).send(
             content,
             view=view,
