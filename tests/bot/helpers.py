@@ -204,7 +204,13 @@ async def click_first_move(
         table = message(channel, table)
     shown = await actor.click(table, custom_id=custom_ids(table, "durak:show:")[0])
     assert shown.ephemeral and shown.response is not None and shown.response.ephemeral
-    hand = shown.response.message
+    return await first_move_on(actor, shown.response.message, pick)
+
+
+async def first_move_on(
+    actor: Any, hand: discord.Message, pick: Callable[[list[str]], str] | None = None
+) -> tuple[str, simcord.InteractionResult]:
+    """Make the first offered move on an open hand message (see :func:`click_first_move`)."""
     selected = False
     for _ in range(8):
         moves = hand_moves(hand)
