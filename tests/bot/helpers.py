@@ -204,11 +204,21 @@ async def click_first_move(
         table = message(channel, table)
     shown = await actor.click(table, custom_id=custom_ids(table, "durak:show:")[0])
     assert shown.ephemeral and shown.response is not None and shown.response.ephemeral
-    hand = shown.response.message
+    return await first_move_on(actor, shown.response.message, pick)
+
+
+async def first_move_on(
+    actor: Any, hand: discord.Message, pick: Callable[[list[str]], str] | None = None
+) -> tuple[str, simcord.InteractionResult]:
+    """Make the first offered move on an open hand message (see :func:`click_first_move`)."""
+    selected = False
     for _ in range(8):
         moves = hand_moves(hand)
         assert moves, f"no move offered:\n{message_text(hand)}"
-        chosen = pick(moves) if pick else moves[0]
+        acts = custom_ids(hand, "durak:act:")
+        # after a tap that selected a card, press the first move made of it (the tap again
+        # would only clear the selection)
+        chosen = pick(moves) if pick else acts[0] if selected and acts else moves[0]
         if chosen.startswith("durak:cards:"):
             select = next(c for c in components(hand) if c.custom_id == chosen)
             result = await actor.select(hand, [select.options[0].value], custom_id=chosen)
@@ -219,6 +229,7 @@ async def click_first_move(
         assert result.response.id == hand.id
         if chosen.startswith("durak:act:") or result.response.content or not _selecting(result):
             return chosen, result
+        selected = True
         hand = result.response.message
     raise AssertionError("no move made after eight clicks")
 

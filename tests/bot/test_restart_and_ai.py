@@ -17,9 +17,9 @@ from tests.bot.helpers import (
     acting_seat,
     assert_no_leak,
     custom_ids,
+    first_move_on,
     message,
     message_text,
-    move,
     play_out,
     service,
     start_against_computer,
@@ -94,11 +94,11 @@ async def _restart_mid_game(
         assert [e.to_json() for e in restored.events] == [e.to_json() for e in session.events]
         assert custom_ids(message(channel, table_id)) == [f"durak:show:{game_id}"]
         # ... and clicks a move on it afterwards: the button still works.
-        clicked = await move(actor, old_hand)
+        chosen, clicked = await first_move_on(actor, old_hand)
         assert clicked.response is not None and clicked.response.ephemeral
         assert not clicked.response.content
         assert restored.version == version + 1
-        moves.append(f"{seat}:{move.split(':', 4)[4]}")
+        moves.append(f"{seat}:{chosen.split(':', 4)[4]}")
         moves += await play_out(env, channel, game_id, actors, spectator=world["eve"])
 
         assert moves == ref_moves
