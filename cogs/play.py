@@ -16,6 +16,7 @@ from bot.i18n import ls, t
 from bot.rendering.common import preset_name, seat_name
 from bot.rendering.server import games_embed, rules_embed
 from bot.surfaces.hand_views import send_hand
+from bot.surfaces.lobby_views import leave_confirm_view
 from engine import PRESETS, RuleSet
 
 from .shared import DEFAULT_PRESET, _locale, _refuse, _service, durak, preset_autocomplete
@@ -39,8 +40,20 @@ class PlayCommands(commands.Cog):
 
     @durak.command(name=ls("cmd.durak.leave.name"), description=ls("cmd.durak.leave.description"))
     async def leave(self, interaction: discord.Interaction) -> None:
+        """A lobby is left at once; a running game only after a private confirmation that
+        says what leaving costs (a forfeit: counted as the fool, a computer takes the seat)."""
+        service = _service(interaction)
+        locale = _locale(interaction)
+        running = await service.game_for_user(interaction.user.id)
+        if running is not None and service.running_game(running):
+            await interaction.response.send_message(
+                t("leave.confirm", locale, game_id=running),
+                view=leave_confirm_view(running, locale),
+                ephemeral=True,
+            )
+            return
         try:
-            game_id = await _service(interaction).leave(interaction.user.id)
+            game_id = await service.leave(interaction.user.id)
         except ServiceError as err:
             await _refuse(interaction, err)
             return

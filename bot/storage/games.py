@@ -15,6 +15,7 @@ from .core import (
     ACTIVE_STATUSES,
     FORFEIT_REASONS,
     OUTCOMES,
+    _dumps,
     _game_from_row,
     _seat_from_row,
     _state_params,
@@ -337,6 +338,28 @@ class GameStorage(OutboxStorage):
             )
             if cur.rowcount != 1:  # ended by another process meanwhile
                 return False
+            await conn.execute("DELETE FROM active_players WHERE game_id = ?", (game_id,))
+            await self._owe(conn, game_id, game.version, ("table",), ts)
+        return True
+
+    async def expire_lobby(self, game_id: int, *, now: float | None = None) -> bool:
+        """Close a lobby whose idle deadline has passed, freeing its players; False if it
+        started, ended or was touched since (its deadline moved on). One transaction, so a
+        Join racing the expiry either lands first (and moves the deadline) or is refused.
+
+        The lobby is stored as cancelled with ``options.closed = "expired"``: every reader of
+        statuses keeps working and the lobby message can still say *why* it closed."""
+        ts = self._now(now)
+        async with self._transaction() as conn:
+            game = await self._fetch_game(conn, game_id, lock=True)
+            if game.status != "lobby" or game.turn_deadline is None or game.turn_deadline > ts:
+                return False
+            options = {**game.options, "closed": "expired"}
+            await conn.execute(
+                "UPDATE games SET status = 'cancelled', options = ?, finished_at = ?,"
+                " updated_at = ?, turn_deadline = NULL WHERE id = ? AND status = 'lobby'",
+                (_dumps(options), ts, ts, game_id),
+            )
             await conn.execute("DELETE FROM active_players WHERE game_id = ?", (game_id,))
             await self._owe(conn, game_id, game.version, ("table",), ts)
         return True

@@ -30,7 +30,7 @@ import discord
 from .hand_views import ActButton, HandNavButton, ShowHandButton, TargetSelect
 from .interactions import _Guarded
 from .leaderboard_views import LeaderboardButton
-from .lobby_views import LobbyAiSelect, LobbyButton
+from .lobby_views import LeaveConfirmButton, LobbyAiSelect, LobbyButton, LobbyHostSelect
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +59,8 @@ class UnknownDurakItem(
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     LobbyAiSelect,
+    LobbyHostSelect,
+    LeaveConfirmButton,
     ShowHandButton,
     ActButton,
     HandNavButton,

@@ -278,7 +278,7 @@ async def test_house_rules_shape_new_games(simcord_env: simcord.Env, world: Any)
     created = await alice.slash(channel, "durak new")
     lobby = created.response.message
     text = message_text(lobby)
-    assert "Perevodnoy (passing)" in text and "Players (1/3)" in text and "52-card deck" in text
+    assert "Perevodnoy (passing)" in text and "Players (1, up to 3)" in text and "52-card deck" in text
     await alice.click(lobby, label="Add computer")
     await alice.click(message(channel, lobby.id), label="Add computer")
     assert message_text(message(channel, lobby.id)).count("(computer, Hard)") == 2
@@ -295,7 +295,7 @@ async def test_house_rules_shape_new_games(simcord_env: simcord.Env, world: Any)
     await alice.slash(channel, "durak cancel")
     # Another mode explicitly chosen keeps its own rules (house overrides go with the default).
     other = await alice.slash(channel, "durak new", mode="podkidnoy", seats=2)
-    assert "Players (1/2)" in message_text(other.response.message)
+    assert "Players (1, up to 2)" in message_text(other.response.message)
     await alice.click(other.response.message, label="Add computer")
     await alice.click(message(channel, other.response.id), label="Start")
     game = service(simcord_env).session(2)
