@@ -47,7 +47,13 @@ class PlayCommands(commands.Cog):
         running = await service.game_for_user(interaction.user.id)
         if running is not None and service.running_game(running):
             await interaction.response.send_message(
-                t("leave.confirm", locale, game_id=running),
+                t(
+                    "leave.confirm_ends"
+                    if service.leave_ends_game(running, interaction.user.id)
+                    else "leave.confirm",
+                    locale,
+                    game_id=running,
+                ),
                 view=leave_confirm_view(running, locale),
                 ephemeral=True,
             )

@@ -354,6 +354,16 @@ class _LobbyFlow(_PlayFlow):
             raise GameOver()
         await self._leave_running(session, user_id)
 
+    def leave_ends_game(self, game_id: int, user_id: int) -> bool:
+        """Whether this human leaving ends the game at once (too few humans would be left,
+        see :meth:`_forfeit_locked`) rather than handing the seat to a computer: the
+        confirmation has to say which."""
+        session = self._sessions.get(game_id)
+        if session is None:
+            return False
+        remaining = [s for s in session.active_humans if s.user_id != user_id]
+        return len(remaining) < min(2, session.humans_at_start)
+
     def running_game(self, game_id: int) -> bool:
         """The game has started and not ended (leaving it forfeits)."""
         session = self._sessions.get(game_id)

@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 class UnknownDurakItem(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"durak:(?!(?:lobby|lobbyai|show|act|hand|tgt|lb|again):)(?P<rest>.*)",
+    template=r"durak:(?!(?:lobby|lobbyai|lobbyhost|leave|show|act|hand|tgt|lb|again):)(?P<rest>.*)",
 ):
     """Catches ids with our prefix but an unknown kind (old versions, tampering)."""
 
