@@ -13,13 +13,20 @@ from .play import PlayCommands
 from .stats import StatsCommands
 from .forfeits import ForfeitCommands
 from .settings import SettingsCommands
+from .help import HelpCommands
 
 # isort: on
 from . import shared
 
 
 class DurakCog(
-    LobbyCommands, PlayCommands, StatsCommands, ForfeitCommands, SettingsCommands, commands.Cog
+    LobbyCommands,
+    PlayCommands,
+    StatsCommands,
+    ForfeitCommands,
+    SettingsCommands,
+    HelpCommands,
+    commands.Cog,
 ):
     """The ``/durak`` group and its subcommands, one mixin per area (see the modules above)."""
 

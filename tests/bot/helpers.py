@@ -165,3 +165,10 @@ async def start_against_computer(channel: Any, host: Any, env: simcord.Env) -> G
     session = service(env).session(1)
     assert session is not None
     return session
+
+
+async def leave_running(actor: Any, channel: Any) -> simcord.InteractionResult:
+    """``/durak leave`` in a running game asks first; answer "Forfeit and leave"."""
+    asked = await actor.slash(channel, "durak leave")
+    assert asked.response is not None and asked.ephemeral
+    return await actor.click(asked.response.message, label="Forfeit and leave")

@@ -20,7 +20,7 @@ from bot.i18n import catalog
 from bot.storage import DEFAULT_FORFEITS
 from engine import Game
 from tests.bot.conftest import SEED, make_config
-from tests.bot.helpers import custom_ids, message, message_text, play_out, service
+from tests.bot.helpers import custom_ids, leave_running, message, message_text, play_out, service
 from tests.bot.test_play import start_game
 
 COCKEREL = "Crawl under the table and crow like a cockerel"
@@ -127,8 +127,8 @@ async def test_results_leaderboard_and_stats_count_fools_draws_teams_and_forfeit
     # 4. dave walks out of a two-player game: too few humans remain, dave is the fool.
     await env.advance_time(60)  # so "most recent" has a meaning for the favourite mode
     g4 = await start_game(world, ["alice", "dave"])
-    left = await dave.slash(channel, "durak leave")
-    assert left.ephemeral
+    left = await leave_running(dave, channel)
+    assert left.response is not None
     rows = await storage.game_results(g4)
     assert [(r.user_id, r.outcome, r.forfeit_reason) for r in rows] == [
         (alice.id, "win", None),

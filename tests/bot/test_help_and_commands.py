@@ -1,0 +1,58 @@
+"""``/durak help`` for beginners, and the start-up check of the registered commands."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+import simcord
+
+from bot.app import DurakBot, commands_problem
+from bot.i18n import set_command_ids, t
+from tests.bot.conftest import build_world, make_config
+
+
+async def test_help_explains_the_game_with_a_picture(simcord_env: simcord.Env, world: Any) -> None:
+    result = await world["alice"].slash(world["channel"], "durak help")
+    assert result.ephemeral
+    msg = result.followups[-1] if result.followups else result.response.message
+    embed = msg.embeds[0]
+    assert embed.title == "How to play Durak"
+    assert "Get rid of all your cards" in (embed.description or "")
+    assert msg.attachments and msg.attachments[0].filename == "durak-table.png"
+
+
+async def test_missing_commands_are_one_clear_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    bot = DurakBot(make_config(tmp_path / "d.db"), sync="none", seed_factory=lambda: 1)
+    with caplog.at_level(logging.INFO, logger="bot.app"):
+        async with simcord.run(bot) as env:
+            build_world(env)
+            await env.bot.close()
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1, warnings
+    assert "not registered" in warnings[0] and "python -m bot --sync global" in warnings[0]
+    assert not any("--sync none" in r.getMessage() for r in caplog.records)
+
+
+def test_stale_commands_name_what_differs() -> None:
+    local = [{"name": "durak", "options": [{"name": "help", "type": 1}]}]
+    old = [{"name": "durak", "options": [{"name": "hint", "type": 1}]}]
+    problem = commands_problem(local, old)
+    assert problem is not None and "/durak/help" in problem and "/durak/hint" in problem
+    assert commands_problem(local, local) is None
+
+
+def test_text_names_commands_as_mentions_once_ids_are_known() -> None:
+    try:
+        assert "`/durak me pings:off`" in t("me.pings_on_help", "en")
+        set_command_ids({"durak": 42}, ["durak", "durak me", "durak help"])
+        text = t("me.pings_on_help", "en")
+        assert "</durak me:42> `pings:off`" in text
+        assert "</durak help:42>" not in t("rules.goal", "en")
+        assert "</durak rules:" not in t("rules.start", "en")  # unknown: left as text
+    finally:
+        set_command_ids({}, [])
