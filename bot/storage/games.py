@@ -222,6 +222,32 @@ class GameStorage(OutboxStorage):
             await conn.execute("DELETE FROM active_players WHERE game_id = ?", (game_id,))
             await self._owe(conn, game_id, version, ("table", "result"), ts)
 
+    async def last_ended_game_in_channel(self, channel_id: int) -> int | None:
+        """The latest finished game whose table lived in this channel or thread: after a
+        game, ``/durak rules`` in its thread means the mode just played."""
+        async with (
+            self._read() as conn,
+            conn.execute(
+                "SELECT id FROM games WHERE status = 'finished'"
+                " AND COALESCE(thread_id, channel_id) = ? ORDER BY id DESC LIMIT 1",
+                (channel_id,),
+            ) as cur,
+        ):
+            row = await cur.fetchone()
+        return int(row[0]) if row is not None else None
+
+    async def preset_counts(self, guild_id: int) -> dict[str, int]:
+        """Finished games per mode in a guild (the empty mode list shows the most played)."""
+        async with (
+            self._read() as conn,
+            conn.execute(
+                "SELECT preset, COUNT(*) FROM games WHERE guild_id = ? AND status = 'finished'"
+                " GROUP BY preset",
+                (guild_id,),
+            ) as cur,
+        ):
+            return {str(r[0]): int(r[1]) async for r in cur}
+
     async def active_game_in_channel(self, channel_id: int) -> int | None:
         """The lobby or running game whose table lives in this channel or thread, if any.
 

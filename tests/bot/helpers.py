@@ -172,3 +172,12 @@ async def leave_running(actor: Any, channel: Any) -> simcord.InteractionResult:
     asked = await actor.slash(channel, "durak leave")
     assert asked.response is not None and asked.ephemeral
     return await actor.click(asked.response.message, label="Forfeit and leave")
+
+
+async def rules_details(actor: Any, channel: Any, **options: Any) -> Any:
+    """``/durak rules`` answers in plain sentences; the option table is one click away."""
+    shown = await actor.slash(channel, "durak rules", **options)
+    assert shown.ephemeral and shown.response is not None
+    clicked = await actor.click(shown.response.message, label="All rule options")
+    assert clicked.response is not None
+    return clicked.response

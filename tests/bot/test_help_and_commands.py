@@ -12,6 +12,7 @@ import simcord
 from bot.app import DurakBot, commands_problem
 from bot.i18n import set_command_ids, t
 from tests.bot.conftest import build_world, make_config
+from tests.bot.helpers import message, play_out, rules_details, service
 
 
 async def test_help_explains_the_game_with_a_picture(simcord_env: simcord.Env, world: Any) -> None:
@@ -56,3 +57,28 @@ def test_text_names_commands_as_mentions_once_ids_are_known() -> None:
         assert "</durak rules:" not in t("rules.start", "en")  # unknown: left as text
     finally:
         set_command_ids({}, [])
+
+
+async def test_rules_after_a_game_in_its_thread_show_the_mode_played(
+    simcord_env: simcord.Env, world: Any
+) -> None:
+    channel, alice, mod = world["channel"], world["alice"], world["mod"]
+    await mod.slash(channel, "durak settings", threads=True)
+    await alice.slash(channel, "durak new", mode="prostoy", seats=2)
+    (thread,) = channel.threads
+    lobby = thread.history()[-1]
+    await alice.select(lobby, ["easy"], custom_id="durak:lobbyai:1")
+    await alice.click(message(thread, lobby.id), label="Start")
+    await play_out(simcord_env, thread, 1, [alice])
+    assert service(simcord_env).session(1) is not None
+    shown = await alice.slash(thread, "durak rules")
+    embed = shown.response.embeds[0]
+    assert embed.title is not None and embed.title.startswith("Rules of game #1")
+    assert "nobody throws in" in (embed.description or "")
+    details = await rules_details(alice, thread)
+    fields = {f.name: f.value for f in details.embeds[0].fields}
+    assert fields["Who throws in"].startswith("**nobody**")
+    # The empty mode list puts this server's most played mode first and says more exist.
+    options = await alice.autocomplete(channel, "durak new", "mode", "")
+    assert len(options) == 25 and options[0]["value"] == "prostoy"
+    assert "more modes: type a name" in options[-1]["name"]

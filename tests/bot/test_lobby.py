@@ -7,7 +7,7 @@ from typing import Any
 import simcord
 
 from engine import RuleSet
-from tests.bot.helpers import custom_ids, labels, message, message_text, service
+from tests.bot.helpers import custom_ids, labels, message, message_text, rules_details, service
 
 
 async def _new(world: dict[str, Any], **options: Any) -> tuple[int, int]:
@@ -118,16 +118,14 @@ async def test_preset_autocomplete_and_rules(simcord_env: simcord.Env, world: An
     assert values == ["perevodnoy", "perevodnoy-kiev", "perevodnoy-pass-card"]
     assert all(len(o["name"]) <= 100 for o in options)
 
-    rules = await alice.slash(channel, "durak rules", mode="prostoy")
-    assert rules.ephemeral
-    embed = rules.response.embeds[0]
+    embed = (await rules_details(alice, channel, mode="prostoy")).embeds[0]
     fields = {f.name: f.value for f in embed.fields}
     assert fields["Who throws in"].startswith("**nobody** — ")
     assert len(fields) == len(RuleSet.describe_options())
 
     await _new(world, mode="perevodnoy", seats=3, deck=52)
-    here = await alice.slash(channel, "durak rules")
-    fields = {f.name: f.value for f in here.response.embeds[0].fields}
+    here = await rules_details(alice, channel)
+    fields = {f.name: f.value for f in here.embeds[0].fields}
     assert fields["Transfers"].startswith("**before any card is beaten**")
     assert fields["Deck"].startswith("**52**")
 
