@@ -28,11 +28,11 @@ def rules_summary_embed(rules: RuleSet, title: str, locale: str) -> discord.Embe
     lines = [t("rules.goal", locale)]
     preset_key = f"preset.{rules.variant}.description" if rules.variant != "none" else ""
     if rules.transfer != "off":
-        play_key = "rules.summary.transfer.True"
+        play_key = "rules.summary.transfer"
     elif rules.throw_in == "none":
         play_key = "rules.summary.no_throw_in"
     else:
-        play_key = "rules.summary.transfer.False"
+        play_key = "rules.summary.throw_in"
     for key in (preset_key, play_key):
         if key:
             lines.append(t(key, locale))
