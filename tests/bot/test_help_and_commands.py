@@ -49,6 +49,7 @@ def test_stale_commands_name_what_differs() -> None:
 
 def test_text_names_commands_as_mentions_once_ids_are_known() -> None:
     try:
+        set_command_ids({}, [])  # an earlier bot in this process may have synced
         assert "`/durak me pings:off`" in t("me.pings_on_help", "en")
         set_command_ids({"durak": 42}, ["durak", "durak me", "durak help"])
         text = t("me.pings_on_help", "en")
