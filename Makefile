@@ -13,7 +13,11 @@ CONSTRAINTS := constraints-dev.txt
 # Only lint directories that exist (bench/ may be absent in a fresh clone).
 LINT_DIRS := $(wildcard engine bot cogs tests bench)
 
-.PHONY: test lint typecheck pytest run bench clean venv
+# Test processes: one per core (pytest-xdist); `make test PYTEST_WORKERS=0` runs in one process.
+PYTEST_WORKERS ?= auto
+PYTEST := $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal
+
+.PHONY: test check fast lint typecheck pytest run bench clean venv
 
 venv: $(STAMP)
 
@@ -23,7 +27,11 @@ $(STAMP): pyproject.toml $(CONSTRAINTS)
 	$(BIN)/python -m pip install -c $(CONSTRAINTS) -e '.[dev]'
 	@touch $(STAMP)
 
+# The whole suite; tests marked slow run a sample of their cases (DURAK_FULL_SWEEP=1: all).
 test: lint typecheck pytest
+
+# Before a commit: lint, types and the fast tests (nothing marked slow), in under a minute.
+check: lint typecheck fast
 
 lint: $(STAMP)
 	$(BIN)/ruff check $(LINT_DIRS)
@@ -32,7 +40,10 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 pytest: $(STAMP)
-	$(BIN)/python -m pytest
+	$(PYTEST)
+
+fast: $(STAMP)
+	$(PYTEST) -m "not slow"
 
 run: $(STAMP)
 	$(BIN)/python -m bot --play-offline

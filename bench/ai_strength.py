@@ -1,14 +1,22 @@
 """How strong and how fast the computer players are.
 
-Duplicate deals: every deal (one seed) is played once per rotation of the seats, so each kind
-sits in every seat with every hand and luck of the deal largely cancels. A kind's score is its
-not-fool rate (draws count as not fool; in team games, not on the losing team) with a 95% Wilson
-interval. The ``hard`` player's think time is measured per move it was asked for, split into
-searched moves and the moves it left to the rules of thumb.
+Duplicate deals: every deal (one seed) is played once per distinct rotation of the seats, so
+each kind sits in every seat with every hand and luck of the deal largely cancels (two players:
+the same deal twice, seats swapped). A kind's score is its not-fool rate (draws count as not
+fool; in team games, not on the losing team) with a 95% Wilson interval, over "games" =
+seat-games. Besides our levels it knows two sparring partners (``bench/sparring``): the trump
+``hoarder`` and ``hard-v1`` (hard as it was before issue 20, frozen).
 
-    .venv/bin/python bench/ai_strength.py            # 2,000 deals per match-up (slow)
-    .venv/bin/python bench/ai_strength.py --deals 100 --jobs 2
-    .venv/bin/python bench/ai_strength.py --variants --deals 10   # hard vs normal per preset
+The searching players (``hard``, ``hard-v1``) get the bot's think budget from
+``engine.ai.BOT_MAX_SECONDS``/``BOT_MAX_ITERATIONS`` unless ``--iterations``/``--seconds``
+override it; think time is printed per level as CPU time of one core (what the budget bounds)
+and wall time, for the moves that searched and for all moves, with hard's playouts per
+CPU-second.
+
+    .venv/bin/python bench/ai_strength.py --deals 200 --jobs 2      # 400 games per 2p match-up
+    .venv/bin/python bench/ai_strength.py --deals 20 --only "hoarder"
+    .venv/bin/python bench/ai_strength.py --quick                   # smoke: 2 deals, 8 playouts
+    .venv/bin/python bench/ai_strength.py --variants --deals 10     # hard vs normal per preset
     .venv/bin/python bench/ai_strength.py --variants --deals 10 --only "reverse "
 """
 
@@ -19,53 +27,101 @@ import math
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from bench.sparring.hard_v1 import HardV1
+from bench.sparring.hoarder import Hoarder
 from engine import Action, Game, Observation, RuleSet
-from engine.ai import Player, make_player
+from engine.ai import BOT_MAX_ITERATIONS, BOT_MAX_SECONDS, Player, make_player
 from engine.ai.arena import play_game
 from engine.ai.hard import HardPlayer
 from engine.rules import PRESETS
 
+SEARCHERS = ("hard", "hard-v1")
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def new_player(kind: str, seed: int, iters: int | None, secs: float | None) -> Player:
+    """Our levels through ``make_player``; the sparring partners from ``bench/sparring``."""
+    if kind == "hoarder":
+        return Hoarder(seed)
+    if kind == "hard-v1":
+        return HardV1(seed, max_seconds=secs, max_iterations=iters)
+    return make_player(kind, seed=seed, max_iterations=iters, max_seconds=secs)
+
 
 class Timed:
     """Wraps a player and records how long each decision took (the bench reads the clock,
-    the players never do)."""
+    the players never do): CPU time of this thread and wall time."""
 
     def __init__(self, inner: Player) -> None:
         self.inner = inner
         self.kind = inner.kind
         self.searched: list[float] = []
-        self.all: list[float] = []
+        self.cpu: list[float] = []
+        self.wall: list[float] = []
+        self.playouts = 0
+        self.playout_cpu = 0.0
 
     def choose(self, obs: Observation) -> Action | None:
-        t = time.perf_counter()
+        w, t = time.perf_counter(), time.thread_time()
         a = self.inner.choose(obs)
-        dt = time.perf_counter() - t
-        self.all.append(dt)
+        dt, dw = time.thread_time() - t, time.perf_counter() - w
+        self.cpu.append(dt)
+        self.wall.append(dw)
         if isinstance(self.inner, HardPlayer) and self.inner.last_method[0] != "policy":
             self.searched.append(dt)
+            if self.inner.last_method[0] == "sampling":
+                self.playouts += self.inner.last_method[1]
+                self.playout_cpu += dt
         return a
+
+
+@dataclass
+class Times:
+    searched: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    wall: list[float] = field(default_factory=list)
+    playouts: int = 0
+    playout_cpu: float = 0.0
+
+    def add(self, other: Times) -> None:
+        self.searched += other.searched
+        self.cpu += other.cpu
+        self.wall += other.wall
+        self.playouts += other.playouts
+        self.playout_cpu += other.playout_cpu
 
 
 @dataclass
 class Tally:
     games: dict[str, int] = field(default_factory=dict)
     not_fool: dict[str, int] = field(default_factory=dict)
-    searched: list[float] = field(default_factory=list)
-    all_moves: list[float] = field(default_factory=list)
+    times: dict[str, Times] = field(default_factory=dict)
 
     def add(self, other: Tally) -> None:
         for k, v in other.games.items():
             self.games[k] = self.games.get(k, 0) + v
         for k, v in other.not_fool.items():
             self.not_fool[k] = self.not_fool.get(k, 0) + v
-        self.searched += other.searched
-        self.all_moves += other.all_moves
+        for k, t in other.times.items():
+            self.times.setdefault(k, Times()).add(t)
+
+
+def seatings(kinds: Sequence[str], n: int) -> list[list[str]]:
+    """Every distinct rotation of ``kinds`` round the table (A B A B has two, not four)."""
+    out: list[list[str]] = []
+    for rot in range(n):
+        seat_kinds = [kinds[(s + rot) % len(kinds)] for s in range(n)]
+        if seat_kinds not in out:
+            out.append(seat_kinds)
+    return out
 
 
 def play_deal(
@@ -74,28 +130,21 @@ def play_deal(
     rules, kinds, seed, iters, secs = args
     n = rules.players
     tally = Tally()
-    for rot in range(n):
-        seat_kinds = [kinds[(s + rot) % len(kinds)] for s in range(n)]
+    for rot, seat_kinds in enumerate(seatings(kinds, n)):
         players = [
-            Timed(
-                make_player(
-                    k, seed=seed * 101 + rot * 7 + s, max_iterations=iters, max_seconds=secs
-                )
-            )
+            Timed(new_player(k, seed * 101 + rot * 7 + s, iters, secs))
             for s, k in enumerate(seat_kinds)
         ]
         g = Game.new(rules, seed=seed)
         result = play_game(g, players)
-        seen: set[str] = set()
         for s, k in enumerate(seat_kinds):
             # a kind seated twice at one table counts once per seat
             tally.games[k] = tally.games.get(k, 0) + 1
             tally.not_fool[k] = tally.not_fool.get(k, 0) + (s not in result.losers)
-            seen.add(k)
         for p in players:
-            tally.searched += p.searched
-            if p.kind == "hard":
-                tally.all_moves += p.all
+            if p.kind in SEARCHERS:
+                t = tally.times.setdefault(p.kind, Times())
+                t.add(Times(p.searched, p.cpu, p.wall, p.playouts, p.playout_cpu))
     return tally
 
 
@@ -116,15 +165,17 @@ def pct(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(q * len(s)))]
 
 
+#: Issue 20's match-ups: each pair on Podkidnoy and Perevodnoy two-handed and one 4-player
+#: table (seats alternating, so each kind faces the other on both sides).
+PAIRS: list[tuple[str, str]] = [
+    ("hard", "hard-v1"),
+    ("hard", "hoarder"),
+    ("normal", "hoarder"),
+    ("hard", "normal"),
+]
+TABLES: list[tuple[str, int]] = [("podkidnoy", 2), ("perevodnoy", 2), ("podkidnoy", 4)]
 MATCHES: list[tuple[str, str, list[str]]] = [
-    ("perevodnoy", "2p", ["normal", "random"]),
-    ("podkidnoy", "2p", ["normal", "random"]),
-    ("perevodnoy", "2p", ["hard", "normal"]),
-    ("podkidnoy", "2p", ["hard", "normal"]),
-    ("perevodnoy", "2p", ["hard", "random"]),
-    ("podkidnoy", "2p", ["hard", "random"]),
-    ("podkidnoy", "3p", ["hard", "normal", "random"]),
-    ("perevodnoy", "4p", ["hard", "normal", "random", "normal"]),
+    (preset, f"{n}p", [pair[s % 2] for s in range(n)]) for preset, n in TABLES for pair in PAIRS
 ]
 
 
@@ -151,19 +202,86 @@ def variant_matches() -> list[tuple[str, str, list[str]]]:
     return out
 
 
+def rates(tally: Tally, kinds: Sequence[str]) -> str:
+    """Each kind's not-fool rate with its 95% interval and number of games."""
+    parts = []
+    for k in dict.fromkeys(kinds):
+        g, nf = tally.games.get(k, 0), tally.not_fool.get(k, 0)
+        lo, hi = wilson(nf, g)
+        parts.append(f"{k} {nf / max(g, 1):6.1%} [{lo:.1%}, {hi:.1%}] of {g}")
+    return " | ".join(parts)
+
+
+class _Serial:
+    """``ProcessPoolExecutor``'s ``map`` in this process (``--jobs 1``)."""
+
+    def __enter__(self) -> _Serial:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def map(self, fn: Callable[[T], R], items: Iterable[T], chunksize: int = 1) -> Iterator[R]:
+        return (fn(x) for x in items)
+
+
+def ms(xs: list[float], q: float) -> str:
+    return f"{pct(xs, q) * 1000:.0f}"
+
+
+def print_times(times: dict[str, Times]) -> None:
+    for kind, t in sorted(times.items()):
+        for name, xs in (
+            ("searched moves, CPU", t.searched),
+            ("all moves, CPU", t.cpu),
+            ("all moves, wall", t.wall),
+        ):
+            if xs:
+                print(
+                    f"{kind} think time, {name}: n={len(xs)} p50={ms(xs, 0.5)}ms"
+                    f" p95={ms(xs, 0.95)}ms max={max(xs) * 1000:.0f}ms"
+                )
+        if t.playout_cpu > 0:
+            print(
+                f"{kind} playouts: {t.playouts} in {t.playout_cpu:.1f} CPU-s of sampled moves,"
+                f" {t.playouts / t.playout_cpu:.0f} playouts/s"
+            )
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--deals", type=int, default=2000, help="deals per match-up")
+    ap.add_argument("--deals", type=int, default=200, help="deals per match-up")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes")
-    ap.add_argument("--iterations", type=int, default=None, help="hard's playouts per move")
-    ap.add_argument("--seconds", type=float, default=None, help="hard's time per move")
+    ap.add_argument(
+        "--iterations",
+        type=int,
+        default=None,
+        help=f"searchers' playouts per move (default: the bot's, {BOT_MAX_ITERATIONS})",
+    )
+    ap.add_argument(
+        "--seconds",
+        type=float,
+        default=None,
+        help=f"searchers' CPU seconds per move (default: the bot's, {BOT_MAX_SECONDS:g})",
+    )
     ap.add_argument("--only", default="", help="run match-ups whose label contains this")
+    ap.add_argument("--progress", type=int, default=0, help="print the tally every N deals")
+    ap.add_argument("--quick", action="store_true", help="smoke run: 2 deals, 8 playouts")
     ap.add_argument(
         "--variants",
         action="store_true",
         help="hard vs normal on every preset, smallest table each (use a small --deals)",
     )
     ns = ap.parse_args(argv)
+    if ns.quick:
+        ns.deals, ns.iterations, ns.seconds = min(ns.deals, 2), 8, None
+    elif ns.iterations is None and ns.seconds is None:
+        ns.iterations, ns.seconds = BOT_MAX_ITERATIONS, BOT_MAX_SECONDS
+    print(
+        f"budget per searched move: {ns.iterations} playouts,"
+        f" {'no time limit' if ns.seconds is None else f'{ns.seconds:g} CPU-s'}",
+        flush=True,
+    )
     total = Tally()
     matches = variant_matches() if ns.variants else MATCHES
     for preset, size, kinds in matches:
@@ -174,33 +292,27 @@ def main(argv: list[str] | None = None) -> None:
         work = [(rules, kinds, seed, ns.iterations, ns.seconds) for seed in range(ns.deals)]
         t0 = time.perf_counter()
         tally = Tally()
-        if ns.jobs > 1:
-            with ProcessPoolExecutor(ns.jobs) as ex:
-                for t in ex.map(play_deal, work, chunksize=4):
-                    tally.add(t)
-        else:
-            for w in work:
-                tally.add(play_deal(w))
+
+        done = 0
+        with ProcessPoolExecutor(ns.jobs) if ns.jobs > 1 else _Serial() as ex:
+            for t in ex.map(play_deal, work, chunksize=1):
+                tally.add(t)
+                done += 1
+                if ns.progress and done % ns.progress == 0 and done < len(work):
+                    # a long run that is stopped early still leaves figures behind
+                    print(f"  ... {label}: {rates(tally, kinds)} after {done} deals", flush=True)
         total.add(tally)
-        parts = []
-        for k in dict.fromkeys(kinds):
-            g, nf = tally.games[k], tally.not_fool[k]
-            lo, hi = wilson(nf, g)
-            parts.append(f"{k} {nf / g:6.1%} [{lo:.1%}, {hi:.1%}] of {g}")
         flag = ""
         if ns.variants:
             rate = {k: tally.not_fool[k] / tally.games[k] for k in kinds}
             flag = "  hard beats normal" if rate["hard"] > rate["normal"] else "  HARD NOT AHEAD"
-            flag += f"; hard p95 {pct(tally.all_moves, 0.95) * 1000:.0f}ms"
+            hard = tally.times.get("hard", Times())
+            flag += f"; hard p95 {ms(hard.cpu, 0.95)}ms"
         print(
-            f"{label:48s} {' | '.join(parts)}  ({time.perf_counter() - t0:.0f}s){flag}", flush=True
+            f"{label:48s} {rates(tally, kinds)}  ({time.perf_counter() - t0:.0f}s){flag}",
+            flush=True,
         )
-    for name, xs in (("searched moves", total.searched), ("all hard moves", total.all_moves)):
-        if xs:
-            print(
-                f"hard think time, {name}: n={len(xs)} p50={pct(xs, 0.5) * 1000:.0f}ms"
-                f" p95={pct(xs, 0.95) * 1000:.0f}ms max={max(xs) * 1000:.0f}ms"
-            )
+    print_times(total.times)
 
 
 if __name__ == "__main__":

@@ -59,6 +59,11 @@ How each figure is taken:
   commit); "commit" is ``Storage.save_state``/``finish_game`` alone, which waits for the
   storage lock every write shares. Both are measured by wrapping the service's methods from
   the outside; neither bot/ nor cogs/ is changed.
+* CPU per move: the bot's CPU seconds over the moves committed, during the click rounds and
+  the drain after them, at the bot's own table edit interval (1 s; the setup runs with 0),
+  live hands and pictures on; the event loop's thread is shared between the bot and the
+  simulated Discord by sampling its stack (see ``CpuSplit``). From it, the games one core
+  carries at a move every 4 s. ``--profile PATH`` writes a cProfile of the same stretch.
 
     .venv/bin/python bench/bot_load.py [--sizes 10,100,1000] [--clicks 4] [--think 4]
 """
@@ -67,6 +72,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import gc
 import itertools
 import json
@@ -75,6 +81,7 @@ import os
 import random
 import sys
 import tempfile
+import threading
 import time
 import tracemalloc
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
@@ -88,6 +95,7 @@ sys.path.insert(0, str(ROOT))
 
 import asyncpg  # noqa: E402
 import discord  # noqa: E402
+import PIL  # noqa: E402
 import simcord  # noqa: E402
 from discord.webhook.async_ import AsyncWebhookAdapter  # noqa: E402
 from simcord import interactions as sim_interactions  # noqa: E402
@@ -97,15 +105,24 @@ from simcord.backend.models import Interaction as SimInteraction  # noqa: E402
 from simcord.components import walk_components  # noqa: E402
 from simcord.enums import ComponentType, InteractionType  # noqa: E402
 
-from bench.simcord_shortcuts import identity_callback_records, timers_follow_the_clock  # noqa: E402
+from bench.simcord_shortcuts import (  # noqa: E402
+    card_faces_drawn_once,
+    identity_callback_records,
+    timers_follow_the_clock,
+)
 from bot.app import DurakBot  # noqa: E402
-from bot.config import Config  # noqa: E402
+from bot.config import Config, config_from_mapping  # noqa: E402
 from bot.game.models import GameSession  # noqa: E402
 from bot.game.service import GameService  # noqa: E402
 from bot.storage import Storage  # noqa: E402
 from bot.storage.url import parse_database_url  # noqa: E402
 from bot.surfaces.live_hands import DEBOUNCE, INTERVAL  # noqa: E402
 
+#: The bot's defaults, as an empty environment gives them.
+PRODUCTION = config_from_mapping({})
+#: A game makes a move every this many seconds in the capacity figure (games per core).
+MOVE_EVERY_SECONDS = 4.0
+TARGET_CPU_MS_PER_MOVE = 1.0
 TARGET_ACK_P99_MS = 50.0
 TARGET_KB_PER_GAME = 100.0
 TARGET_GAMES = 1000
@@ -150,8 +167,9 @@ class Samples:
     commit: list[float] = field(default_factory=list)
     wall: float = 0.0
     refused: int = 0
-    #: Move clicks not sent: a live edit had redrawn the hand without any move on it between
-    #: planning the click and its turn in the round (the bot was behind; see Clicker.wave).
+    #: Move clicks not sent: the hand showed no move yet when the click was planned, or a
+    #: live edit had redrawn it without any move on it between planning the click and its
+    #: turn in the round (the bot was behind either way; see Clicker.wave).
     stale: int = 0
 
 
@@ -175,6 +193,8 @@ class SizeResult:
     full_gcs: list[float] = field(default_factory=list)  # pauses during the click rounds
     busy: float = float("nan")  # CPU seconds of the whole process per wall second of clicks
     live: LiveFigures | None = None
+    cpu: CpuSplit | None = None  # CPU of the click rounds, bot vs simulated Discord
+    moves: int = 0  # moves applied (committed) during the click rounds
 
 
 @dataclass
@@ -255,6 +275,152 @@ def classify(snapshot: tracemalloc.Snapshot) -> tuple[int, int, int]:
                 break
         totals[side] += trace.size
     return totals[0], totals[1], totals[2]
+
+
+#: Where a sampled stack of the event loop's thread belongs (innermost owned frame first):
+#: the bot (its packages, discord.py, asyncpg, Pillow) or the simulated Discord
+#: and this bench's own clicking; a stack with neither is the event loop's own plumbing.
+_CPU_BOT_DIRS = (*_BOT_DIRS, _package_dir(PIL))
+_CPU_SIM_DIRS = (_SIMCORD_DIR, str(ROOT / "bench") + os.sep)
+SAMPLE_SECONDS = 0.003
+
+
+def _thread_cpu() -> dict[int, tuple[str, float]]:
+    """CPU seconds (user + system) of every thread of this process, by native id (Linux)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    names = {t.native_id: t.name for t in threading.enumerate()}
+    out: dict[int, tuple[str, float]] = {}
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the thread ended meanwhile
+            continue
+        tid = int(task.name)
+        out[tid] = (names.get(tid, "?"), (int(fields[11]) + int(fields[12])) / tick)
+    return out
+
+
+@dataclass
+class CpuSplit:
+    """The process's CPU seconds during the click rounds, split between the bot and the
+    simulated Discord.
+
+    Threads other than the event loop's (SQLite's, the picture renderer's) are all the
+    bot's and are read per thread from /proc. The event loop's thread runs both sides, so a
+    sampler thread looks at its stack every ``SAMPLE_SECONDS`` and the thread's CPU time is
+    shared out in proportion to the busy samples of each side: the innermost frame that
+    belongs to a side decides (json, copy or asyncio frames count for whoever called them);
+    samples in the selector are idle, and the loop's own plumbing (no owned frame at all) is
+    shared out pro rata. It is an estimate: a sample can only be taken when the loop's
+    thread lets go of the GIL (every millisecond, the bot's switch interval).
+    """
+
+    loop_seconds: float = 0.0  # CPU of the event loop's thread
+    other_seconds: float = 0.0  # CPU of every other thread but the sampler (all the bot's)
+    bot: int = 0  # busy samples by side
+    sim: int = 0
+    plumbing: int = 0
+    idle: int = 0
+    threads: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def bot_share(self) -> float:
+        owned = self.bot + self.sim
+        return self.bot / owned if owned else float("nan")
+
+    @property
+    def bot_seconds(self) -> float:
+        return self.loop_seconds * self.bot_share + self.other_seconds
+
+    @property
+    def process_seconds(self) -> float:
+        return self.loop_seconds + sum(self.threads.values())
+
+    @classmethod
+    def total(cls, parts: Sequence[CpuSplit]) -> CpuSplit:
+        """Several measured stretches (or processes) as one."""
+        out = cls()
+        for p in parts:
+            out.loop_seconds += p.loop_seconds
+            out.other_seconds += p.other_seconds
+            out.bot, out.sim, out.plumbing, out.idle = (
+                out.bot + p.bot,
+                out.sim + p.sim,
+                out.plumbing + p.plumbing,
+                out.idle + p.idle,
+            )
+            for name, seconds in p.threads.items():
+                out.threads[name] = out.threads.get(name, 0.0) + seconds
+        return out
+
+
+@contextmanager
+def cpu_split(sink: list[CpuSplit]) -> Iterator[None]:
+    """Measure a :class:`CpuSplit` over the block (appended to ``sink`` at its end)."""
+    loop_ident = threading.get_ident()
+    loop_tid = threading.get_native_id()
+    split = CpuSplit()
+    stop = threading.Event()
+
+    def sample() -> None:
+        while not stop.wait(SAMPLE_SECONDS):
+            frame = sys._current_frames().get(loop_ident)
+            side = "plumbing"
+            if frame is not None and frame.f_code.co_name in ("select", "poll", "epoll"):
+                side = "idle"
+            while frame is not None and side == "plumbing":
+                name = frame.f_code.co_filename
+                if name.startswith(_CPU_SIM_DIRS):
+                    side = "sim"
+                elif name.startswith(_CPU_BOT_DIRS):
+                    side = "bot"
+                frame = frame.f_back
+            setattr(split, side, getattr(split, side) + 1)
+
+    sampler = threading.Thread(target=sample, name="bench-cpu-sampler", daemon=True)
+    before = _thread_cpu()
+    sampler.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        sampler.join()
+        after = _thread_cpu()
+        for tid, (name, seconds) in after.items():
+            used = seconds - before.get(tid, (name, 0.0))[1]
+            if tid == loop_tid:
+                split.loop_seconds = used
+            elif tid != sampler.native_id and used > 0:
+                # asyncio's default executor runs only the bench's pacing sleeps here
+                # (computers are off, so the bot's own to_thread is not used)
+                bench = name.startswith("asyncio_")
+                if not bench:
+                    split.other_seconds += used
+                key = "bench executor" if bench else name.split("_")[0].split(" ")[0]
+                split.threads[key] = split.threads.get(key, 0.0) + used
+        sink.append(split)
+
+
+_PROFILER: list[cProfile.Profile] = []
+
+
+@contextmanager
+def profiled(opts: Options, *, append: bool = False) -> Iterator[None]:
+    """With ``--profile PATH``: a cProfile of the block (added to the last one with
+    ``append``), written to PATH for ``python -m pstats``; the CPU figures of such a run
+    include the profiler's own cost, so take them from a run without it."""
+    if not opts.profile:
+        yield
+        return
+    if not append or not _PROFILER:
+        _PROFILER[:] = [cProfile.Profile()]
+    profiler = _PROFILER[0]
+    profiler.enable()
+    try:
+        yield
+    finally:
+        profiler.disable()
+        profiler.dump_stats(opts.profile)
 
 
 # --------------------------------------------------------------------------- clicks
@@ -353,7 +519,7 @@ class Clicker:
             for c in walk_components(stored.components)
             if c.get("type") == ComponentType.BUTTON and c.get("custom_id") == custom_id
         ]
-        if not buttons and custom_id.startswith(("durak:hand:", "durak:act:")):
+        if not buttons and custom_id.startswith(("durak:hand:", "durak:act:", "durak:card:")):
             # A live edit redrew this hand between planning the click and sending it (the
             # clicks of a round are spread over seconds): press the same kind of button on
             # the hand as it is now, as the player would.
@@ -510,6 +676,20 @@ def service_of(env: simcord.Env) -> GameService:
     return service
 
 
+def one_click_moves(ids: list[str], session: Any, seat: int) -> list[str]:
+    """The ids on a hand that make a move in one click: verbs, and taps on a card with one
+    use (tap-a-card: a tap on any other card only selects it)."""
+    from bot.surfaces.hand_controls import controls
+
+    direct = {str(tp.card) for tp in controls(session.game.observation(seat)).taps if tp.action}
+    return [
+        c
+        for c in ids
+        if c.startswith("durak:act:")
+        or (c.startswith("durak:card:") and c.rsplit(":", 1)[1] in direct)
+    ]
+
+
 def custom_ids(env: simcord.Env, channel_id: int, message_id: int, prefix: str) -> list[str]:
     stored = env.backend.get_message(channel_id, message_id)
     return [
@@ -593,7 +773,10 @@ async def warm_up(
         [(actor, table.channel_id, table.message_id, f"durak:show:{table.game_id}")], paced=False
     )
     assert shown.message_id is not None
-    move = custom_ids(env, table.channel_id, shown.message_id, "durak:act:")[0]
+    attacker = session.game.attacker
+    move = one_click_moves(
+        custom_ids(env, table.channel_id, shown.message_id, "durak:"), session, attacker
+    )[0]
     await clicker.wave([(actor, table.channel_id, shown.message_id, move)], paced=False)
     await table.actors[session.host_id].slash(table.channel, "durak cancel")
 
@@ -620,14 +803,15 @@ class Options:
     think: float = THINK_SECONDS
     inflight: int = 100
     rate: float = 0.0
-    #: TABLE_EDIT_INTERVAL. The bot's default (1 s) coalesces a table's edits with a sleep;
-    #: under simcord each pending sleep of the setup makes the simulator settle the whole bot
-    #: (the click rounds let timers follow the clock instead, see timers_follow_the_clock, but
-    #: the setup needs simcord's settles): with 1 s the setup of 1,000 games took 458 s
-    #: instead of 50 s. 0 edits the table on every move at once: more work for the bot than
-    #: its default, none of that simulator overhead.
-    edit_interval: float = 0.0
-    #: Live hands (bot.surfaces.live_hands): wait before rendering, and least time between two edits
+    #: TABLE_EDIT_INTERVAL of the click rounds: the bot's default (1 s, coalescing a table's
+    #: edits). The setup always runs with 0: under simcord each pending sleep of the setup
+    #: makes the simulator settle the whole bot (the click rounds let timers follow the clock
+    #: instead, see timers_follow_the_clock, but the setup needs simcord's settles), and with
+    #: 1 s the setup of 1,000 games took 458 s instead of 50 s. 0 in the rounds edits the
+    #: table on every move at once: more work for the bot than its default.
+    edit_interval: float = PRODUCTION.table_edit_interval
+    #: Live hands (bot.surfaces.live_hands): wait before rendering, and least time between
+    #: two edits
     #: of one hand. The bot's defaults.
     hand_debounce: float = DEBOUNCE
     hand_interval: float = INTERVAL
@@ -640,6 +824,7 @@ class Options:
     database: str = ""
     processes: int = 1
     process_index: int = 0  # which of those processes this is
+    profile: str = ""  # write a cProfile of the click rounds there
 
     @property
     def paced(self) -> bool:
@@ -680,16 +865,17 @@ async def run_size(
     rng = random.Random(opts.seed)
     with tempfile.TemporaryDirectory(prefix="durak-load-") as tmp:
         bot = DurakBot(
-            make_config(
-                Path(tmp) / "durak.db", opts.edit_interval, opts.turn_timer, opts.database or None
-            ),
+            make_config(Path(tmp) / "durak.db", 0.0, opts.turn_timer, opts.database or None),
             sync="global",
             seed_factory=lambda: next(seeds),
         )
         # Settling also fires bot timers due within settle_timeout, so with turn timers on
         # it must stay below the half-time reminder.
         settle = opts.turn_timer / 2 - 1 if opts.turn_timer else SETTLE_SECONDS
-        async with simcord.run(bot, settle_timeout=settle, check_errors=False) as env:
+        async with (
+            _card_faces(opts),
+            simcord.run(bot, settle_timeout=settle, check_errors=False) as env,
+        ):
             clicker = Clicker(env, opts)
             assert env.bot.live_hands is not None
             env.bot.live_hands.debounce = opts.hand_debounce
@@ -744,6 +930,8 @@ async def run_size(
                         )
                         counts = [0, 0]  # hands found current / refreshed by a click
 
+                        # the table edit interval of the rounds (the setup ran with 0)
+                        publisher.interval = publisher.delivery.interval = opts.edit_interval
                         move = kinds["move"]
                         storage = service.storage
                         service.act = timed(move.act, service.act)  # type: ignore[method-assign,assignment]
@@ -754,7 +942,8 @@ async def run_size(
                         # Freezing starts only now: frozen cyclic garbage is never collected, so
                         # freezing during the setup would count it in the memory figure above.
                         cpu, wall = time.process_time(), time.perf_counter()
-                        with full_collections(full_gcs):
+                        splits: list[CpuSplit] = []
+                        with full_collections(full_gcs), cpu_split(splits), profiled(opts):
                             for round_ in range(opts.clicks):
                                 live = [t for t in tables if not _finished(service, t)]
                                 if not live:
@@ -767,6 +956,7 @@ async def run_size(
                                 simulator_history_out_of_gc(opts)
                                 await _move_phase(env, service, clicker, live, move, opts, rng)
                         busy = (time.process_time() - cpu) / max(time.perf_counter() - wall, 1e-9)
+                        moves = len(move.commit)
                         live_figures = LiveFigures(
                             live_hands,
                             len(tables),
@@ -778,7 +968,9 @@ async def run_size(
                             *counts,
                         )
                         progress(f"{games} games: clicks done, draining the backlog")
-                        drained = await _drain(bot, DRAIN_SECONDS)
+                        with cpu_split(splits), profiled(opts, append=True):
+                            # the edits the moves caused that are still owed count too
+                            drained = await _drain(bot, DRAIN_SECONDS)
                         unsettled = (
                             []
                             if drained is not None
@@ -793,7 +985,16 @@ async def run_size(
             finally:
                 await env.bot.close()
                 gc.unfreeze()
-    return SizeResult(games, memory, kinds, finished, errors, full_gcs, busy, live_figures)
+    return SizeResult(
+        games, memory, kinds, finished, errors, full_gcs, busy, live_figures,
+        CpuSplit.total(splits), moves,
+    )  # fmt: skip
+
+
+@asynccontextmanager
+async def _card_faces(opts: Options) -> AsyncIterator[None]:
+    with card_faces_drawn_once(opts.fast_simcord):
+        yield
 
 
 async def _drain(bot: DurakBot, limit: float) -> float | None:
@@ -961,9 +1162,15 @@ async def _move_phase(
         if seat is None or seat not in table.hands:
             continue
         message_id, _ = table.hands[seat]
-        moves = custom_ids(env, table.channel_id, message_id, "durak:act:")
+        moves = one_click_moves(
+            custom_ids(env, table.channel_id, message_id, "durak:"), session, seat
+        )
         if not moves:
-            raise RuntimeError(f"game {table.game_id}: no move offered to seat {seat}")
+            # the hand's redraw for this turn has not reached Discord yet (a loaded machine:
+            # the refresh click was answered, its edit is still on its way): the bot is
+            # behind, as with a stale click; the game moves in a later round
+            samples.stale += 1
+            continue
         actor = table.actors[session.seats[seat].user_id or 0]
         click = (actor, table.channel_id, message_id, rng.choice(moves))
         planned.append((table, seat, session.version, click))
@@ -1081,7 +1288,8 @@ def report(results: list[SizeResult], opts: Options) -> None:
         "bot/, cogs/, engine/, discord.py or asyncpg per idle game (tracemalloc); simcord =\n"
         "the simulated Discord's own records; other = allocations made by the stdlib alone;\n"
         "refused = moves that did not advance their game; stale = move clicks not sent because\n"
-        "a live edit had meanwhile redrawn the hand without that move (the bot was behind)"
+        "the hand showed no move yet, or a live edit had meanwhile redrawn it without that\n"
+        "move (the bot was behind)"
     )
     for res in results:
         longest = max(res.full_gcs, default=0.0) * 1000
@@ -1089,6 +1297,25 @@ def report(results: list[SizeResult], opts: Options) -> None:
             f"{res.games} games: {len(res.full_gcs)} full garbage collections during the clicks, "
             f"longest {longest:.1f} ms; the process (bot and simulated Discord, all threads) "
             f"was busy {res.busy:.0%} of the clicks' wall time"
+        )
+    for res in results:
+        cpu = res.cpu
+        if cpu is None or not res.moves:
+            continue
+        per_move = cpu.bot_seconds / res.moves
+        whole = cpu.process_seconds / res.moves
+        threads = ", ".join(f"{k} {v:.1f} s" for k, v in sorted(cpu.threads.items()))
+        verdict = "met" if per_move * 1000 <= TARGET_CPU_MS_PER_MOVE else "NOT met"
+        print(
+            f"{res.games} games, bot CPU per move: {per_move * 1000:.2f} ms over {res.moves} "
+            f"moves applied (the clicks and the drain after them; table edit interval "
+            f"{opts.edit_interval:g} s, live hands, pictures on) = event loop thread "
+            f"{cpu.loop_seconds:.1f} s x the bot's {cpu.bot_share:.0%} of its owned busy samples "
+            f"+ the bot's other threads; threads: {threads}; samples: bot {cpu.bot}, "
+            f"simulated Discord and bench {cpu.sim}, loop plumbing {cpu.plumbing} (shared pro "
+            f"rata), idle {cpu.idle}; the whole process {whole * 1000:.2f} ms per move."
+            f" One core carries {MOVE_EVERY_SECONDS / per_move:,.0f} games at a move "
+            f"every {MOVE_EVERY_SECONDS:g} s (target <= {TARGET_CPU_MS_PER_MOVE:g} ms: {verdict})"
         )
     target_games = TARGET_GAMES_POSTGRES if opts.database else TARGET_GAMES
     for res in results:
@@ -1161,7 +1388,8 @@ def parse_args(argv: Sequence[str] | None) -> tuple[list[int], Options, Path | N
         "--edit-interval",
         type=float,
         default=defaults.edit_interval,
-        help="TABLE_EDIT_INTERVAL; 0 edits the table on every move, concurrently with clicks",
+        help="TABLE_EDIT_INTERVAL of the click rounds (the bot's default); 0 edits the table on "
+        "every move, concurrently with clicks (the setup always runs with 0)",
     )
     p.add_argument(
         "--hand-debounce",
@@ -1207,6 +1435,7 @@ def parse_args(argv: Sequence[str] | None) -> tuple[list[int], Options, Path | N
         choices=range(1, 5),
         help="bot processes sharing the PostgreSQL database, each with its share of the games",
     )
+    p.add_argument("--profile", default="", help="write a cProfile of the click rounds here")
     p.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     p.add_argument("--process-index", type=int, default=0, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
@@ -1239,6 +1468,7 @@ def parse_args(argv: Sequence[str] | None) -> tuple[list[int], Options, Path | N
         database=args.database,
         processes=args.processes,
         process_index=args.process_index,
+        profile=args.profile,
     )
     return args.sizes, opts, args.child
 
@@ -1347,6 +1577,8 @@ def _load_result(path: Path) -> SizeResult:
         full_gcs=data["full_gcs"],
         busy=data["busy"],
         live=LiveFigures(**data["live"]) if data.get("live") else None,
+        cpu=CpuSplit(**data["cpu"]) if data.get("cpu") else None,
+        moves=data.get("moves", 0),
     )
 
 
@@ -1371,6 +1603,8 @@ def _merge(games: int, parts: Sequence[SizeResult]) -> SizeResult:
         [e for p in parts for e in p.errors],
         [g for p in parts for g in p.full_gcs],
         sum(p.busy for p in parts),
+        cpu=CpuSplit.total([p.cpu for p in parts if p.cpu is not None]),
+        moves=sum(p.moves for p in parts),
     )
 
 

@@ -1,4 +1,18 @@
-"""Clicks per game with and without the online-style "done" (``auto_done``).
+"""Clicks per move on the tap-a-card hand, and clicks per game with and without the
+online-style "done" (``auto_done``).
+
+Tap-a-card (default): computer players (``normal``) stand in for people in 2-, 4- and 6-player
+podkidnoy and 4-player big fool; for every move they make, the shortest click path on the
+hand message (bot/surfaces/hand_controls.py: a tap plays a card's one use, or selects; a verb
+completes) is counted, and for every view of every seat with a move the hand's layout is
+measured (move components on one message, card selects instead of buttons). It prints the
+table and whether the aims of issue 18 are met: a card with one use plays in one click, a
+move of n cards takes at most n + 1, at most 25 components, no select (or paging) for a
+hand of up to 20 cards.
+
+    .venv/bin/python bench/click_count.py [--games 40]
+
+The "done" comparison (``--done-styles``):
 
 The issue measured a 4-player Discord game: 103 of 183 move clicks were "done" presses by
 players who had nothing to add. Discord games now default to ``auto_done=true`` (house rule
@@ -13,7 +27,8 @@ a seat takes is one click of that player) and prints, per game:
 
 Deterministic (fixed seeds): the figures change only when the engine or the players do.
 
-    .venv/bin/python bench/click_count.py [--games 200] [--players 4] [--preset podkidnoy]
+    .venv/bin/python bench/click_count.py --done-styles [--games 200] [--players 4]
+        [--preset podkidnoy]
 """
 
 from __future__ import annotations
@@ -25,6 +40,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.surfaces.hand_controls import controls, face_key, own_cards, reachable
+from bot.surfaces.hand_views import MAX_ROWS, layout
 from engine import ActionKind, Game, RuleSet
 from engine.ai import make_player
 from engine.ai.arena import ask_order
@@ -83,12 +100,156 @@ def measure(preset: str, players: int, games: int, auto_done: bool) -> Clicks:
     return clicks
 
 
+@dataclass
+class Taps:
+    """Clicks on the tap-a-card hand, by kind of move."""
+
+    games: int = 0
+    moves: int = 0
+    clicks: int = 0
+    #: Moves of one hand card whose card had exactly one use: clicks each (aim: 1).
+    one_use: int = 0
+    one_use_worst: int = 0
+    #: Moves of one hand card that has several uses or can go with others (tap + verb).
+    several: int = 0
+    several_clicks: int = 0
+    #: Moves of n >= 2 hand cards: the worst clicks - n (aim: <= 1).
+    multi: int = 0
+    multi_over: int = 0
+    #: Moves without a hand card (take, done, exchange...): one verb button each.
+    verbs: int = 0
+    verbs_worst: int = 0
+    views: int = 0
+    most_components: int = 0
+    most_rows: int = 0
+    select_views: int = 0
+    #: Views of a hand of at most 20 cards that needed card selects (aim: none).
+    small_select_views: int = 0
+    largest_hand: int = 0
+    unreachable: int = 0
+
+    def row(self, label: str) -> str:
+        per = self.clicks / max(self.moves, 1)
+        several = self.several_clicks / max(self.several, 1)
+        return (
+            f"{label:<22} {per:5.2f} {self.one_use_worst:>4}"
+            f" {self.one_use / max(self.moves, 1):5.0%}"
+            f" {several:5.2f} {self.several / max(self.moves, 1):5.0%}"
+            f" {self.multi:>5} {self.multi_over:>+4} {self.verbs_worst:>4}"
+            f" {self.most_components:>5} {self.largest_hand:>5} {self.select_views:>6}"
+            f" {self.small_select_views:>6}"
+        )
+
+
+HEADER = (
+    f"{'game':<22} {'c/mv':>5} {'1use':>4} {'share':>5} {'sev.':>5} {'share':>5}"
+    f" {'multi':>5} {'n+':>4} {'verb':>4} {'comps':>5} {'hand':>5} {'selVw':>6} {'≤20sel':>6}"
+)
+LEGEND = """\
+c/mv: clicks per move; 1use: most clicks for a card with one use (and the share of moves);
+sev.: clicks for a one-card move of a card with several uses or partners (and share);
+multi: moves of n>=2 cards, n+: most clicks beyond n; verb: most clicks for take/done/...;
+comps: most move components on one hand message; hand: largest hand; selVw: views that
+needed card selects; <=20sel: of them, hands of at most 20 cards (aim: 0)."""
+
+
+def measure_taps(preset: str, players: int, games: int) -> Taps:
+    rules = RuleSet.preset(preset, players=players)
+    out = Taps()
+    for seed in range(games):
+        game = Game.new(rules, 2000 + seed, dealer=seed % rules.players)
+        bots = [make_player("normal", f"{seed}:{i}") for i in range(rules.players)]
+        for _ in range(5000):
+            if game.result is not None:
+                out.games += 1
+                break
+            for seat in ask_order(game):
+                if not game.legal_actions(seat):
+                    continue
+                obs = game.observation(seat)
+                lay = layout(controls(obs))
+                out.views += 1
+                out.most_components = max(out.most_components, lay.move_components)
+                out.most_rows = max(out.most_rows, lay.verb_rows + (lay.selects or 0))
+                held = obs.hand_sizes[seat]
+                out.largest_hand = max(out.largest_hand, held)
+                if lay.selects:
+                    out.select_views += 1
+                    out.small_select_views += held <= 20
+                action = bots[seat].choose(obs)
+                if action is None:
+                    continue
+                path = reachable(obs).get(face_key(action))
+                if path is None:
+                    out.unreachable += 1
+                    path = []
+                for i in range(1, len(path)):  # every selection shown on the way fits too
+                    sel = tuple(c for c in path[:i] if not isinstance(c, tuple))
+                    shown = layout(controls(obs, sel))
+                    out.most_components = max(out.most_components, shown.move_components)
+                clicks = len(path)
+                out.moves += 1
+                out.clicks += clicks
+                own = own_cards(action)
+                if not own:
+                    out.verbs += 1
+                    out.verbs_worst = max(out.verbs_worst, clicks)
+                elif len(own) == 1 and clicks == 1:
+                    out.one_use += 1
+                    out.one_use_worst = max(out.one_use_worst, clicks)
+                elif len(own) == 1:
+                    out.several += 1
+                    out.several_clicks += clicks
+                else:
+                    out.multi += 1
+                    out.multi_over = max(out.multi_over, clicks - len(own))
+                game.apply(action)
+                break
+    return out
+
+
+def tap_table(games: int) -> int:
+    cases = [
+        ("podkidnoy, 2 players", "podkidnoy", 2),
+        ("podkidnoy, 4 players", "podkidnoy", 4),
+        ("podkidnoy, 6 players", "podkidnoy", 6),
+        ("perevodnoy, 4 players", "perevodnoy", 4),
+        ("big fool, 4 players", "big", 4),
+        ("big fool, 6 players", "big", 6),
+    ]
+    print(f"tap-a-card hand: clicks per move, {games} games each (computer players)")
+    print(HEADER)
+    met = True
+    for label, preset, players in cases:
+        taps = measure_taps(preset, players, games)
+        print(taps.row(label))
+        met = met and (
+            taps.unreachable == 0
+            and taps.multi_over <= 1
+            and taps.verbs_worst <= 1
+            and taps.most_components <= 25
+            and taps.small_select_views == 0
+            and taps.most_rows <= MAX_ROWS
+        )
+    print(LEGEND)
+    print(
+        "aims (every move reachable; n cards in <= n + 1 clicks; a card with one use and"
+        " every verb in 1 click; <= 25 components; no select for <= 20 cards):"
+        f" {'met' if met else 'NOT met'}"
+    )
+    return 0 if met else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--games", type=int, default=None)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--preset", default="podkidnoy")
+    parser.add_argument("--done-styles", action="store_true", help="compare pagat and online done")
     args = parser.parse_args(argv)
+    if not args.done_styles:
+        return tap_table(args.games or 40)
+    args.games = args.games or 200
     before = measure(args.preset, args.players, args.games, auto_done=False)
     after = measure(args.preset, args.players, args.games, auto_done=True)
     print(f"{args.preset}, {args.players} players, same {args.games} deals both ways:")

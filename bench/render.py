@@ -7,10 +7,14 @@ and encoding the PNG (``render_png``), with the card sprites already in memory, 
 after a bot's first picture. The first, cold render (sprites drawn) is printed separately, and
 so is building the scene, the only part that runs on the event loop.
 
+The smallest text drawn over all these tables is printed too (its font size and the height
+of a capital in it, here and at Discord's ~450 px display width; the aim is 10 px there).
+
 Targets (2-core machine): under 50 ms and under 150 KB for a six-player table. The last line,
 ``six-player table: <ms> ms, <KB> KB``, gives the median render time over every six-player
-moment and the largest of their PNGs. Figures depend on the machine and its load: this script
-prints, never asserts.
+moment and the largest of their PNGs. Before it, ``leaderboard picture`` and ``profile card``
+give the median render time and size of the standings pictures (same targets). Figures
+depend on the machine and its load: this script prints, never asserts.
 
     .venv/bin/python bench/render.py [--repeats 30]
 """
@@ -27,8 +31,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.pictures import cards as sprites
 from bot.pictures import render_png, table_scene
+from bot.pictures.fonts import font, recording
 from bot.pictures.samples import sample_session
-from bot.pictures.table import _background
+from bot.pictures.standings import render_board_png, render_profile_png
+from bot.pictures.standings_samples import sample_board, sample_profile
+from bot.pictures.table import WIDTH, _background
 
 TARGET_MS = 50.0
 TARGET_KB = 150.0
@@ -47,6 +54,8 @@ VARIANT_TABLES = [
     ("epaulet", 6),
 ]
 MOMENTS = ("attack", "defence", "transfer", "pickup", "end")
+#: Discord shows a picture about this wide in a channel.
+DISCORD_WIDTH = 450
 
 
 def _cold_render_ms() -> float:
@@ -68,6 +77,23 @@ def _cold_render_ms() -> float:
     return (time.perf_counter() - start) * 1000
 
 
+def _standings(repeats: int) -> list[str]:
+    """The leaderboard picture (a full page of ten) and the profile card, warm."""
+    lines = []
+    for label, draw, scene in (
+        ("leaderboard picture", render_board_png, sample_board()),
+        ("profile card", render_profile_png, sample_profile()),
+    ):
+        png = draw(scene)  # type: ignore[operator]
+        times = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            png = draw(scene)  # type: ignore[operator]
+            times.append((time.perf_counter() - start) * 1000)
+        lines.append(f"{label}: {statistics.median(times):.1f} ms, {len(png) / 1024:.0f} KB")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--repeats", type=int, default=30, help="renders timed per table")
@@ -82,6 +108,7 @@ def main(argv: list[str] | None = None) -> None:
     six_sizes: list[int] = []
     variant_medians: list[float] = []
     variant_sizes: list[int] = []
+    smallest = 10_000
     for preset, players in TABLES + VARIANT_TABLES:
         variant = (preset, players) in VARIANT_TABLES
         for moment in MOMENTS:
@@ -91,7 +118,9 @@ def main(argv: list[str] | None = None) -> None:
             start = time.perf_counter()
             scene = table_scene(session)
             scene_ms = (time.perf_counter() - start) * 1000
-            png = render_png(scene)  # warm-up: this table's card faces
+            with recording() as drawn:  # warm-up: this table's card faces
+                png = render_png(scene)
+            smallest = min([smallest, *(d.size for d in drawn if d.kind in ("text", "badge"))])
             times = []
             for _ in range(repeats):
                 start = time.perf_counter()
@@ -118,6 +147,14 @@ def main(argv: list[str] | None = None) -> None:
         f"variant tables: slowest median {max(variant_medians):.1f} ms,"
         f" largest {max(variant_sizes) / 1024:.0f} KB"
     )
+    top, bottom = font(smallest).getbbox("H")[1::2]
+    cap = bottom - top
+    print(
+        f"smallest text: {smallest} px font, capitals {cap} px high;"
+        f" {cap * DISCORD_WIDTH / WIDTH:.1f} px at Discord's {DISCORD_WIDTH} px width"
+    )
+    for line in _standings(repeats):
+        print(line)
     print(f"targets < {TARGET_MS:g} ms and < {TARGET_KB:g} KB: {verdict}")
     print(f"six-player table: {median:.1f} ms, {largest:.0f} KB")
 

@@ -19,7 +19,9 @@ import simcord
 import simcord._runtime as sim_runtime
 import simcord.env as sim_env
 
-__all__ = ["identity_callback_records", "timers_follow_the_clock"]
+from bot.cardart import emojis as bot_emojis
+
+__all__ = ["card_faces_drawn_once", "identity_callback_records", "timers_follow_the_clock"]
 
 
 @contextmanager
@@ -150,3 +152,29 @@ def timers_follow_the_clock(env: simcord.Env, enabled: bool) -> Iterator[None]:
         sim_module._wakes_recognized_wait = wakes
         tracked.prune()
         env_any._work.callbacks = list(tracked)
+
+
+_FACES: list[bot_emojis.EmojiSpec] = []
+
+
+@contextmanager
+def card_faces_drawn_once(enabled: bool) -> Iterator[None]:
+    """Draw the 105 card-emoji faces once per bench process instead of at every bot start.
+
+    A bot starts by drawing every face (PNG, in an executor) before its emoji sync, and
+    simcord waits a fixed 5 s for a new bot to settle. On the shared machine under load
+    (load average 6-9) the drawing took longer and runs died before their first game. The
+    faces are the same for every start, so the bench draws them once and each bot start
+    gets that list; the sync itself (and everything measured) is unchanged.
+    """
+    if not enabled:
+        yield
+        return
+    original = bot_emojis.wanted_emojis
+    if not _FACES:
+        _FACES.extend(original())
+    bot_emojis.wanted_emojis = lambda: list(_FACES)
+    try:
+        yield
+    finally:
+        bot_emojis.wanted_emojis = original

@@ -36,6 +36,7 @@ from .surfaces.live_hands import LiveHands
 from .surfaces.pings import TurnPings
 from .surfaces.publisher import DiscordPublisher
 from .surfaces.rematch_views import REMATCH_ITEMS
+from .surfaces.replay_views import RECORD_ITEMS
 
 __all__ = ["INVITE_PERMISSIONS", "SYNC_MODES", "DurakBot", "SyncMode", "sync_commands_only"]
 
@@ -145,6 +146,10 @@ class DurakBot(commands.AutoShardedBot):
             intents=discord.Intents.default(),
             help_command=None,
             tree_cls=DurakTree,
+            # Nothing the bot sends pings unless the send says whom (the turn ping and the
+            # result name their players): a name or text that slipped through unescaped
+            # still cannot ping @everyone, a role or a user.
+            allowed_mentions=discord.AllowedMentions.none(),
             **shards,
         )
         if sync not in SYNC_MODES:
@@ -199,7 +204,7 @@ class DurakBot(commands.AutoShardedBot):
         await self.tree.set_translator(DurakTranslator())
         await self.load_extension("cogs.durak")
         await self.load_extension("cogs.me")
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *REMATCH_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *REMATCH_ITEMS, *RECORD_ITEMS)
         # Card emojis sync in the background (rendering plus up to 105 uploads on a first
         # start): until they are ready, and if Discord refuses them, cards are plain text.
         card_emojis.clear()

@@ -17,6 +17,10 @@ from dotenv import load_dotenv
 __all__ = ["DEFAULT_DATABASE_PATH", "Config", "ConfigError", "load_config"]
 
 DEFAULT_DATABASE_PATH = "data/durak.db"
+#: Pacing of computer players: the pause before a computer moves, only long enough for people
+#: to see the previous move (the table's "last moves" keeps any it skips). The thinking comes
+#: on top and is bounded by engine.ai.BOT_MAX_SECONDS.
+AI_DELAY_DEFAULT = 0.5
 _DATABASE_SCHEMES = ("sqlite:///", "postgresql://", "postgres://")
 _VALID_LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 
@@ -185,7 +189,7 @@ def config_from_mapping(env: Mapping[str, str]) -> Config:
         database_path=Path(database_path or DEFAULT_DATABASE_PATH),
         dev_guild_id=dev_guild_id,
         log_level=log_level,
-        ai_delay_seconds=_parse_float(env, "AI_DELAY_SECONDS", 1.0),
+        ai_delay_seconds=_parse_float(env, "AI_DELAY_SECONDS", AI_DELAY_DEFAULT),
         table_edit_interval=_parse_float(env, "TABLE_EDIT_INTERVAL", 1.0),
         default_turn_timer_seconds=90 if turn_timer is None else turn_timer,
         shard_ids=shard_ids,

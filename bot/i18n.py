@@ -83,6 +83,8 @@ def normalize_locale(locale: LocaleLike) -> str:
     """
     if locale is None:
         return DEFAULT_LOCALE
+    if type(locale) is str and locale in SUPPORTED_LOCALES:
+        return locale  # the usual case, called for every text: no enum isinstance check
     value = locale.value if isinstance(locale, discord.Locale) else str(locale)
     primary = value.strip().replace("_", "-").split("-", 1)[0].lower()
     return primary if primary in SUPPORTED_LOCALES else DEFAULT_LOCALE

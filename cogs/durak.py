@@ -11,20 +11,24 @@ from discord.ext import commands
 from .lobby import LobbyCommands
 from .play import PlayCommands
 from .stats import StatsCommands
+from .ratings import RatingCommands
 from .forfeits import ForfeitCommands
 from .settings import SettingsCommands
+from .records import RecordCommands
 from .help import HelpCommands
 
 # isort: on
-from . import shared
+from . import ratings, shared
 
 
 class DurakCog(
     LobbyCommands,
     PlayCommands,
     StatsCommands,
+    RatingCommands,
     ForfeitCommands,
     SettingsCommands,
+    RecordCommands,
     HelpCommands,
     commands.Cog,
 ):
@@ -32,6 +36,7 @@ class DurakCog(
 
     durak = shared.durak
     forfeits = shared.forfeits
+    season = ratings.season
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot

@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot.game.errors import ServiceError
 from bot.i18n import ls, t
+from bot.rendering.common import inert
 from bot.rendering.server import forfeits_embed
 
 from .shared import _locale, _refuse, _require_manage, _service, forfeits
@@ -43,7 +44,7 @@ class ForfeitCommands(commands.Cog):
             await _refuse(interaction, err)
             return
         await interaction.response.send_message(
-            t("forfeits.added", _locale(interaction), number=number, text=text.strip()),
+            t("forfeits.added", _locale(interaction), number=number, text=inert(text.strip())),
             ephemeral=True,
         )
 
@@ -64,7 +65,7 @@ class ForfeitCommands(commands.Cog):
             await _refuse(interaction, err)
             return
         await interaction.response.send_message(
-            t("forfeits.removed", _locale(interaction), text=text), ephemeral=True
+            t("forfeits.removed", _locale(interaction), text=inert(text)), ephemeral=True
         )
 
     @forfeits.command(

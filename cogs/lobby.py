@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import logging
 from typing import Any
 
 import discord
@@ -12,6 +14,7 @@ from bot.game.errors import ServiceError
 from bot.game.models import PlayerRef
 from bot.game.service import GameService
 from bot.i18n import ls, t
+from bot.surfaces.delivery import prompt_retry
 from bot.surfaces.interactions import _components_view
 from bot.surfaces.lobby_views import LobbyButton
 
@@ -25,6 +28,14 @@ from .shared import (
     preset_autocomplete,
     twist_autocomplete,
 )
+
+log = logging.getLogger(__name__)
+
+
+async def _send_lobby(
+    room: discord.Thread, interaction: discord.Interaction, info: Any
+) -> discord.Message:
+    return await room.send(**await _lobby_message(interaction, info))
 
 
 class LobbyCommands(commands.Cog):
@@ -110,7 +121,13 @@ class LobbyCommands(commands.Cog):
         info: Any,
         invited: list[int],
     ) -> None:
-        """A public notice in the channel, with the table in a thread started from it."""
+        """A public notice in the channel, with the table in a thread started from it.
+
+        Discord may refuse the thread or the lobby post in it (a 503 in an outage): each is
+        tried again at once a few times (:func:`prompt_retry`). If it still fails nothing
+        is left half-made: the lobby is cancelled, a thread without its table is deleted, the
+        public notice goes (or, if even that fails, says the table could not be opened) and
+        the host is told privately, so nobody waits at a table that will never appear."""
         loc = info.locale
         try:
             await interaction.response.send_message(
@@ -118,21 +135,69 @@ class LobbyCommands(commands.Cog):
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             notice = await interaction.original_response()
-            thread = await notice.create_thread(
-                name=t("lobby.thread_name", loc, game_id=info.game_id)
-            )
-            table = await thread.send(**await _lobby_message(interaction, info))
         except Exception:
             await service.cancel(info.game_id, interaction.user.id)
             raise
+        thread: discord.Thread | None = None
+        try:
+            thread = await prompt_retry(
+                lambda: notice.create_thread(name=t("lobby.thread_name", loc, game_id=info.game_id))
+            )
+            room = thread
+            table = await prompt_retry(
+                lambda: _send_lobby(room, interaction, info)  # built anew: a picture is a file
+            )
+        except discord.HTTPException as exc:
+            await self._abandon_thread(interaction, service, info, thread, exc)
+            return
         await service.attach_message(info.game_id, table.id, thread_id=thread.id)
         await service.set_notice(info.game_id, notice.channel.id, notice.id)
         await _send_invite(thread, info, interaction.user.id, invited)
-        await interaction.edit_original_response(
-            content=t(
-                "lobby.thread_opened", loc, host=interaction.user.mention, thread=thread.mention
+        try:
+            await prompt_retry(
+                lambda: interaction.edit_original_response(
+                    content=t(
+                        "lobby.thread_opened",
+                        loc,
+                        host=interaction.user.mention,
+                        thread=thread.mention,
+                    )
+                )
             )
+        except discord.HTTPException as exc:  # the table is there; only the pointer is stale
+            log.warning("game %d: the notice still says 'opening': %s", info.game_id, exc)
+
+    async def _abandon_thread(
+        self,
+        interaction: discord.Interaction,
+        service: GameService,
+        info: Any,
+        thread: discord.Thread | None,
+        exc: discord.HTTPException,
+    ) -> None:
+        """Undo a start Discord refused: see :meth:`_new_in_thread`."""
+        loc = info.locale
+        log.warning(
+            "game %d: could not open its table in a thread (%s %s); lobby cancelled",
+            info.game_id,
+            exc.status,
+            exc.text or type(exc).__name__,
         )
+        await service.cancel(info.game_id, interaction.user.id)
+        if thread is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await prompt_retry(thread.delete)
+        try:
+            await prompt_retry(interaction.delete_original_response)
+        except discord.HTTPException:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.edit_original_response(
+                    content=t("lobby.thread_failed_notice", loc, host=interaction.user.mention)
+                )
+        with contextlib.suppress(discord.HTTPException):
+            await prompt_retry(
+                lambda: interaction.followup.send(t("lobby.thread_failed", loc), ephemeral=True)
+            )
 
     async def _post_lobby(
         self, interaction: discord.Interaction, service: GameService, info: Any

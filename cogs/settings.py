@@ -49,6 +49,8 @@ class SettingsCommands(commands.Cog):
         lobby_idle=ls("cmd.param.lobby_idle.name"),
         channel=ls("cmd.param.channel.name"),
         all_channels=ls("cmd.param.all_channels.name"),
+        min_games=ls("cmd.param.min_games.name"),
+        cross_server=ls("cmd.param.cross_server.name"),
     )
     @app_commands.describe(
         language=ls("cmd.param.language.description"),
@@ -65,6 +67,8 @@ class SettingsCommands(commands.Cog):
         lobby_idle=ls("cmd.param.lobby_idle.description"),
         channel=ls("cmd.param.channel.description"),
         all_channels=ls("cmd.param.all_channels.description"),
+        min_games=ls("cmd.param.min_games.description"),
+        cross_server=ls("cmd.param.cross_server.description"),
     )
     @app_commands.autocomplete(preset=preset_autocomplete)
     @app_commands.choices(
@@ -93,6 +97,8 @@ class SettingsCommands(commands.Cog):
         lobby_idle: app_commands.Range[int, 0, LOBBY_IDLE_MAX_MINUTES] | None = None,
         channel: discord.TextChannel | None = None,
         all_channels: bool | None = None,
+        min_games: app_commands.Range[int, 1, 1000] | None = None,
+        cross_server: bool | None = None,
     ) -> None:
         """Without options: show the house rules. Each given option is saved; ``channel``
         toggles that channel in the allowed list, ``all_channels`` clears the list."""
@@ -145,8 +151,22 @@ class SettingsCommands(commands.Cog):
         except ServiceError as err:
             await _refuse(interaction, err)
             return
+        ratings = service.storage.ratings
+        if min_games is not None or cross_server is not None:
+            rating_settings = await ratings.update_settings(
+                interaction.guild_id, min_games=min_games, cross_server=cross_server
+            )
+        else:
+            rating_settings = await ratings.settings(interaction.guild_id)
+        embed = settings_embed(settings, locale)
+        embed.add_field(
+            name=t("ratings.settings.min_games", locale), value=str(rating_settings.min_games)
+        )
+        embed.add_field(
+            name=t("ratings.settings.cross_server", locale),
+            value=t("common.on" if rating_settings.cross_server else "common.off", locale),
+        )
+        changed = bool(changes) or min_games is not None or cross_server is not None
         await interaction.response.send_message(
-            t("settings.updated", locale) if changes else None,
-            embed=settings_embed(settings, locale),
-            ephemeral=True,
+            t("settings.updated", locale) if changed else None, embed=embed, ephemeral=True
         )

@@ -1,4 +1,5 @@
-"""Engine command line: ``python -m engine selfplay ...``, ``legal FILE`` and ``rules``.
+"""Engine command line: ``python -m engine selfplay ...``, ``legal FILE``, ``rules`` and
+``replay RECORD``.
 
 ``selfplay`` is the quickest way to see whether a rule set plays sensibly (does the first
 defender lose too often? do games stall?) and how fast the engine is; ``legal`` answers "what
@@ -20,6 +21,7 @@ from .ai import PLAYER_KINDS, make_player
 from .ai.arena import Stalled, play_game
 from .cards import CARDS, NO_TRUMP, SUIT_NAMES
 from .game import Game, InvalidPosition
+from .record import Record
 from .rules import PRESET_DESCRIPTIONS, PRESETS, RuleError, RuleSet
 from .variants import VARIANTS
 
@@ -36,6 +38,9 @@ def _parser() -> argparse.ArgumentParser:
     lg = sub.add_parser("legal", help="print every seat's legal actions in a position file")
     lg.add_argument("position", help="a position JSON file (see docs/positions.md)")
     sub.add_parser("rules", help="print every rule option and preset as Markdown (docs/rules.md)")
+    rp = sub.add_parser("replay", help="step through a game record (docs/records.md)")
+    rp.add_argument("record", help="a record file, e.g. exported by the bot's Replay")
+    rp.add_argument("--step", action="store_true", help="wait for Enter after each step (q quits)")
     return p
 
 
@@ -174,6 +179,43 @@ def legal(path: str, out: TextIO) -> None:
         print(f"seat {s} ({role}, {size} card{'' if size == 1 else 's'}): {moves}", file=out)
 
 
+def replay(path: str, out: TextIO, inp: TextIO | None = None) -> None:
+    """Print every position of a record, from the deal to the end, with every hand face up
+    (a record is only handed out once its game is over). With ``inp``, wait for a line after
+    each step; ``q`` stops."""
+    with open(path, encoding="utf-8") as f:
+        record = Record.from_text(f.read())
+    names = record.header.get("names")
+    who = [str(n) for n in names] if isinstance(names, list) else []
+
+    def name(seat: int) -> str:
+        return f"{who[seat]} (seat {seat})" if seat < len(who) else f"seat {seat}"
+
+    game_id = record.header.get("game_id")
+    print(f"record of game {game_id}" if game_id is not None else "record", file=out)
+    last = len(record.moves)
+    for index, move, g in record.positions():
+        if move is None:
+            print("\nthe deal", file=out)
+        elif move.action is None:
+            print(f"\n[{move.at:.1f} s] {name(move.seat)}: {move.note}", file=out)
+            continue
+        else:
+            print(f"\nstep {index + 1}/{last} [{move.at:.1f} s] {move.action}", file=out)
+        trumps = "none" if g.trump == NO_TRUMP else SUIT_NAMES[g.trump]
+        table = " ".join(f"{CARDS[a]}/{CARDS[d] if d >= 0 else '-'}" for a, d in g.table)
+        print(f"  trumps {trumps}; talon {len(g.talon)}; table [{table}]", file=out)
+        for s in range(g.n):
+            hand = " ".join(str(c) for c in g.hand(s)) or "-"
+            print(f"  {name(s)}: {hand}", file=out)
+        if g.result is not None:
+            r = g.result
+            fool = f"; fool: {name(r.fool)}" if r.fool is not None else ""
+            print(f"  game over ({r.kind}{fool})", file=out)
+        if inp is not None and inp.readline().strip().lower() == "q":
+            return
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     args = _parser().parse_args(argv)
@@ -184,13 +226,18 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             selfplay(args.preset, args.players, args.games, args.seed, args.ai, out)
         elif args.command == "rules":
             print(rules_markdown(), file=out)
+        elif args.command == "replay":
+            replay(args.record, out, sys.stdin if args.step else None)
         else:
             legal(args.position, out)
     except json.JSONDecodeError as exc:
         print(f"error: {args.position}: not JSON ({exc})", file=sys.stderr)
         return 2
     except (InvalidPosition, RuleError, Stalled, OSError, ValueError) as exc:
-        where = f"{args.position}: " if args.command == "legal" else ""
+        where = {
+            "legal": f"{getattr(args, 'position', '')}: ",
+            "replay": f"{getattr(args, 'record', '')}: ",
+        }.get(args.command, "")
         print(f"error: {where}{exc}", file=sys.stderr)
         return 2
     return 0

@@ -682,12 +682,31 @@ class Session:
         return lines
 
 
+def _replay(args: list[str], inp: LineReader, out: TextIO) -> int:
+    """``--replay FILE``: a game record, one step per Enter (``q`` stops)."""
+    from .__main__ import replay
+    from .record import RecordError
+
+    if len(args) != 1:
+        out.write("usage: python -m engine.play --replay FILE\n")
+        return 2
+    try:
+        replay(args[0], out, inp)  # type: ignore[arg-type]
+    except (OSError, RecordError) as exc:
+        out.write(f"error: {args[0]}: {exc}\n")
+        return 2
+    return 0
+
+
 def main(
     argv: list[str] | None = None, stdin: LineReader | None = None, stdout: TextIO | None = None
 ) -> int:
     """Run the terminal game; returns the exit code (0 also when the person quits)."""
     out = stdout if stdout is not None else sys.stdout
     inp: LineReader = stdin if stdin is not None else sys.stdin
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["--replay"]:  # step through a game record (docs/records.md)
+        return _replay(args[1:], inp, out)
     try:
         settings = parse_settings(sys.argv[1:] if argv is None else argv, out)
     except _Stop as stop:

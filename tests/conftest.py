@@ -1,11 +1,58 @@
-"""Session-wide test hooks: the one-line PostgreSQL summary at the end of every run."""
+"""Session-wide test hooks: slow sweeps sampled unless asked for in full, and the one-line
+PostgreSQL summary at the end of every run."""
 
 from __future__ import annotations
+
+import os
+from collections import Counter
 
 import pytest
 
 from bot.storage.url import parse_database_url
 from tests import postgres
+
+#: A test marked ``slow`` runs one case in this many by default (``@pytest.mark.slow(sample=n)``
+#: sets its own; ``sample=0``: only in a full sweep). The sample is the same on every run and
+#: in every xdist worker (the n-th case of each test function, in collection order).
+SAMPLE_EVERY = 4
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--full-sweep",
+        action="store_true",
+        default=False,
+        help="run every case of the tests marked slow, not a sample (also DURAK_FULL_SWEEP=1;"
+        " .ci/run sets it)",
+    )
+
+
+def full_sweep(config: pytest.Config) -> bool:
+    flag = os.environ.get("DURAK_FULL_SWEEP", "").strip() not in ("", "0")
+    return flag or bool(config.getoption("--full-sweep"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Sample the slow sweeps (every preset, player count, seed ...): a contributor's run
+    still touches each sweep, CI runs all of it. ``-m "not slow"`` (make check) drops them."""
+    if full_sweep(config):
+        return
+    seen: Counter[str] = Counter()
+    keep: list[pytest.Item] = []
+    dropped: list[pytest.Item] = []
+    for item in items:
+        marker = item.get_closest_marker("slow")
+        if marker is None:
+            keep.append(item)
+            continue
+        every = int(marker.kwargs.get("sample", SAMPLE_EVERY))
+        function = item.nodeid.split("[", 1)[0]
+        index = seen[function]
+        seen[function] += 1
+        (keep if every and index % every == 0 else dropped).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep
 
 
 def _is_postgres(report: pytest.TestReport) -> bool:

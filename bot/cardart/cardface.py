@@ -260,14 +260,18 @@ def table_face(card: int, w: int, h: int, *, trump: bool = False) -> Image.Image
     s = _TABLE_SCALE
     img, draw = _canvas(w, h)
     _paper(draw, w, h, PAPER)
+    # The index grows with the card (designed at 70 px wide): at the table picture's size it
+    # must stay readable when Discord shows the picture 450 px wide.
+    k = w / 70
     if trump:
-        ww = w * s
-        draw.polygon([(ww - 26 * s, 0), (ww - 1, 0), (ww - 1, 26 * s)], fill=TRUMP_GOLD)
+        ww, corner = w * s, round(26 * k * s)
+        draw.polygon([(ww - corner, 0), (ww - 1, 0), (ww - 1, corner)], fill=TRUMP_GOLD)
         draw.rounded_rectangle((0, 0, ww - 1, h * s - 1), radius=7 * s, outline=EDGE, width=s)
-    rank_font = font((20 if len(rank) > 1 else 24) * s, bold=True)
-    _text(draw, (5 * s, 4 * s), rank, rank_font, colour)
-    _text(draw, (6 * s, 29 * s), suit, font(20 * s), colour)
-    _text(draw, (w * s // 2 + 6 * s, h * s // 2 + 10 * s), suit, font(44 * s), colour, anchor="mm")
+    rank_font = font(round((23 if len(rank) > 1 else 24) * k * s), bold=True)
+    _text(draw, (round(5 * k * s), round(4 * k * s)), rank, rank_font, colour)
+    _text(draw, (round(6 * k * s), round(29 * k * s)), suit, font(round(20 * k * s)), colour)
+    centre = (w * s // 2 + round(6 * k * s), h * s // 2 + round(10 * k * s))
+    _text(draw, centre, suit, font(round(44 * k * s)), colour, anchor="mm")
     return img.resize((w, h), Image.Resampling.LANCZOS)
 
 
@@ -279,10 +283,25 @@ def table_sideways_face(card: int, w: int, h: int) -> Image.Image:
     s = _TABLE_SCALE
     img, draw = _canvas(w, h)
     _paper(draw, w, h, PAPER)
-    rank_font = font((20 if len(rank) > 1 else 24) * s, bold=True)
-    _text(draw, (17 * s, 18 * s), rank, rank_font, colour, anchor="mm")
-    _text(draw, (17 * s, 46 * s), suit, font(24 * s), colour, anchor="mm")
-    _text(draw, (w * s // 2 + 8 * s, h * s // 2), suit, font(40 * s), colour, anchor="mm")
+    k = h / 70  # the index grows with the card, as on a face-up one
+    rank_font = font(round((23 if len(rank) > 1 else 24) * k * s), bold=True)
+    _text(draw, (round(17 * k * s), round(18 * k * s)), rank, rank_font, colour, anchor="mm")
+    _text(
+        draw,
+        (round(17 * k * s), round(46 * k * s)),
+        suit,
+        font(round(24 * k * s)),
+        colour,
+        anchor="mm",
+    )
+    _text(
+        draw,
+        (w * s // 2 + round(8 * k * s), h * s // 2),
+        suit,
+        font(round(40 * k * s)),
+        colour,
+        anchor="mm",
+    )
     return img.resize((w, h), Image.Resampling.LANCZOS)
 
 

@@ -15,6 +15,7 @@ from engine import Game, InvalidPosition
 from engine.rules import PRESETS, RuleError
 
 from .. import storage as st
+from ..ratings import out_groups_from_events
 from ..sharding import ShardScope
 from .errors import GameMissing, HandClosed, NotAPlayer, ServiceError
 from .models import (
@@ -51,7 +52,7 @@ class _ServiceCore:
         publisher: Publisher | None = None,
         *,
         clock: Callable[[], float] = time.time,
-        ai_delay: float = 1.0,
+        ai_delay: float = 0.5,  # bot.config.AI_DELAY_DEFAULT: pacing, see README
         seed_factory: Callable[[], int] | None = None,
         ai_factory: AiFactory | None = None,
         deadline_policy: DeadlinePolicy | None = None,
@@ -379,6 +380,13 @@ class _ServiceCore:
         if ping is not None:
             session.owed_ping = (int(ping[0]), str(ping[1]), int(ping[2]))
         session.events.extend(PublicEvent.from_json(e) for e in data.get("events", []))
+        if "out_groups" in data:
+            session.out_groups = [[int(s) for s in g] for g in data["out_groups"]]
+        else:  # stored before the sessions kept it: what the kept events still show
+            session.out_groups = out_groups_from_events(data.get("events", []), game.out)
+        session.record_t0 = float(data.get("t0", 0.0))
+        session.hints = await self.storage.game_hints(row.id)
+        await self.storage.record_settings(row.guild_id)  # whether hands offer hints
         if len(session.seats) != game.n:
             raise ValueError("seat rows do not match the stored game")
         return session

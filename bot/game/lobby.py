@@ -29,6 +29,7 @@ from .models import (
     SeatInfo,
 )
 from .play import _PlayFlow
+from .records import record_header
 from .rules import RULE_OVERRIDES, _rules_for, auto_done_for, twist_options
 
 log = logging.getLogger(__name__)
@@ -426,6 +427,7 @@ class _LobbyFlow(_PlayFlow):
             if not info.humans:
                 raise ServiceError("error.not_enough_players", min=2)
             settings = await self.storage.get_guild_settings(info.guild_id)
+            await self.storage.record_settings(info.guild_id)  # whether hands offer hints
             seed = self._seed_factory()
             game = deal(info, seed) if deal is not None else Game.new(rules, seed)
             seats = [SeatInfo(i, s.name, s.user_id, s.difficulty) for i, s in enumerate(info.seats)]
@@ -445,6 +447,8 @@ class _LobbyFlow(_PlayFlow):
                 takeover_difficulty=settings.default_ai_difficulty,
                 series=info.series,
             )
+            session.record_t0 = self.clock()
+            record = record_header(session)
             session.deadline = self._deadline_policy(session, game)
             if session.seats[game.attacker].is_human:
                 session.owed_ping = (game.attacker, "lead", 1)
@@ -454,6 +458,7 @@ class _LobbyFlow(_PlayFlow):
                 session.snapshot(deadline=session.deadline),
                 version=1,
                 deadline=session.deadline,
+                record=record,
             )
             self._sessions[game_id] = session
             self._stop_lobby_timer(game_id)

@@ -35,8 +35,6 @@ LEADERBOARD_SORTS: tuple[str, ...] = ("fools", "record")
 MAX_TIMER_STRIKES = 2
 #: Public events kept with the state for the table's "last moves".
 EVENTS_KEPT = 8
-#: Upper bound on a computer's thinking time, so a "hard" seat never freezes a table.
-AI_MAX_SECONDS = 2.0
 SNAPSHOT_FORMAT = 1
 #: Minutes an untouched lobby stays open (a guild may choose 0 = never, or up to a day):
 #: an abandoned lobby would otherwise keep its players out of every other game.
@@ -192,6 +190,9 @@ class GameSession:
     reminded: bool = False
     #: Seats that forfeited and why ('left' or 'timeout').
     forfeits: dict[int, str] = field(default_factory=dict)
+    #: Who went out together, in order (bot/ratings/model.py ``record_outs``): the rating
+    #: ties them. Kept here because the table's events remember only the last few moves.
+    out_groups: list[list[int]] = field(default_factory=list)
     #: The seat whose forfeit ended the game early (no engine result then).
     ended_by: int | None = None
     #: The forfeit (task) handed out when the game ended, and to whom: the fool, or every
@@ -209,6 +210,11 @@ class GameSession:
     #: Stored with the state in the same write, so a restart delivers it if still due
     #: (bot/surfaces/delivery.py); cleared once delivered or obsolete.
     owed_ping: tuple[int, str, int] | None = None
+    #: When the game started (the clock's seconds): each move's line in the game's record
+    #: carries its time since then (engine/record.py). Stored in the snapshot.
+    record_t0: float = 0.0
+    #: Hints asked for per seat in this game (also stored in ``game_hints``).
+    hints: dict[int, int] = field(default_factory=dict)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat a human plays, or None (also for a human who already left)."""
@@ -240,6 +246,7 @@ class GameSession:
         deadline: float | None = None,
         forfeits: dict[int, str] | None = None,
         owed_ping: tuple[int, str, int] | Literal["keep"] | None = "keep",
+        out_groups: list[list[int]] | None = None,
     ) -> str:
         """The JSON stored in ``games.state_json`` (full state: never shown to anyone)."""
         ping = self.owed_ping if owed_ping == "keep" else owed_ping
@@ -255,6 +262,8 @@ class GameSession:
                     str(k): v for k, v in (self.forfeits if forfeits is None else forfeits).items()
                 },
                 "ping": list(ping) if ping is not None else None,
+                "out_groups": self.out_groups if out_groups is None else out_groups,
+                "t0": self.record_t0,
             },
             separators=(",", ":"),
         )
@@ -299,6 +308,8 @@ DeadlinePolicy = Callable[[GameSession, Game], float | None]
 
 def _default_ai_factory(kind: str, seed: int | str) -> AiPlayer:
     # Imported lazily: the AI package is heavy and only needed once a computer seat acts.
-    from engine.ai import make_player
+    # The think budget is engine.ai's BOT_MAX_SECONDS / BOT_MAX_ITERATIONS: the same one
+    # bench/ai_strength.py measures, so its strength and think times are the bot's.
+    from engine.ai import bot_player
 
-    return make_player(kind, seed, max_seconds=AI_MAX_SECONDS)
+    return bot_player(kind, seed)

@@ -12,6 +12,7 @@ from typing import Any
 from engine import Action, IllegalAction
 
 from .. import storage as st
+from ..ratings import record_outs
 from .core import _ServiceCore
 from .errors import GameOver, IllegalMove, NotAPlayer, ServiceError, StaleAction
 from .models import (
@@ -25,6 +26,7 @@ from .models import (
     PublicEvent,
     public_events,
 )
+from .records import record_line, record_note
 from .rules import _outcome, pings_between, safe_default, waiting_seats
 
 log = logging.getLogger(__name__)
@@ -94,11 +96,13 @@ class _PlayFlow(_ServiceCore):
         human_pings = [(seat, kind) for seat, kind in pings if session.seats[seat].is_human]
         if human_pings:
             owed_ping = (*human_pings[-1], new_version)
+        out_groups = record_outs(session.out_groups, before.out, candidate.out)
         snapshot = session.snapshot(
-            candidate, new_events, new_version, deadline, owed_ping=owed_ping
+            candidate, new_events, new_version, deadline, owed_ping=owed_ping, out_groups=out_groups
         )
         fools: tuple[int, ...] = ()
         text: str | None = None
+        line = record_line(session, action, before_events, self.clock())
         if candidate.result is not None:
             results, fools, text = await self._final_results(
                 session, candidate.result, session.forfeits
@@ -109,6 +113,7 @@ class _PlayFlow(_ServiceCore):
                 snapshot,
                 expected_version=session.version,
                 new_version=new_version,
+                record_line=line,
             )
         else:
             await self.storage.save_state(
@@ -118,6 +123,7 @@ class _PlayFlow(_ServiceCore):
                 new_version,
                 deadline,
                 timer_strikes={str(k): v for k, v in new_strikes.items()},
+                record_line=line,
             )
         # Committed: only now does the live game change.
         session.game = candidate
@@ -128,6 +134,7 @@ class _PlayFlow(_ServiceCore):
         session.strikes = dict(new_strikes)
         session.forfeit_seats, session.forfeit_text = fools, text
         session.owed_ping = owed_ping
+        session.out_groups = out_groups
         log.debug("game %d v%d: %s", session.game_id, new_version, action.kind.value)
         if candidate.result is not None:
             session.status = "finished"
@@ -337,6 +344,7 @@ class _PlayFlow(_ServiceCore):
                 session.snapshot(events=events, version=new_version, forfeits=forfeits),
                 expected_version=session.version,
                 new_version=new_version,
+                record_line=record_note(session, "forfeit", seat, self.clock()),
             )
             session.events = events
             session.version = new_version
@@ -364,6 +372,9 @@ class _PlayFlow(_ServiceCore):
             new_version=new_version,
             deadline=deadline,
             timer_strikes={str(k): v for k, v in strikes.items()},
+            record_line=record_note(
+                session, "left" if reason == "left" else "forfeit", seat, self.clock()
+            ),
         )
         info.left = True
         info.difficulty = session.takeover_difficulty

@@ -31,8 +31,9 @@ __all__ = [
     "suit_colour",
 ]
 
-#: A table card, in pixels of the final picture.
-CARD_W, CARD_H = 70, 98
+#: A table card, in pixels of the final picture: shown 450 px wide in Discord, its index is
+#: still ~11 px high.
+CARD_W, CARD_H = 96, 134
 #: The small card backs fanned out in a seat's panel.
 MINI_W, MINI_H = 28, 40
 #: Margin around a sprite that holds its shadow; paste at (x - SHADOW, y - SHADOW).

@@ -1,9 +1,13 @@
 """The bundled DejaVu Sans, and text helpers that never raise.
 
 Player names are whatever Discord allows: Cyrillic, emoji, combining marks, very long. DejaVu
-covers Latin, Cyrillic and the card suits; a glyph it lacks (most emoji) is drawn as the
-font's empty box, which is acceptable. What is *not* acceptable is an exception in the middle
-of a move, so every text call here is guarded and degrades to a shorter or plainer text.
+covers Latin, Cyrillic and the card suits; a glyph it lacks (most emoji) is left out; a
+name with nothing drawable left is replaced by the table scene (see :func:`drawable`). What is
+*not* acceptable is an exception in the middle of a move, so every text call here is guarded
+and degrades to a shorter or plainer text.
+
+Tests can record where every text and card lands (:func:`recording`): the layout is checked
+for overlaps and for the smallest text over every preset, which no eye can do for 480 pictures.
 
 The basic layout engine is used on purpose: libraqm may or may not be installed on a host,
 and the two engines place glyphs differently, which would make the same state render
@@ -14,6 +18,10 @@ from __future__ import annotations
 
 import logging
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -22,9 +30,56 @@ from PIL import Image, ImageDraw
 # bundled file is missing.
 from ..cardart.cardface import FONT_DIR, Font, font
 
-__all__ = ["FONT_DIR", "draw_text", "fit", "font", "has_glyph", "safe_text", "text_width"]
+__all__ = [
+    "FONT_DIR",
+    "Drawn",
+    "draw_text",
+    "drawable",
+    "fit",
+    "font",
+    "has_glyph",
+    "record",
+    "recording",
+    "safe_text",
+    "text_width",
+]
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """One thing put on a picture, as a test sees it: ``kind`` is ``text`` (a caption or a
+    name), ``badge`` (a number or symbol on its own disc, laid over a card on purpose) or
+    ``card``; ``box`` its ink box (left, top, right, bottom); ``size`` a text's font size."""
+
+    kind: str  # text, badge, card or panel (a seat's box)
+    box: tuple[int, int, int, int]
+    text: str = ""
+    size: int = 0
+
+
+#: Set only inside :func:`recording` (tests): the bot's render thread never pays for it.
+_RECORD: ContextVar[list[Drawn] | None] = ContextVar("picture_record", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[list[Drawn]]:
+    """Collect every text and card drawn in this context (the layout tests use it)."""
+    drawn: list[Drawn] = []
+    token = _RECORD.set(drawn)
+    try:
+        yield drawn
+    finally:
+        _RECORD.reset(token)
+
+
+def record(kind: str, box: tuple[float, float, float, float]) -> None:
+    """Note a card (or a fan of them) or a seat's panel at ``box`` when recording; nothing
+    otherwise."""
+    drawn = _RECORD.get()
+    if drawn is not None:
+        drawn.append(Drawn(kind, (round(box[0]), round(box[1]), round(box[2]), round(box[3]))))
 
 
 def _render(ch: str, face: Font) -> bytes:
@@ -35,28 +90,44 @@ def _render(ch: str, face: Font) -> bytes:
 
 @lru_cache(maxsize=8192)
 def has_glyph(ch: str, bold: bool = False) -> bool:
-    """Whether DejaVu draws ``ch`` (a character it lacks comes out as its empty box, the
-    same picture as a private-use code point that no font has)."""
+    """Whether DejaVu draws ``ch`` visibly (a character it lacks comes out as its empty box,
+    the same picture as a private-use code point that no font has; a variation selector such
+    as U+FE0F, which emoji names are full of, comes out as nothing at all)."""
     face = font(20, bold)
     try:
-        return _render(ch, face) != _render("\U0010fffd", face)
+        ink = _render(ch, face)
+        return ink != _render("\U0010fffd", face) and any(ink)
     except Exception:
         return False
+
+
+def _kept(text: str, bold: bool) -> list[str]:
+    return [
+        ch
+        for ch in text
+        if unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn")
+        and (ch.isspace() or has_glyph(ch, bold))
+    ]
+
+
+def drawable(text: str, bold: bool = False) -> bool:
+    """Whether anything of ``text`` can be drawn visibly. An emoji-only name cannot: the
+    table picture then shows a placeholder ("Player 2") rather than boxes."""
+    return any(not ch.isspace() for ch in _kept(text, bold))
 
 
 def safe_text(text: str, bold: bool = False) -> str:
     """What of ``text`` the font can draw. Dropped: control and format characters (direction
     marks, zero-width joiners), lone surrogates (the encoder would raise), and glyphs DejaVu
-    lacks (most emoji: "Carol 🎲" reads better as "Carol" than with a box), unless that
-    would leave nothing, in which case the boxes at least show that a name is there."""
-    drawable = []
-    for ch in text:
-        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn"):
-            continue
-        drawable.append(ch)
-    kept = [ch for ch in drawable if ch.isspace() or has_glyph(ch, bold)]
-    result = " ".join("".join(kept).split())
-    return result or "".join(drawable).strip()
+    lacks or draws as nothing (most emoji and their variation selectors: "Carol 🎲" reads
+    better as "Carol" than with a box), unless that would leave nothing, in which case the
+    boxes at least show that a name is there (see :func:`drawable` for a placeholder)."""
+    result = " ".join("".join(_kept(text, bold)).split())
+    if result:
+        return result
+    return "".join(
+        ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn")
+    ).strip()
 
 
 def text_width(text: str, face: Font) -> float:
@@ -91,8 +162,21 @@ def draw_text(
     anchor: str = "la",
     stroke: int = 0,
     stroke_fill: tuple[int, ...] | None = None,
+    badge: bool = False,
 ) -> None:
-    """``ImageDraw.text`` that logs and skips instead of raising (see the module doc)."""
+    """``ImageDraw.text`` that logs and skips instead of raising (see the module doc).
+    ``badge``: a number or symbol on a disc of its own (recorded as such, see :class:`Drawn`)."""
+    drawn = _RECORD.get()
+    if drawn is not None and text.strip():
+        try:
+            left, top, right, bottom = draw.textbbox(
+                xy, text, font=face, anchor=anchor, stroke_width=stroke
+            )
+            box = (round(left), round(top), round(right), round(bottom))
+            size = int(getattr(face, "size", 0))
+            drawn.append(Drawn("badge" if badge else "text", box, text, size))
+        except Exception:  # recording is for tests; it must never break a drawing
+            pass
     try:
         draw.text(
             xy,

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from engine import PRESETS, ActionKind, Game, RuleSet
 
-from ..game.models import GameSession, LobbyInfo, SeatInfo
+from ..game.models import GameSession, LobbyInfo, PublicEvent, SeatInfo, public_events
 
 __all__ = ["NAMES", "STAGES", "sample_lobby", "sample_session", "session_of"]
 
@@ -97,10 +97,16 @@ def sample_session(
 
 
 def session_of(
-    game: Game, preset: str, *, computers: int = 1, locale: str = "en", seed: int = 1
+    game: Game,
+    preset: str,
+    *,
+    computers: int = 1,
+    locale: str = "en",
+    seed: int = 1,
+    events: list[PublicEvent] | None = None,
 ) -> GameSession:
     """A session around ``game`` as the bot would hold it (sample names, the last
-    ``computers`` seats played by the computer)."""
+    ``computers`` seats played by the computer, ``events`` as its public "last moves")."""
     seats = _seats(game.n, min(computers, game.n - 1))
     session = GameSession(
         game_id=42,
@@ -117,6 +123,7 @@ def session_of(
     )
     if game.result is not None:
         session.status = "finished"
+    session.events.extend(events or ())
     return session
 
 
@@ -134,14 +141,17 @@ def _play_to(
         game = Game.new(rules, seed=f"{seed}:{attempt}")
         rng = random.Random(f"{seed}:{attempt}:policy")
         last: ActionKind | None = None
+        events: list[PublicEvent] = []
         for _ in range(2000):
             if reached(game, last):
-                return session_of(game, preset, computers=computers, locale=locale, seed=seed)
+                return session_of(
+                    game, preset, computers=computers, locale=locale, seed=seed, events=events
+                )
             if game.result is not None:
                 break
             actions = game.all_legal_actions()
             action = rng.choices(actions, [_WEIGHTS.get(a.kind, 1.0) for a in actions])[0]
-            game.apply(action)
+            events += public_events(game.apply(action))
             last = action.kind
     return None
 
@@ -163,18 +173,36 @@ def sample_lobby(players: int = 2, max_seats: int = 4, locale: str = "en") -> Lo
     )
 
 
+#: The width Discord shows a picture at in a channel (the README shows the table at it too).
+DISCORD_WIDTH = 450
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Write the README screenshot: a four-player podkidnoy table during an attack."""
+    """Write the README screenshot: a four-player podkidnoy table during an attack, with
+    42 s left on the turn timer; and next to it the same picture at Discord's display width
+    (``table-450.png``), which is the size the layout is judged at."""
+    import io
+
+    from PIL import Image
+
+    from .scene import table_scene
     from .table import render_png
 
     args = sys.argv[1:] if argv is None else argv
     target = Path(args[0] if args else "docs/table.png")
-    from .scene import table_scene
-
     session = sample_session("podkidnoy", 4, "attack", seed=3)
     assert session is not None
-    target.write_bytes(render_png(table_scene(session)))
+    session.deadline = 1042.0
+    png = render_png(table_scene(session, now=1000.0))
+    target.write_bytes(png)
     print(f"wrote {target} ({target.stat().st_size // 1024} KB)")
+    full = Image.open(io.BytesIO(png)).convert("RGB")
+    small = full.resize(
+        (DISCORD_WIDTH, round(full.height * DISCORD_WIDTH / full.width)), Image.Resampling.LANCZOS
+    )
+    shown = target.with_name(f"{target.stem}-{DISCORD_WIDTH}{target.suffix}")
+    small.quantize(256, method=Image.Quantize.FASTOCTREE).save(shown, "PNG", optimize=True)
+    print(f"wrote {shown} ({shown.stat().st_size // 1024} KB, as Discord shows it)")
     return 0
 
 

@@ -5,6 +5,12 @@ being drawn, so the drawing code never sees it. A :class:`Scene` is built from p
 information only (``game.public_observation()``, seat names, the seats the game waits for)
 and holds already translated labels; it is hashable, which makes it its own cache key, and it
 carries the game id and version so two versions never share a picture by accident.
+
+The one thing on the picture that changes without a move is the time left. The scene holds it
+rounded down to :data:`TIMER_STEP` seconds, taken when the table message is edited (which is
+when the picture is shown), so the picture is exact when it appears and a second edit of the
+same version within the step still hits the cache. It then goes stale while nobody moves;
+the text table next to it carries Discord's live countdown (``<t:…:R>``) for that.
 """
 
 from __future__ import annotations
@@ -17,9 +23,16 @@ from ..game.models import GameSession, LobbyInfo
 from ..game.rules import waiting_seats
 from ..i18n import t
 from ..rendering.common import deck_text, preset_name, seat_name
+from ..rendering.lobby import lobby_teams
 from ..rendering.table import role_key, score_texts
+from .fonts import drawable
 
-__all__ = ["Scene", "SeatScene", "lobby_scene", "table_scene"]
+__all__ = ["TIMER_STEP", "Scene", "SeatScene", "last_played", "lobby_scene", "table_scene"]
+
+#: The time left is shown rounded down to this many seconds (see the module doc).
+TIMER_STEP = 5
+#: Event kinds that put cards on the table (the last such cards are outlined).
+_PLAYS = frozenset({"attack", "defend", "throw", "pile", "transfer", "show", "top"})
 
 #: Role keys to the colour family the seat's role is drawn in.
 _TONES = {
@@ -52,6 +65,8 @@ class SeatScene:
     closed: int = 0
     #: The running score, translated ("3 points", "1 epaulet"; point and epaulet fool).
     score: str = ""
+    #: Partnership games: the seat's team (1 or 2), drawn as a numbered disc; 0 otherwise.
+    team: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,22 +104,57 @@ class Scene:
     aside_label: str = ""
     #: Text across the middle when the game is over ("" otherwise).
     banner: str = ""
+    #: The card(s) of the last move still lying face up on the table: outlined.
+    last_played: tuple[int, ...] = ()
+    #: The turn timer's time left, translated ("0:40 left"); "" without a timer.
+    time_left: str = ""
+
+
+def _name(text: str, number: int, loc: str) -> str:
+    """A seat name the font can draw: an emoji-only name would come out blank (or as boxes),
+    so it becomes "Player 2" (the seat's number; the text table has the real name)."""
+    return text if drawable(text, bold=True) else t("picture.seat_placeholder", loc, number=number)
+
+
+def last_played(session: GameSession) -> tuple[int, ...]:
+    """The cards of the newest move that played cards, if they still lie face up on the
+    table (after a bito or a pick-up nothing is marked). Public: they are face up."""
+    table = session.game.public_observation().table
+    attacks = {int(a) for a, _ in table}
+    defences = {int(d) for _, d in table if d is not None}
+    for event in reversed(session.events):
+        if event.cards:  # the newest move with cards: a play, or a draw after a bito
+            if event.kind not in _PLAYS:
+                return ()
+            # a defence names the card it beats too: only the beating card was played
+            played = defences if event.kind == "defend" else attacks
+            return tuple(int(c) for c in event.cards if int(c) in played)
+    return ()
+
+
+def _time_left(session: GameSession, now: float | None, loc: str) -> str:
+    if now is None or session.deadline is None or session.finished:
+        return ""
+    left = max(0, int(session.deadline - now)) // TIMER_STEP * TIMER_STEP
+    return t("picture.time_left", loc, time=f"{left // 60}:{left % 60:02d}")
 
 
 def lobby_scene(info: LobbyInfo) -> Scene:
     """The lobby: who sat down (computers marked), how many places are left, which mode."""
     loc = info.locale
+    teams = lobby_teams(info)
     seats = tuple(
         SeatScene(
-            name=seat_name(seat, loc),
+            name=_name(seat_name(seat, loc, markdown=False), number, loc),
             role=(
                 t(f"difficulty.{seat.difficulty}", loc)
                 if seat.user_id is None
                 else t("picture.host" if seat.user_id == info.host_id else "picture.player", loc)
             ),
             tone="computer" if seat.user_id is None else "player",
+            team=seat.seat % 2 + 1 if teams else 0,
         )
-        for seat in info.seats
+        for number, seat in enumerate(info.seats, start=1)
     )
     banner = t("lobby.cancelled", loc) if info.status == "cancelled" else ""
     return Scene(
@@ -121,28 +171,32 @@ def lobby_scene(info: LobbyInfo) -> Scene:
     )
 
 
-def table_scene(session: GameSession) -> Scene:
-    """The table from the spectator's observation: exactly what the text table may show."""
+def table_scene(session: GameSession, now: float | None = None) -> Scene:
+    """The table from the spectator's observation: exactly what the text table may show.
+    ``now`` (the service's clock) dates the time left; None draws no timer."""
     loc = session.locale
     obs = session.game.public_observation()
     waiting = set(waiting_seats(session.game)) if not session.finished else set()
     # Double-trump fool: each seat beats with its own suit, so each panel shows it.
     own_trumps = len(set(obs.trumps)) > 1
     scores = score_texts(obs, loc)
+    teams = session.game.rules.teams != "none"
     seats = []
     for info in session.seats:
         s = info.seat
         key = role_key(obs, s)
         seats.append(
             SeatScene(
-                name=seat_name(info, loc),
-                role=t(key, loc),
+                name=_name(seat_name(info, loc, markdown=False), s + 1, loc),
+                # "может подкинуть" is wider than a panel at a size readable in Discord
+                role=t("picture.throwing_in" if key == "role.throwing_in" else key, loc),
                 tone=_TONES.get(key, "wait"),
                 cards=obs.hand_sizes[s],
                 turn=s in waiting,
                 trump=obs.trumps[s] if own_trumps else -1,
                 closed=obs.closed[s] if s < len(obs.closed) else 0,
                 score=scores[s] if scores else "",
+                team=session.game.team_of(s) + 1 if teams else 0,
             )
         )
     # Shown under the trump badge once the turned-up card is gone; the badge has the symbol.
@@ -152,11 +206,8 @@ def table_scene(session: GameSession) -> Scene:
         trump_label = t("table.no_trump", loc)
     else:
         trump_label = t("picture.trumps", loc, suit=t(f"suit.{SUIT_NAMES[obs.trump]}", loc))
-    talon_label = (
-        t("table.talon", loc, count=obs.talon_count)
-        if obs.talon_count
-        else t("table.talon_empty", loc)
-    )
+    # The counts stand on the talon and the pile; the captions only name them.
+    talon_label = t("picture.talon", loc)
     banner = t("picture.game_over", loc) if session.finished else ""
     return Scene(
         kind="table",
@@ -172,7 +223,7 @@ def table_scene(session: GameSession) -> Scene:
         talon=obs.talon_count,
         talon_label=talon_label,
         discard=obs.discard_mask.bit_count(),
-        discard_label=t("table.discard", loc, count=obs.discard_mask.bit_count()),
+        discard_label=t("picture.discard", loc),
         pairs=tuple((int(a), None if d is None else int(d)) for a, d in obs.table),
         pair_trump=(
             obs.trumps[obs.defender] if own_trumps and 0 <= obs.defender < len(obs.trumps) else -1
@@ -181,4 +232,6 @@ def table_scene(session: GameSession) -> Scene:
         judging=obs.judging,
         aside_label=(t("table.out_of_play", loc, count=obs.out_of_play) if obs.out_of_play else ""),
         banner=banner,
+        last_played=last_played(session),
+        time_left=_time_left(session, now, loc),
     )

@@ -1,10 +1,17 @@
 """Drawing a :class:`~.scene.Scene`: the felt, the seats around it, the cards in the middle.
 
-Layout (1000×620): seats sit on the rim, seat 0 at the bottom and the others clockwise (the
-direction play passes), so the picture reads like the real table. In the middle: the talon
-with the turned-up trump lying across under it (left), the attack/defence pairs with each
-defence overlapping its attack (centre), the discard pile (right). The seats the game waits
-for get a gold frame; seats that are out are greyed; the fool is red.
+Layout (1000×720): seats sit in a row along the top and one along the bottom, seat 0 at the
+bottom and the others clockwise (the direction play passes), so the picture reads like the
+real table and the middle band keeps the whole width. In the middle: the talon with the
+turned-up trump lying across under it (left), the attack/defence pairs with each defence
+overlapping its attack (centre), the discard pile and the time left (right). The seats the game
+waits for get a gold frame; seats that are out are greyed; the fool is red; the last card(s)
+played have a gold outline; partners carry their team's numbered disc.
+
+Sizes are chosen for Discord, which shows the picture about 450 px wide (0.45 of its size):
+no text is smaller than :data:`MIN_TEXT` px (capital letters 23 px high here, 10 px there);
+a test records every text and card drawn over every preset's samples and checks that, and that
+no two texts and no text and card overlap (tests/pictures/test_layout.py).
 
 Everything here is a pure function of the scene: no clock, no randomness (the untidy discard
 pile uses fixed angles), the PNG is written without metadata at a fixed compression level, so
@@ -36,14 +43,17 @@ from .cards import (
     sideways_mini_back,
     suit_colour,
 )
-from .fonts import draw_text, fit, font, text_width
+from .fonts import draw_text, fit, font, record, text_width
 from .scene import Scene, SeatScene
 
-__all__ = ["HEIGHT", "PNG_COMPRESS_LEVEL", "WIDTH", "render_image", "render_png"]
+__all__ = ["HEIGHT", "MIN_TEXT", "PNG_COMPRESS_LEVEL", "WIDTH", "render_image", "render_png"]
 
-WIDTH, HEIGHT = 1000, 620
-#: zlib level: 6 is Pillow's default trade-off; fixed so output does not depend on defaults.
-PNG_COMPRESS_LEVEL = 6
+WIDTH, HEIGHT = 1000, 720
+#: zlib level, fixed so output does not depend on defaults. 3 rather than Pillow's 6: on
+#: these palette pictures it encodes in about 60% of the time (12.5 -> 7.3 ms of CPU on the
+#: shared development machine) for files about a quarter larger (15 -> 19 KB for two players),
+#: and a table picture is drawn for nearly every move (bench/bot_load.py's CPU per move).
+PNG_COMPRESS_LEVEL = 3
 #: The picture is stored as a 256-colour palette image. The table is flat colours, text and
 #: card faces, with no photographic gradients, so the palette is not visible, while encoding
 #: takes about half the time and the file a third of the size (bench/render.py: a six-player
@@ -51,8 +61,20 @@ PNG_COMPRESS_LEVEL = 6
 #: encoding was the bot's largest CPU cost (bench/bot_load.py under a profiler).
 PNG_COLOURS = 256
 
-PANEL_W, PANEL_H = 200, 108
-_CENTRE_Y = 310
+#: The smallest font size used (DejaVu Sans: capitals 23 px high, 10 px at 450 px wide).
+MIN_TEXT = 31
+_NAME = 32
+_BIG = 34
+
+PANEL_W, PANEL_H = 300, 140
+_TOP_Y, _BOTTOM_Y = 22 + PANEL_H // 2, HEIGHT - 22 - PANEL_H // 2
+#: The middle band between the rows of seats, and its centre line.
+_BAND_TOP, _BAND_BOTTOM = 22 + PANEL_H, HEIGHT - 22 - PANEL_H
+_CENTRE_Y = (_BAND_TOP + _BAND_BOTTOM) // 2
+#: Centres of the talon column (left), the pairs (middle) and the discard column (right).
+_LEFT_X, _RIGHT_X = 165, 835
+_COLUMN_W = 262
+_PAIRS_LEFT, _PAIRS_RIGHT = 302, 698
 
 _BG = (43, 45, 49)
 _RIM = (96, 62, 38)
@@ -69,6 +91,8 @@ _WHITE = (244, 244, 240)
 _DIM = (170, 176, 172)
 _LABEL = (214, 232, 220)
 _SHADOW_TEXT = (10, 30, 20)
+#: Team 1 and team 2 (partnership games): a disc with the number and a stripe on the panel.
+_TEAM_COLOURS = ((86, 156, 240), (236, 120, 70))
 
 _TONE_COLOURS = {
     "attack": (255, 176, 64),
@@ -83,18 +107,18 @@ _TONE_COLOURS = {
     "free": (150, 180, 160),
 }
 
-# Panel centres on the rim; lists run clockwise from the bottom.
-_B, _T = (500, 548), (500, 72)
-_L, _R = (122, 310), (878, 310)
-_TL, _TR = (285, 72), (715, 72)
-_BL, _BR = (285, 548), (715, 548)
+# Panel centres: a row along the top, one along the bottom; lists run clockwise from the
+# bottom (from seat 0 play passes to the left, up, across and down the right).
+_B, _T = (500, _BOTTOM_Y), (500, _TOP_Y)
+_BL2, _BR2, _TL2, _TR2 = (290, _BOTTOM_Y), (710, _BOTTOM_Y), (290, _TOP_Y), (710, _TOP_Y)
+_BL3, _BR3, _TL3, _TR3 = (175, _BOTTOM_Y), (825, _BOTTOM_Y), (175, _TOP_Y), (825, _TOP_Y)
 _SLOTS: dict[int, tuple[tuple[int, int], ...]] = {
     1: (_B,),
     2: (_B, _T),
-    3: (_B, _TL, _TR),
-    4: (_B, _L, _T, _R),
-    5: (_B, _L, _TL, _TR, _R),
-    6: (_BL, _L, _TL, _TR, _R, _BR),
+    3: (_B, _TL2, _TR2),
+    4: (_BL2, _TL2, _TR2, _BR2),
+    5: (_B, _BL3, _TL2, _TR2, _BR3),
+    6: (_B, _BL3, _TL3, _T, _TR3, _BR3),
 }
 
 #: Fixed tilts of the cards shown on the discard pile (deterministic "untidiness").
@@ -107,8 +131,8 @@ def seat_slots(count: int) -> tuple[tuple[int, int], ...]:
         return _SLOTS[count]
     return tuple(
         (
-            round(500 - 385 * math.sin(2 * math.pi * i / count)),
-            round(310 + 242 * math.cos(2 * math.pi * i / count)),
+            round(500 - 350 * math.sin(2 * math.pi * i / count)),
+            round(_CENTRE_Y + 270 * math.cos(2 * math.pi * i / count)),
         )
         for i in range(count)
     )
@@ -139,6 +163,39 @@ def _background() -> Image.Image:
 def _paste(img: Image.Image, sprite: Image.Image, x: int, y: int) -> None:
     """Paste a card sprite whose visible card starts at (x, y) (the shadow margin around)."""
     img.paste(sprite, (x - SHADOW, y - SHADOW), sprite)
+    record("card", (x, y, x + sprite.width - 2 * SHADOW, y + sprite.height - 2 * SHADOW))
+
+
+def _wrap(text: str, face_: Font, width: int, lines: int = 2) -> list[str]:
+    """``text`` broken at spaces into at most ``lines`` lines of ``width`` px (the last one
+    cut with an ellipsis if need be): a caption keeps its full size instead of shrinking."""
+    words = text.split()
+    out: list[str] = []
+    while words and len(out) < lines - 1:
+        take = len(words)
+        while take > 1 and text_width(" ".join(words[:take]), face_) > width:
+            take -= 1
+        out.append(" ".join(words[:take]))
+        words = words[take:]
+    if words:
+        out.append(fit(" ".join(words), face_, width))
+    return [line for line in out if line]
+
+
+def _caption(
+    draw: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    text: str,
+    width: int = _COLUMN_W,
+    colour: tuple[int, ...] = _LABEL,
+) -> int:
+    """A caption centred on ``x`` from ``y`` down, wrapped to two lines; returns its bottom."""
+    face_ = font(MIN_TEXT)
+    for line in _wrap(text, face_, width):
+        draw_text(draw, (x, y), line, face_, colour, anchor="mt")
+        y += 38
+    return y
 
 
 # --------------------------------------------------------------------------- seats
@@ -151,6 +208,7 @@ def _seat(
     x0, y0 = cx - PANEL_W // 2, cy - PANEL_H // 2
     box = (x0, y0, x0 + PANEL_W, y0 + PANEL_H)
     fill = {"out": _PANEL_OUT, "fool": _PANEL_FOOL}.get(seat.tone, _PANEL)
+    record("panel", box)
     if seat.turn:
         draw.rounded_rectangle(
             (x0 - 4, y0 - 4, x0 + PANEL_W + 4, y0 + PANEL_H + 4),
@@ -162,41 +220,54 @@ def _seat(
     else:
         draw.rounded_rectangle(box, 14, fill=fill, outline=_PANEL_EDGE, width=2)
     name_colour = _DIM if seat.tone == "out" else (_GOLD if seat.turn else _WHITE)
-    name_font = font(21, bold=True)
-    name_room = PANEL_W - 24
+    name_font = font(_NAME, bold=True)
+    name_room = PANEL_W - 28
+    disc_x = x0 + PANEL_W - 30
+    if seat.team:
+        # Partners: the team's number on a disc of its colour, and a stripe down the left.
+        colour = _TEAM_COLOURS[(seat.team - 1) % 2]
+        draw.rounded_rectangle((x0 + 5, y0 + 16, x0 + 10, y0 + PANEL_H - 16), 2, fill=colour)
+        draw.ellipse((disc_x - 21, y0 + 8, disc_x + 21, y0 + 50), fill=colour, outline=_WHITE)
+        number = str(seat.team)
+        draw_text(
+            draw, (disc_x, y0 + 30), number, font(MIN_TEXT, True), _WHITE, anchor="mm", badge=True
+        )
+        name_room -= 48
+        disc_x -= 48
     if seat.trump >= 0:
         # Double-trump fool: the seat's own trump on a small card-white disc, top right.
-        name_room -= 30
-        _suit_disc(draw, x0 + PANEL_W - 22, y0 + 22, 13, seat.trump, font(18))
+        name_room -= 48
+        _suit_disc(draw, disc_x, y0 + 29, 21, seat.trump, font(MIN_TEXT))
     draw_text(
         draw,
-        (x0 + 12, y0 + 9),
+        (x0 + 16, y0 + 10),
         fit(seat.name, name_font, name_room, bold=True),
         name_font,
         name_colour,
     )
     if seat.role:
-        role_font = font(17)
+        role_font = font(MIN_TEXT)
         draw_text(
             draw,
-            (x0 + 12, y0 + 35),
-            fit(seat.role, role_font, PANEL_W - 24),
+            (x0 + 16, y0 + 50),
+            fit(seat.role, role_font, PANEL_W - 30),
             role_font,
             _TONE_COLOURS.get(seat.tone, _LABEL),
         )
     # The bottom row: the hand as a fan of backs on the left; on the right what a variant
     # adds (a score, closed cards), drawn right to left so the fan gets what is left.
-    row_y = y0 + PANEL_H - MINI_H - 8
-    right = x0 + PANEL_W - 10
+    row_y = y0 + PANEL_H - MINI_H - 10
+    right = x0 + PANEL_W - 14
     if seat.score:
-        score_font = font(15, bold=True)
-        text = fit(seat.score, score_font, 96, bold=True)
+        # regular weight: "12 эполет" in bold would leave the fan no room
+        score_font = font(MIN_TEXT)
+        text = fit(seat.score, score_font, 180)
         draw_text(draw, (right, row_y + MINI_H // 2), text, score_font, _GOLD, anchor="rm")
-        right -= int(text_width(text, score_font)) + 10
+        right -= int(text_width(text, score_font)) + 14
     if seat.closed:
         right = _closed(img, draw, right, row_y, seat.closed)
     if seat.cards:
-        _fan(img, draw, x0 + 12, row_y, seat.cards, right - (x0 + 12))
+        _fan(img, draw, x0 + 16, row_y, seat.cards, right - (x0 + 16))
 
 
 def _suit_disc(draw: ImageDraw.ImageDraw, cx: int, cy: int, r: int, suit: int, face_: Font) -> None:
@@ -204,22 +275,32 @@ def _suit_disc(draw: ImageDraw.ImageDraw, cx: int, cy: int, r: int, suit: int, f
     ring = max(2, r // 11)
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=_PAPER, outline=_GOLD, width=ring)
     symbol = SUIT_SYMBOLS[suit] if 0 <= suit < len(SUIT_SYMBOLS) else "–"
-    draw_text(draw, (cx, cy + max(1, r // 17)), symbol, face_, suit_colour(suit % 4), anchor="mm")
+    draw_text(
+        draw,
+        (cx, cy + max(1, r // 17)),
+        symbol,
+        face_,
+        suit_colour(suit % 4),
+        anchor="mm",
+        badge=True,
+    )
 
 
 def _closed(img: Image.Image, draw: ImageDraw.ImageDraw, right: int, y: int, count: int) -> int:
     """Magadan fool's closed cards, ending at ``right``: a squared stack of backs lying across
     (set apart from the held fan: nobody, the owner included, may look at them) and their
-    count, smaller and dimmer than the hand's. Returns where the space left of them ends."""
-    face_ = font(17, bold=True)
+    count in the label colour (the hand's count is white). Returns where the space left of
+    them ends."""
+    face_ = font(MIN_TEXT, bold=True)
     text = str(count)
     draw_text(draw, (right, y + MINI_H // 2), text, face_, _LABEL, anchor="rm")
     sprite = sideways_mini_back()
-    left = right - int(text_width(text, face_)) - 6 - sprite.width - 4
+    left = right - int(text_width(text, face_)) - 8 - sprite.width - 4
     top = y + (MINI_H - sprite.height) // 2 + 2
     for i in reversed(range(min(3, count))):
         img.paste(sprite, (left + 2 * i, top - 2 * i), sprite)
-    return left - 12
+    record("card", (left, top - 4, left + sprite.width + 4, top + sprite.height))
+    return left - 16
 
 
 def _fan(
@@ -228,13 +309,15 @@ def _fan(
     """``count`` card backs overlapping like a held hand, and the number next to them, in
     ``width`` pixels."""
     shown = min(count, 18)
-    room = max(0, width - MINI_W - 44)
+    face_ = font(MIN_TEXT, bold=True)
+    room = max(0, width - MINI_W - 12 - int(text_width(str(count), face_)))
     step = min(14, room / (shown - 1)) if shown > 1 else 0
     sprite = mini_back()
     for i in range(shown):
         img.paste(sprite, (round(x + i * step), y), sprite)
-    right = round(x + (shown - 1) * step) + MINI_W + 8
-    draw_text(draw, (right, y + MINI_H // 2), str(count), font(22, bold=True), _WHITE, anchor="lm")
+    right = round(x + (shown - 1) * step) + MINI_W
+    record("card", (x, y, right, y + MINI_H))
+    draw_text(draw, (right + 10, y + MINI_H // 2), str(count), face_, _WHITE, anchor="lm")
 
 
 def _free_seat(draw: ImageDraw.ImageDraw, centre: tuple[int, int], label: str) -> None:
@@ -242,104 +325,126 @@ def _free_seat(draw: ImageDraw.ImageDraw, centre: tuple[int, int], label: str) -
     cx, cy = centre
     x0, y0 = cx - PANEL_W // 2, cy - PANEL_H // 2
     draw.rounded_rectangle((x0, y0, x0 + PANEL_W, y0 + PANEL_H), 14, fill=_FELT_DARK)
+    record("panel", (x0, y0, x0 + PANEL_W, y0 + PANEL_H))
     for x in range(x0 + 16, x0 + PANEL_W - 16, 16):
         draw.line((x + 2, y0 + 1, x + 10, y0 + 1), fill=_PANEL_EDGE, width=2)
         draw.line((x + 2, y0 + PANEL_H - 1, x + 10, y0 + PANEL_H - 1), fill=_PANEL_EDGE, width=2)
     for y in range(y0 + 16, y0 + PANEL_H - 16, 16):
         draw.line((x0 + 1, y + 2, x0 + 1, y + 10), fill=_PANEL_EDGE, width=2)
         draw.line((x0 + PANEL_W - 1, y + 2, x0 + PANEL_W - 1, y + 10), fill=_PANEL_EDGE, width=2)
-    face_ = font(17)
+    face_ = font(MIN_TEXT)
     draw_text(
-        draw, (cx, cy), fit(label, face_, PANEL_W - 24), face_, _TONE_COLOURS["free"], anchor="mm"
+        draw, (cx, cy), fit(label, face_, PANEL_W - 14), face_, _TONE_COLOURS["free"], anchor="mm"
     )
 
 
 # --------------------------------------------------------------------------- middle
 
 
-def _label(draw: ImageDraw.ImageDraw, x: int, y: int, text: str, width: int = 130) -> None:
-    face_ = font(17)
-    draw_text(draw, (x, y), fit(text, face_, width), face_, _LABEL, anchor="mt")
+def _count_disc(draw: ImageDraw.ImageDraw, cx: int, cy: int, count: int) -> None:
+    """A count on a dark disc over a card's pattern, so it reads at a glance."""
+    r = 27 if count < 100 else 33
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=_PANEL, outline=_WHITE, width=2)
+    draw_text(
+        draw, (cx, cy), str(count), font(MIN_TEXT, bold=True), _WHITE, anchor="mm", badge=True
+    )
 
 
 def _talon(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     """The talon with the trump across under it; once the trump card is gone, a badge with
     the trump suit stays where the talon was (players still need to know it)."""
-    tx, ty = 268, _CENTRE_Y - CARD_H // 2
+    # the trump sticks out 50 px to the left: the pair is centred in the column
+    tx = _LEFT_X - (CARD_W + 50) // 2 + 50
+    ty = _CENTRE_Y - CARD_H // 2
     if scene.trump_card is not None:
-        _paste(img, sideways_face(scene.trump_card), tx - 38, _CENTRE_Y - CARD_W // 2)
+        _paste(img, sideways_face(scene.trump_card), tx - 50, _CENTRE_Y - CARD_W // 2)
     if scene.talon > 0:
         # A thicker stack for a fuller talon (up to four edges showing).
         layers = min(4, 1 + (scene.talon - 1) // 8)
         for i in reversed(range(layers)):
             _paste(img, back(), tx - 2 * i, ty - 2 * i)
-        # The count on a dark disc over the card's pattern, so it reads at a glance.
-        cx = tx + CARD_W // 2
-        draw.ellipse(
-            (cx - 22, _CENTRE_Y - 22, cx + 22, _CENTRE_Y + 22), fill=_PANEL, outline=_WHITE, width=2
-        )
-        draw_text(draw, (cx, _CENTRE_Y), str(scene.talon), font(22, bold=True), _WHITE, anchor="mm")
+        _count_disc(draw, tx + CARD_W // 2, _CENTRE_Y, scene.talon)
+        _caption(draw, _LEFT_X, _CENTRE_Y + CARD_H // 2 + 14, scene.talon_label)
     if scene.trump_card is None:
-        _trump_badge(draw, scene, tx)
-        if scene.talon == 0:
-            return
-    _label(draw, tx + CARD_W // 2 - 17, _CENTRE_Y + CARD_H // 2 + 12, scene.talon_label)
+        _trump_badge(draw, scene)
 
 
-def _trump_badge(draw: ImageDraw.ImageDraw, scene: Scene, tx: int) -> None:
+def _trump_badge(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     """No trump card shows: it was drawn, never turned up (trumpless, Japanese fool) or is
     not shown (invisible fool). The suit on a badge, and its name. In the talon's place once
-    the talon is out; above the talon while it lasts (the count stays readable). With a trump
-    per seat (double-trump fool) the seats' panels carry the suits, so only the label stays."""
+    the talon is out; above the talon while it lasts. With a trump per seat (double-trump
+    fool) the seats' panels carry the suits, so only the label stays."""
     own = any(seat.trump >= 0 for seat in scene.seats)
     if scene.talon == 0:
-        cx, cy, r, size, label_y = tx + CARD_W // 2 - 17, _CENTRE_Y, 34, 44, _CENTRE_Y + 61
-    else:
-        cx, cy, r, size, label_y = tx + CARD_W // 2, _CENTRE_Y - CARD_H // 2 - 58, 22, 28, 0
+        cy, r, size = _CENTRE_Y - 30, 40, 52
+        if not own:
+            _suit_disc(draw, _LEFT_X, cy, r, scene.trump, font(size))
+        _caption(draw, _LEFT_X, cy + r + 14 if not own else cy - 20, scene.trump_label)
+        return
+    # above the talon: the label (wrapped) over a small badge
+    bottom = _caption(draw, _LEFT_X, _BAND_TOP + 4, scene.trump_label)
     if not own:
-        _suit_disc(draw, cx, cy, r, scene.trump, font(size))
-    if scene.talon == 0:
-        _label(draw, cx, label_y if not own else _CENTRE_Y - 9, scene.trump_label, 180)
-    elif own:
-        _label(draw, cx, cy - 9, scene.trump_label, 150)
-    else:
-        # beside the small badge, left of it, so it clears the cards in the middle
-        face_ = font(17)
-        text = fit(scene.trump_label, face_, 150)
-        draw_text(draw, (cx - r - 8, cy), text, face_, _LABEL, anchor="rm")
+        r = 24
+        _suit_disc(
+            draw,
+            _LEFT_X,
+            max(bottom + r + 2, _CENTRE_Y - CARD_H // 2 - r - 12),
+            r,
+            scene.trump,
+            font(MIN_TEXT),
+        )
 
 
 def _discard(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
-    cx = 722
+    """The discard pile with its count, its caption, and what lies out of play unseen."""
+    cx, cy = _RIGHT_X, _CENTRE_Y
+    bottom = cy + CARD_H // 2 + 14
     if scene.discard > 0:
         for angle in _DISCARD_ANGLES[: min(3, 1 + (scene.discard - 1) // 6)]:
             sprite = rotated_back(angle)
-            img.paste(sprite, (cx - sprite.width // 2, _CENTRE_Y - sprite.height // 2), sprite)
-    _label(draw, cx, _CENTRE_Y + CARD_H // 2 + 12, scene.discard_label, 120)
+            x, y = cx - sprite.width // 2, cy - sprite.height // 2
+            img.paste(sprite, (x, y), sprite)
+        record(
+            "card",
+            (cx - CARD_W // 2 - 10, cy - CARD_H // 2, cx + CARD_W // 2 + 10, cy + CARD_H // 2),
+        )
+        _count_disc(draw, cx, cy, scene.discard)
+        bottom = _caption(draw, cx, bottom, scene.discard_label)
     if scene.aside_label:
         # Cards out of play that nobody saw and nobody will draw (Chukchi fool's talon, take
         # on trust's accepted face-down bouts): a count under the discard pile's.
-        face_ = font(15)
-        text = fit(scene.aside_label, face_, 190)
-        draw_text(draw, (cx, _CENTRE_Y + CARD_H // 2 + 34), text, face_, _DIM, anchor="mt")
+        _caption(draw, cx, bottom, scene.aside_label, colour=_DIM)
+
+
+def _timer(draw: ImageDraw.ImageDraw, text: str) -> None:
+    """The turn timer's time left, top right of the middle: a small clock and the text."""
+    face_ = font(MIN_TEXT, bold=True)
+    text = fit(text, face_, _COLUMN_W - 44)
+    width = 34 + 10 + int(text_width(text, face_))
+    x, cy = _RIGHT_X - width // 2, _BAND_TOP + 30
+    draw.ellipse((x, cy - 17, x + 34, cy + 17), outline=_GOLD, width=3)
+    draw.line((x + 17, cy, x + 17, cy - 10), fill=_GOLD, width=3)
+    draw.line((x + 17, cy, x + 26, cy), fill=_GOLD, width=3)
+    draw_text(draw, (x + 44, cy), text, face_, _GOLD, anchor="lm")
 
 
 def _pairs(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     """Attack cards in rows of three; each defence lies over its attack, shifted down-right
-    so both ranks stay readable."""
+    so both ranks stay readable. The last card(s) played get a gold outline."""
     pairs = scene.pairs
     if not pairs:
         return
-    dx, dy = 22, 28
+    dx, dy = 28, 36
     cols = 3 if len(pairs) <= 6 else math.ceil(len(pairs) / 2)
     rows = math.ceil(len(pairs) / cols)
     pair_w, pair_h = CARD_W + dx, CARD_H + dy
-    gap = 12
-    area = 300
+    gap, row_gap = 14, 10
+    area = _PAIRS_RIGHT - _PAIRS_LEFT
     step_x = min(pair_w + gap, (area - pair_w) / (cols - 1)) if cols > 1 else 0
-    step_y = pair_h + 14
-    top = _CENTRE_Y - (rows * pair_h + (rows - 1) * 14) // 2
+    step_y = pair_h + row_gap
+    top = _CENTRE_Y - (rows * pair_h + (rows - 1) * row_gap) // 2
     trump = scene.pair_trump if scene.pair_trump >= 0 else scene.trump
+    last = set(scene.last_played)
     for row in range(rows):
         chunk = pairs[row * cols : (row + 1) * cols]
         width = pair_w + step_x * (len(chunk) - 1)
@@ -347,6 +452,8 @@ def _pairs(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
         for i, (attack, defence) in enumerate(chunk):
             x, y = round(left + i * step_x), round(top + row * step_y)
             _paste(img, face(attack % 52, attack % 52 // 13 == trump), x, y)  # a twin: same face
+            if attack in last:
+                _outline(draw, x, y)
             index = row * cols + i
             if index in scene.face_down:  # take on trust: a defence face down
                 _paste(img, back(), x + dx, y + dy)
@@ -354,6 +461,15 @@ def _pairs(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
                     _verdict_mark(draw, x + dx, y + dy)
             elif defence is not None:
                 _paste(img, face(defence % 52, defence % 52 // 13 == trump), x + dx, y + dy)
+                if defence in last:
+                    _outline(draw, x + dx, y + dy)
+
+
+def _outline(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
+    """The mark of a card just played: a gold frame just outside the card."""
+    draw.rounded_rectangle(
+        (x - 4, y - 4, x + CARD_W + 3, y + CARD_H + 3), 10, outline=_GOLD, width=4
+    )
 
 
 def _verdict_mark(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
@@ -362,36 +478,40 @@ def _verdict_mark(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
     frame = (x - 3, y - 3, x + CARD_W + 2, y + CARD_H + 2)
     draw.rounded_rectangle(frame, 9, outline=_GOLD, width=3)
     cx, cy = x + CARD_W // 2, y + CARD_H // 2
-    draw.ellipse((cx - 17, cy - 17, cx + 17, cy + 17), fill=_PANEL, outline=_GOLD, width=2)
-    draw_text(draw, (cx, cy + 1), "?", font(24, bold=True), _GOLD, anchor="mm")
+    draw.ellipse((cx - 22, cy - 22, cx + 22, cy + 22), fill=_PANEL, outline=_GOLD, width=2)
+    draw_text(draw, (cx, cy + 1), "?", font(_BIG, bold=True), _GOLD, anchor="mm", badge=True)
 
 
 def _banner(draw: ImageDraw.ImageDraw, text: str) -> None:
-    face_ = font(28, bold=True)
+    face_ = font(_BIG, bold=True)
     text = fit(text, face_, 380, bold=True)
-    width = int(text_width(text, face_)) + 48
-    box = (500 - width // 2, _CENTRE_Y - 28, 500 + width // 2, _CENTRE_Y + 28)
-    draw.rounded_rectangle(box, 16, fill=(16, 24, 20), outline=_GOLD, width=3)
+    width = int(text_width(text, face_)) + 56
+    box = (500 - width // 2, _CENTRE_Y - 34, 500 + width // 2, _CENTRE_Y + 34)
+    draw.rounded_rectangle(box, 18, fill=(16, 24, 20), outline=_GOLD, width=3)
     draw_text(draw, (500, _CENTRE_Y), text, face_, _GOLD, anchor="mm")
 
 
 def _lobby_middle(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     """The mode and deck, over a squared-up deck waiting to be dealt."""
+    deck_top = _BAND_TOP + 20
     for i in reversed(range(4)):
-        _paste(img, back(), 500 - CARD_W // 2 - 2 * i, 236 - 2 * i)
-    title_font = font(30, bold=True)
+        _paste(img, back(), 500 - CARD_W // 2 - 2 * i, deck_top - 2 * i)
+    title_font = font(_BIG + 4, bold=True)
+    title_y = deck_top + CARD_H + 48
     draw_text(
         draw,
-        (500, 372),
-        fit(scene.title, title_font, 420, bold=True),
+        (500, title_y),
+        fit(scene.title, title_font, 560, bold=True),
         title_font,
         _WHITE,
         anchor="mm",
         stroke=2,
         stroke_fill=_SHADOW_TEXT,
     )
-    sub_font = font(18)
-    draw_text(draw, (500, 406), fit(scene.subtitle, sub_font, 420), sub_font, _LABEL, anchor="mm")
+    sub_font = font(MIN_TEXT)
+    draw_text(
+        draw, (500, title_y + 46), fit(scene.subtitle, sub_font, 600), sub_font, _LABEL, anchor="mm"
+    )
 
 
 # --------------------------------------------------------------------------- entry points
@@ -413,6 +533,8 @@ def render_image(scene: Scene) -> Image.Image:
         _talon(img, draw, scene)
         _discard(img, draw, scene)
         _pairs(img, draw, scene)
+        if scene.time_left:
+            _timer(draw, scene.time_left)
     if scene.banner:
         _banner(draw, scene.banner)
     return img

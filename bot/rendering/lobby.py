@@ -12,6 +12,14 @@ from ..i18n import t
 from .common import COLOUR_LOBBY, COLOUR_OVER, deck_text, seat_name
 
 
+def lobby_teams(info: LobbyInfo) -> bool:
+    """Whether the lobby's game is played in partnerships (seats 1, 3, … against 2, 4, …)."""
+    try:
+        return info.rules().teams != "none"
+    except Exception:  # rules that do not fit the seats yet: no teams to show
+        return False
+
+
 def lobby_embed(info: LobbyInfo) -> discord.Embed:
     loc = info.locale
     embed = discord.Embed(
@@ -24,6 +32,7 @@ def lobby_embed(info: LobbyInfo) -> discord.Embed:
         colour=COLOUR_LOBBY if info.status == "lobby" else COLOUR_OVER,
     )
     lines = []
+    teams = lobby_teams(info)
     for number, seat in enumerate(info.seats, start=1):
         if seat.user_id is None:
             lines.append(
@@ -40,6 +49,8 @@ def lobby_embed(info: LobbyInfo) -> discord.Embed:
             if seat.user_id == info.host_id:
                 name = t("lobby.host_marker", loc, name=name)
             lines.append(t("lobby.player_line", loc, seat=number, name=name))
+        if teams:  # partners are known from the seat: tell them before the game starts
+            lines[-1] = t("table.team_marker", loc, name=lines[-1], team=seat.seat % 2 + 1)
     embed.add_field(
         name=t("lobby.players", loc, count=len(info.seats), max=info.max_seats),
         value="\n".join(lines) or t("lobby.no_players", loc),

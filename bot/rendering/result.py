@@ -9,7 +9,7 @@ from typing import Any
 from ..game.models import GameSession, LobbyInfo, SeatInfo
 from ..game.series import deal_losers
 from ..i18n import t, tn
-from .common import _mention, cards_text, seat_name
+from .common import _mention, cards_text, inert, seat_name
 
 
 def result_text(session: GameSession, locale: str, *, tally: bool = True) -> str:
@@ -45,7 +45,24 @@ def result_text(session: GameSession, locale: str, *, tally: bool = True) -> str
     elif result.fool is not None:
         lines.append(t("announce.fool", locale, user=_mention(seats[result.fool], locale)))
     order = list(result.finish_order)
-    if len(order) == 1:
+    scores = _final_scores(session)
+    if scores:
+        # Point and epaulet fool rank by score, not by who went out first: the ranking is
+        # the score order (best first), and the scores themselves are what decided it.
+        ranking = order + [s for s in result.losers if s not in order]
+        ranking += [s for s in range(len(seats)) if s not in ranking]
+        items = t("common.list_separator", locale).join(
+            t(
+                "announce.score_item",
+                locale,
+                number=i,
+                user=_mention(seats[s], locale),
+                score=scores[s],
+            )
+            for i, s in enumerate(ranking, 1)
+        )
+        lines.append(t("announce.scores_order", locale, items=items))
+    elif len(order) == 1:
         lines.append(t("announce.out_first", locale, user=_mention(seats[order[0]], locale)))
     elif order:
         items = t("common.list_separator", locale).join(
@@ -55,6 +72,13 @@ def result_text(session: GameSession, locale: str, *, tally: bool = True) -> str
         lines.append(t("announce.out_order", locale, users=items))
     lines += _forfeit_lines(session, locale)
     return "\n".join(lines + _epilogue(session, result, locale, tally))
+
+
+def _final_scores(session: GameSession) -> list[str]:
+    """Each seat's final score in a scoring variant (point, epaulet fool), else []."""
+    from .table import score_texts  # table.py imports this module: import when needed
+
+    return score_texts(session.game.public_observation(), session.locale)
 
 
 def _epilogue(session: GameSession, result: Any, locale: str, tally: bool) -> list[str]:
@@ -144,7 +168,7 @@ def session_tally(session: GameSession, locale: str) -> str:
 
 def _user(seat: SeatInfo) -> str:
     """A mention even for a human who left (they are still the one the result is about)."""
-    return f"<@{seat.user_id}>" if seat.user_id is not None else seat.name
+    return f"<@{seat.user_id}>" if seat.user_id is not None else inert(seat.name)
 
 
 def _forfeit_lines(session: GameSession, locale: str) -> list[str]:
@@ -157,7 +181,9 @@ def _forfeit_lines(session: GameSession, locale: str) -> list[str]:
         users = t("common.list_separator", locale).join(
             _user(session.seats[s]) for s in session.forfeit_seats
         )
-        lines.append(t("announce.forfeit_assigned", locale, user=users, text=session.forfeit_text))
+        lines.append(
+            t("announce.forfeit_assigned", locale, user=users, text=inert(session.forfeit_text))
+        )
     return lines
 
 

@@ -13,7 +13,7 @@ from engine import PRESETS, RuleSet
 from ..game.models import LOBBY_IDLE_MINUTES
 from ..i18n import t, tn
 from ..storage import Forfeit, GuildSettings, LeaderboardEntry, UserStats
-from .common import COLOUR_LOBBY, preset_name
+from .common import COLOUR_LOBBY, inert, preset_name
 
 
 def _value_text(value: Any, locale: str) -> str:
@@ -125,6 +125,7 @@ def leaderboard_embed(
 
 
 def stats_embed(stats: UserStats, name: str, locale: str) -> discord.Embed:
+    name = inert(name)
     embed = discord.Embed(title=t("stats.title", locale, name=name), colour=COLOUR_LOBBY)
     if not stats.games:
         embed.description = t("stats.none", locale, name=name)
@@ -165,7 +166,9 @@ def forfeits_embed(items: Sequence[Forfeit], locale: str) -> discord.Embed:
     if not items:
         embed.add_field(name="\u200b", value=t("forfeits.empty", locale), inline=False)
         return embed
-    lines = [t("forfeits.line", locale, number=i, text=f.text) for i, f in enumerate(items, 1)]
+    lines = [
+        t("forfeits.line", locale, number=i, text=inert(f.text)) for i, f in enumerate(items, 1)
+    ]
     # Field values are limited to 1024 characters: split the list over several fields.
     chunk: list[str] = []
     for line in lines:

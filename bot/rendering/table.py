@@ -3,6 +3,8 @@ private hand embed, and the turn ping texts."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
 from engine import ActionKind, Card, Observation
@@ -143,13 +145,52 @@ def role_key(obs: Observation, seat: int) -> str:
     return "role.waiting"
 
 
-def hand_role_key(obs: Observation, seat: int) -> str:
-    """The seat's situation as a whole sentence for its own hand (``hand.role.*``): a role
-    name dropped into one frame ("You are {role}.") gave "You are may throw in." in English
-    and cannot agree in Russian, so every situation has its own sentence."""
-    if obs.phase == "lead" and seat == obs.attacker and seat not in obs.out:
+#: Moves that give the defender another card: what "You may throw in." promises.
+_THROWS = frozenset({ActionKind.THROW, ActionKind.PILE, ActionKind.THROW_BLIND})
+#: Moves only the defender makes while answering.
+_ANSWERING = frozenset(
+    {
+        ActionKind.DEFEND,
+        ActionKind.TAKE,
+        ActionKind.TRANSFER,
+        ActionKind.SHOW,
+        ActionKind.CONCEAL,
+        ActionKind.BEAT_BLIND,
+        ActionKind.TRANSFER_BLIND,
+    }
+)
+
+
+def hand_role_key(obs: Observation, seat: int) -> str | None:
+    """The seat's situation as a whole sentence for its own hand (``hand.role.*``), said only
+    when it is true *now*: "You may throw in." only with a throw-in among the legal moves (it
+    used to show with no throw-in button in most views of a 4-player game). None when a pass
+    hint already says it (see :func:`pass_hint`)."""
+    if seat in obs.out:
+        return "hand.role.out"
+    if obs.phase == "over":
+        fool = obs.result is not None and seat in obs.result.losers
+        return "hand.role.fool" if fool else "hand.role.out"
+    kinds = {a.kind for a in obs.legal_actions}
+    if not kinds:
+        if seat == obs.defender and obs.phase == "bout" and obs.taking:
+            return "hand.role.taking"
+        return "hand.role.waiting"
+    if ActionKind.ATTACK in kinds or ActionKind.LEAD_BLIND in kinds or ActionKind.TOP in kinds:
         return "hand.role.leading"
-    return "hand." + role_key(obs, seat)
+    if kinds & _ANSWERING and seat == obs.defender:
+        return "hand.role.defending"
+    if kinds & {ActionKind.ACCEPT, ActionKind.CHALLENGE}:
+        return "hand.role.judging"
+    if kinds & _THROWS:
+        if ActionKind.PASS in kinds:
+            return None  # the pass hint says "throw in more, or press ..."
+        return "hand.role.attacking" if seat == obs.attacker else "hand.role.throwing_in"
+    if ActionKind.PASS in kinds:
+        return None  # the pass hint says what the button does
+    if kinds == {ActionKind.EXCHANGE}:
+        return "hand.role.exchanging"
+    return "hand.role.your_move"
 
 
 def event_line(
@@ -289,6 +330,7 @@ def table_embed(session: GameSession) -> discord.Embed:
     status.append(t("table.discard", loc, count=obs.discard_mask.bit_count()))
     embed.description = "\n".join([" · ".join(status), *_variant_lines(session, obs, loc)])
     seat_lines = []
+    teams = session.game.rules.teams != "none"
     for seat in session.seats:
         s = seat.seat
         if s == obs.attacker and obs.phase != "over":
@@ -299,8 +341,24 @@ def table_embed(session: GameSession) -> discord.Embed:
             marker = "•"
         role = t(role_key(obs, s), loc)
         name = seat_name(seat, loc)
+        if teams:  # partners are shown from the start, not only in "The losing team"
+            name = t("table.team_marker", loc, name=name, team=session.game.team_of(s) + 1)
+        closed = obs.closed[s] if s < len(obs.closed) else 0
         if s in obs.out:
             seat_lines.append(t("table.seat_line_out", loc, marker=marker, name=name, role=role))
+        elif closed:
+            # Magadan fool: the closed cards are held too, but cannot be played yet
+            seat_lines.append(
+                t(
+                    "table.seat_line_closed",
+                    loc,
+                    marker=marker,
+                    name=name,
+                    open=obs.hand_sizes[s],
+                    closed=closed,
+                    role=role,
+                )
+            )
         else:
             cards = tn("plural.cards", obs.hand_sizes[s], loc)
             seat_lines.append(
@@ -351,8 +409,55 @@ def reminder_text(session: GameSession, seat: int, deadline: float) -> str:
     )
 
 
-def hand_embed(session: GameSession, obs: Observation, locale: str) -> discord.Embed:
-    """A player's private view, from their own observation only."""
+def _seat_count(session: GameSession, obs: Observation, s: int, locale: str) -> str:
+    name = _who(session, s, locale)
+    if s in obs.out:
+        return t("hand.seat_out", locale, name=name)
+    return t(
+        "hand.seat_count", locale, name=name, cards=tn("plural.cards", obs.hand_sizes[s], locale)
+    )
+
+
+def _others_lines(session: GameSession, obs: Observation, locale: str) -> list[str]:
+    """Each other seat's card count, partners apart from opponents (team games)."""
+    sep = t("common.list_separator", locale)
+    others = [s for s in range(len(obs.hand_sizes)) if s != obs.seat]
+    teams = obs.rules.teams != "none"
+    partners = [s for s in others if teams and (s - obs.seat) % 2 == 0]
+    rivals = [s for s in others if s not in partners]
+    lines = []
+    if rivals:
+        key = "hand.opponents" if len(rivals) > 1 else "hand.opponent"
+        lines.append(
+            t(key, locale, seats=sep.join(_seat_count(session, obs, s, locale) for s in rivals))
+        )
+    if partners:
+        key = "hand.partners" if len(partners) > 1 else "hand.partner"
+        lines.append(
+            t(key, locale, seats=sep.join(_seat_count(session, obs, s, locale) for s in partners))
+        )
+    return lines
+
+
+def _last_move(session: GameSession, locale: str) -> str | None:
+    for ev in reversed(session.events):
+        line = event_line(ev, session, locale, emoji=True)
+        if line:
+            return t("hand.last_move", locale, move=line)
+    return None
+
+
+def hand_embed(
+    session: GameSession,
+    obs: Observation,
+    locale: str,
+    *,
+    selected: Sequence[Card] = (),
+) -> discord.Embed:
+    """A player's private view, from their own observation only: the cards, then what a
+    decision needs at a glance: trump and talon, each other hand's size (partners apart),
+    the last move, the time left (a live Discord timestamp), and one true sentence of what
+    the seat may do now."""
     held = obs.hand_sizes[obs.seat] if 0 <= obs.seat < len(obs.hand_sizes) else 0
     blind = held > 0 and not obs.hand_mask  # reverse fool: the others' cards, not your own
     if blind:
@@ -364,10 +469,17 @@ def hand_embed(session: GameSession, obs: Observation, locale: str) -> discord.E
                 if emoji
                 else cards_text(obs.hand, obs.trump)
             ),
-            DESCRIPTION_LIMIT,
+            DESCRIPTION_LIMIT - 200,
         )
     else:
         description = t("hand.empty", locale)
+    if selected:
+        picked = (
+            " ".join(f"#{int(c) + 1}" for c in selected)
+            if blind
+            else cards_text(selected, obs.trump)
+        )
+        description += "\n" + t("hand.selected", locale, cards=picked)
     embed = discord.Embed(
         title=t("hand.title", locale), description=description, colour=COLOUR_TABLE
     )
@@ -383,13 +495,33 @@ def hand_embed(session: GameSession, obs: Observation, locale: str) -> discord.E
             if s != obs.seat and obs.hand_sizes[s]
         ]
         embed.add_field(name=t("hand.others_title", locale), value="\n".join(others) or "—")
-    lines = [_trump_line(obs, locale), *_variant_lines(session, obs, locale)]
-    lines.append(t(hand_role_key(obs, obs.seat), locale))
-    if not obs.legal_actions and obs.phase != "over":
-        lines.append(t("hand.waiting", locale))
+    back = card_emojis.back()
+    talon = (
+        (f"{back} " if back is not None else "") + t("table.talon", locale, count=obs.talon_count)
+        if obs.talon_count
+        else t("table.talon_empty", locale)
+    )
+    lines = [f"{_trump_line(obs, locale)} · {talon}", *_variant_lines(session, obs, locale)]
+    lines += _others_lines(session, obs, locale)
+    last = _last_move(session, locale)
+    if last:
+        lines.append(last)
+    if session.deadline is not None and obs.phase != "over" and not session.finished:
+        relative = f"<t:{int(session.deadline)}:R>"
+        key = "hand.deadline_you" if obs.legal_actions else "hand.deadline"
+        lines.append(t(key, locale, relative=relative))
+    role = hand_role_key(obs, obs.seat)
+    if role:
+        lines.append(t(role, locale))
     hint = pass_hint(obs, locale)
     if hint:
         lines.append(hint)
+    if (
+        not blind
+        and not selected
+        and any(a.cards and a.kind is not ActionKind.EXCHANGE for a in obs.legal_actions)
+    ):
+        lines.append(t("hand.tap_hint", locale))  # only when there is a card to tap
     embed.add_field(
         name=t(
             "table.title",
@@ -397,7 +529,7 @@ def hand_embed(session: GameSession, obs: Observation, locale: str) -> discord.E
             game_id=session.game_id,
             preset=preset_name(session.preset, locale),
         ),
-        value="\n".join(lines),
+        value="\n".join(lines)[:1024],
         inline=False,
     )
     embed.add_field(name=t("table.field", locale), value=_pairs(obs, locale), inline=False)
@@ -407,12 +539,19 @@ def hand_embed(session: GameSession, obs: Observation, locale: str) -> discord.E
 
 def pass_hint(obs: Observation, locale: str) -> str | None:
     """What the pass button means right now, for a seat that has one: the one decision a
-    seat still owes (throw in or not) is spelled out, so nobody wonders why the game waits."""
-    if not any(a.kind is ActionKind.PASS for a in obs.legal_actions):
+    seat still owes (throw in or not) is spelled out, so nobody wonders why the game waits.
+    With no card to add, the hint says only that (never "throw in more")."""
+    kinds = {a.kind for a in obs.legal_actions}
+    if ActionKind.PASS not in kinds:
         return None
     if obs.taking:
-        return t("hand.hint.pile", locale, button=t("hand.button.pass", locale))
+        button = t("hand.button.pass", locale)
+        if not kinds & _THROWS:
+            return t("hand.hint.nothing", locale, button=button)
+        return t("hand.hint.pile", locale, button=button)
     button = t("hand.button.done", locale)
+    if not kinds & _THROWS:
+        return t("hand.hint.nothing", locale, button=button)
     if any(defence is None for _, defence in obs.table):
         return t("hand.hint.wave", locale, button=button)
     return t("hand.hint.bito", locale, button=button)

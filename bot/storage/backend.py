@@ -32,10 +32,13 @@ __all__ = ["STATE_UPDATE", "Database", "StateWrite", "take_batch"]
 
 log = logging.getLogger(__name__)
 
-#: The optimistic-version write of a running game's state: changes one row or none.
+#: The optimistic-version write of a running game's state: changes one row or none. The
+#: move's line is appended to the game's record in the same statement (a NULL record, a game
+#: from before records, stays NULL; a NULL line leaves the record as it was).
 STATE_UPDATE = (
     "UPDATE games SET state_json = ?, version = ?, turn_deadline = ?,"
-    " timer_strikes = COALESCE(?, timer_strikes), turn_reminded = 0, updated_at = ?"
+    " timer_strikes = COALESCE(?, timer_strikes), turn_reminded = 0, updated_at = ?,"
+    " record = record || COALESCE(?, '')"
     " WHERE id = ? AND version = ? AND status = 'running'"
 )
 

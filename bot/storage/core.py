@@ -21,6 +21,7 @@ from typing import Any, Self
 from .backend import Database
 from .dialect import Connection
 from .migrations import MIGRATIONS_DIR
+from .rating_games import RATINGS_SCHEMA, backfill
 from .rows import (
     DEFAULT_TURN_TIMER_SECONDS,
     AlreadyInGame,
@@ -96,10 +97,12 @@ def _state_params(
     deadline: float | None,
     timer_strikes: Mapping[str, int] | None,
     ts: float,
+    record_line: str | None = None,
 ) -> tuple[object, ...]:
-    """Parameters of ``STATE_UPDATE`` (bot/storage/backend.py), in its order."""
+    """Parameters of ``STATE_UPDATE`` (bot/storage/backend.py), in its order. ``record_line``
+    is appended to the game's record (it starts with its own newline)."""
     strikes = None if timer_strikes is None else _dumps(dict(timer_strikes))
-    return (state_json, new_version, deadline, strikes, ts, game_id, expected_version)
+    return (state_json, new_version, deadline, strikes, ts, record_line, game_id, expected_version)
 
 
 #: Seconds a guild's settings row read from the database is used again (see Storage).
@@ -160,6 +163,10 @@ class StorageCore:
             db = await SqliteDatabase.open(
                 url.path, migrations_dir=migrations_dir, target_version=target_version
             )
+        if db.schema_version >= RATINGS_SCHEMA:
+            # Migration 0008 leaves a job: rate the games finished before it, oldest first
+            # (SQL cannot run OpenSkill). Done once; a no-op on every later start.
+            await backfill(db)
         return cls(db, clock)
 
     @property

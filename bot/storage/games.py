@@ -21,7 +21,8 @@ from .core import (
     _state_params,
 )
 from .dialect import Connection
-from .outbox import OutboxStorage
+from .rating_games import RATINGS_SCHEMA, rate_game
+from .records import RecordStorage
 from .rows import (
     GameNotFound,
     GameRow,
@@ -35,7 +36,7 @@ from .rows import (
 __all__ = ["GameStorage"]
 
 
-class GameStorage(OutboxStorage):
+class GameStorage(RecordStorage):
     """Running-game operations of :class:`~bot.storage.store.Storage`."""
 
     async def get_game(self, game_id: int) -> GameRow | None:
@@ -70,14 +71,19 @@ class GameStorage(OutboxStorage):
         version: int,
         deadline: float | None,
         ts: float,
+        record: str | None = None,
     ) -> None:
         """The lobby -> running write, guarded in the UPDATE itself: if another process
-        started or cancelled the lobby since it was read, nothing changes and we say so."""
+        started or cancelled the lobby since it was read, nothing changes and we say so.
+        ``record`` is the first line of the game's record (engine/record.py); each stored
+        move appends its line to it."""
+        # (the column is named only when there is a record: tests drive old schemas here)
         cur = await conn.execute(
             "UPDATE games SET status = 'running', state_json = ?, version = ?,"
             " turn_deadline = ?, timer_strikes = '{}', updated_at = ?"
-            " WHERE id = ? AND status = 'lobby'",
-            (state_json, version, deadline, ts, game_id),
+            + (", record = ?" if record is not None else "")
+            + " WHERE id = ? AND status = 'lobby'",
+            (state_json, version, deadline, ts, *(() if record is None else (record,)), game_id),
         )
         if cur.rowcount != 1:
             game = await cls._fetch_game(conn, game_id)
@@ -104,18 +110,28 @@ class GameStorage(OutboxStorage):
         *,
         timer_strikes: Mapping[str, int] | None = None,
         now: float | None = None,
+        record_line: str | None = None,
     ) -> None:
         """Persist a new engine state iff the stored version is still ``expected_version``.
 
         Raises :class:`StaleVersion` otherwise (a raise, not a bool, so a forgotten check can
         never silently apply an action twice). ``deadline`` is written as given - None clears
-        the turn timer. ``timer_strikes`` is left unchanged when None.
+        the turn timer. ``timer_strikes`` is left unchanged when None. ``record_line`` (the
+        move in the record's notation, newline first) is appended to the game's record in the
+        same statement.
         """
         if new_version <= expected_version:
             raise ValueError("new_version must be greater than expected_version")
         ts = self._now(now)
         params = _state_params(
-            game_id, state_json, expected_version, new_version, deadline, timer_strikes, ts
+            game_id,
+            state_json,
+            expected_version,
+            new_version,
+            deadline,
+            timer_strikes,
+            ts,
+            record_line,
         )
         if not await self._db.store_state(game_id, params):
             async with self._read() as conn:
@@ -132,13 +148,21 @@ class GameStorage(OutboxStorage):
         deadline: float | None,
         timer_strikes: Mapping[str, int] | None,
         ts: float,
+        record_line: str | None = None,
     ) -> None:
         """The optimistic-version write shared by every path that stores a running game's
         state: it changes one row or raises, inside the caller's transaction."""
         cur = await conn.execute(
             STATE_UPDATE,
             _state_params(
-                game_id, state_json, expected_version, new_version, deadline, timer_strikes, ts
+                game_id,
+                state_json,
+                expected_version,
+                new_version,
+                deadline,
+                timer_strikes,
+                ts,
+                record_line,
             ),
         )
         if cur.rowcount != 1:
@@ -173,12 +197,15 @@ class GameStorage(OutboxStorage):
         expected_version: int | None = None,
         new_version: int | None = None,
         now: float | None = None,
+        record_line: str | None = None,
     ) -> None:
         """Record the end of a game atomically: results, final state, status and releasing
         the players all commit together or not at all, so stats can never count a game that is
         still "running", and nobody stays locked out of joining.
 
         With ``expected_version`` the same optimistic check as :meth:`save_state` applies.
+        ``record_line`` is the last move's line; the finished record is compressed into
+        ``game_records`` in the same transaction (see bot/storage/records.py).
         """
         ts = self._now(now)
         for entry in results:
@@ -220,7 +247,11 @@ class GameStorage(OutboxStorage):
                 ],
             )
             await conn.execute("DELETE FROM active_players WHERE game_id = ?", (game_id,))
+            if self._db.schema_version >= RATINGS_SCHEMA:  # older only in migration tests
+                # Ratings commit with the results or not at all (bot/storage/rating_games.py).
+                await rate_game(conn, game_id)
             await self._owe(conn, game_id, version, ("table", "result"), ts)
+            await self._close_record(conn, game_id, record_line, ts)
 
     async def last_ended_game_in_channel(self, channel_id: int) -> int | None:
         """The latest finished game whose table lived in this channel or thread: after a
@@ -274,6 +305,7 @@ class GameStorage(OutboxStorage):
         *,
         deadline: float | None = None,
         now: float | None = None,
+        record: str | None = None,
     ) -> None:
         """Start a lobby: renumber its seats to ``0..n-1`` (``seat_order`` lists the lobby's
         seat numbers in table order) and store the dealt state, in one transaction.
@@ -301,7 +333,7 @@ class GameStorage(OutboxStorage):
                     "UPDATE game_seats SET seat = ? WHERE game_id = ? AND seat = ?",
                     (new, game_id, old + offset),
                 )
-            await self._start_lobby(conn, game_id, state_json, version, deadline, ts)
+            await self._start_lobby(conn, game_id, state_json, version, deadline, ts, record)
 
     async def leave_running_game(
         self,
@@ -314,6 +346,7 @@ class GameStorage(OutboxStorage):
         deadline: float | None = None,
         timer_strikes: Mapping[str, int] | None = None,
         now: float | None = None,
+        record_line: str | None = None,
     ) -> SeatRow:
         """A human leaves a running game: mark the seat left, release the user and store the
         new state (a computer plays on) atomically, with the usual optimistic version check.
@@ -331,6 +364,7 @@ class GameStorage(OutboxStorage):
                 deadline,
                 timer_strikes,
                 ts,
+                record_line,
             )
             async with conn.execute(
                 "SELECT * FROM game_seats WHERE game_id = ? AND seat = ?", (game_id, seat)

@@ -54,10 +54,10 @@ _RETURNS_ROWS = ("SELECT", "WITH", "VALUES", "SHOW", "TABLE")
 _BATCH_UPDATE = (
     "UPDATE games AS g SET state_json = v.state_json, version = v.new_version,"
     " turn_deadline = v.deadline, timer_strikes = COALESCE(v.strikes, g.timer_strikes),"
-    " turn_reminded = 0, updated_at = v.ts"
+    " turn_reminded = 0, updated_at = v.ts, record = g.record || COALESCE(v.line, '')"
     " FROM unnest($1::text[], $2::bigint[], $3::float8[], $4::text[], $5::float8[],"
-    " $6::bigint[], $7::bigint[])"
-    " AS v(state_json, new_version, deadline, strikes, ts, id, expected)"
+    " $6::text[], $7::bigint[], $8::bigint[])"
+    " AS v(state_json, new_version, deadline, strikes, ts, line, id, expected)"
     " WHERE g.id = v.id AND g.version = v.expected AND g.status = 'running'"
     " RETURNING g.id"
 )

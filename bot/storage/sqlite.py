@@ -181,12 +181,13 @@ _UPDATE_FROM = sqlite3.sqlite_version_info >= (3, 33, 0)
 
 def _batch_update_sql(rows: int) -> str:
     """``STATE_UPDATE`` for ``rows`` games in one statement (parameters as ``state_params``)."""
-    values = ", ".join(["(?, ?, ?, ?, ?, ?, ?)"] * rows)
+    values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * rows)
     return (
         "UPDATE games SET state_json = v.column1, version = v.column2, turn_deadline = v.column3,"
         " timer_strikes = COALESCE(v.column4, games.timer_strikes), turn_reminded = 0,"
-        f" updated_at = v.column5 FROM (VALUES {values}) AS v"
-        " WHERE games.id = v.column6 AND games.version = v.column7 AND games.status = 'running'"
+        " updated_at = v.column5, record = games.record || COALESCE(v.column6, '')"
+        f" FROM (VALUES {values}) AS v"
+        " WHERE games.id = v.column7 AND games.version = v.column8 AND games.status = 'running'"
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .core import StorageCore
+from .rating_games import RATINGS_SCHEMA
 from .rows import LeaderboardEntry, LeaderboardSort, Period, UserStats
 
 __all__ = ["FOOL_OUTCOMES", "PERIOD_SECONDS", "StatsStorage"]
@@ -75,6 +76,30 @@ class StatsStorage(StorageCore):
         else:
             raise ValueError(f"sort must be 'fools' or 'record', got {sort!r}")
         window, window_params = self._window(period, now)
+        if not window and self._db.schema_version >= RATINGS_SCHEMA:
+            # All time: the counts kept per player (migration 0008) rather than adding up
+            # every result row of the server (614 ms at 100,000 results, bench/ratings_board.py).
+            sql = (
+                "SELECT user_id, results AS games, fools, wins, draws, forfeits,"
+                " CAST(fools AS DOUBLE PRECISION) / results AS fool_rate"
+                " FROM rating_players WHERE guild_id = ? AND results >= ?"
+                f" ORDER BY {order} LIMIT ? OFFSET ?"
+            )
+            params: tuple[object, ...] = (guild_id, max(min_games, 1), limit, offset)
+            async with self._read() as conn, conn.execute(sql, params) as cur:
+                rows = [r async for r in cur]
+            return [
+                LeaderboardEntry(
+                    rank=offset + i + 1,
+                    user_id=r["user_id"],
+                    games=r["games"],
+                    fools=r["fools"],
+                    wins=r["wins"],
+                    draws=r["draws"],
+                    forfeits=r["forfeits"],
+                )
+                for i, r in enumerate(rows)
+            ]
         # CASE rather than SUM(boolean), which PostgreSQL has no SUM of; DOUBLE PRECISION is
         # a float in both engines (PostgreSQL's REAL is single precision).
         fools = "SUM(CASE WHEN outcome IN ('fool', 'lost_team', 'forfeit') THEN 1 ELSE 0 END)"
@@ -114,6 +139,16 @@ class StatsStorage(StorageCore):
     ) -> int:
         """Number of ranked users, for "page X of Y"."""
         window, window_params = self._window(period, now)
+        if not window and self._db.schema_version >= RATINGS_SCHEMA:
+            async with (
+                self._read() as conn,
+                conn.execute(
+                    "SELECT COUNT(*) FROM rating_players WHERE guild_id = ? AND results >= ?",
+                    (guild_id, max(min_games, 1)),
+                ) as cur,
+            ):
+                row = await cur.fetchone()
+            return int(row[0]) if row is not None else 0
         async with (
             self._read() as conn,
             conn.execute(

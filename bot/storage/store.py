@@ -33,6 +33,7 @@ from .games import GameStorage
 from .lobbies import LobbyStorage
 from .outbox import OutboxStorage
 from .prefs import PlayerPrefsStorage
+from .ratings import RatingStorage
 from .settings import GuildSettingsStorage
 from .stats import StatsStorage
 
@@ -47,5 +48,6 @@ class Storage(
     GuildSettingsStorage,
     PlayerPrefsStorage,
     StatsStorage,
+    RatingStorage,
 ):
     """Async facade over the database. Create with ``await Storage.open(url_or_path)``."""

@@ -10,6 +10,11 @@ the log held two tracebacks (the failure, then the failed apology). Hence:
   message: the edit goes through the interaction's webhook, valid for 15 minutes, where a
   late retry does no harm. A click whose acknowledgement did not get through in time is not
   applied: the player saw it fail, so nothing happened, and clicking again is safe.
+* A 5xx or 429 on an answer is tried again at once, with short pauses
+  (:func:`bot.surfaces.delivery.prompt_retry`), as long as the 3 seconds allow for the first
+  answer and a few times for an edit through the webhook; past that, a click's outcome is
+  still shown where it is owed: the table by its own delivery, the player's hand by the live
+  hand (``fallback``), so nobody is left looking at a spinner or a stale hand.
 * An answer that Discord refused is logged as one line (which interaction, what Discord
   said), never a traceback: it is Discord's trouble, not a bug, and an apology sent the same
   way would fail the same way.
@@ -19,9 +24,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
+
+from .delivery import prompt_retry
 
 __all__ = [
     "ANSWER_DEADLINE_SECONDS",
@@ -72,22 +80,39 @@ async def acknowledge(interaction: discord.Interaction) -> bool:
     when that did not get through in time, in which case the caller must not act on it."""
     if interaction.response.is_done():
         return True
+    left = _time_left(interaction)
+    deadline = asyncio.get_running_loop().time() + left
     try:
-        async with asyncio.timeout(_time_left(interaction)):
-            await interaction.response.defer()
+        async with asyncio.timeout(left):
+            await prompt_retry(interaction.response.defer, deadline=deadline)
     except (discord.HTTPException, TimeoutError) as exc:
         log_lost_answer(interaction, exc)
         return False
     return True
 
 
-async def update_message(interaction: discord.Interaction, **fields: Any) -> None:
-    """Edit the message the clicked component sits on: in the response while it is open,
-    else (after :func:`acknowledge`) through the interaction's webhook."""
-    if interaction.response.is_done():
-        await interaction.edit_original_response(**fields)
-    else:
-        await interaction.response.edit_message(**fields)
+async def update_message(
+    interaction: discord.Interaction,
+    *,
+    fallback: Callable[[], object] | None = None,
+    **fields: Any,
+) -> None:
+    """Edit the message the clicked component sits on: in the response while it is open
+    (tried again while the 3 seconds allow), else (after :func:`acknowledge`) through the
+    interaction's webhook (tried again a few times). When Discord still refuses, ``fallback``
+    (the live hand's redraw) is called before the failure goes up to be logged."""
+    try:
+        if interaction.response.is_done():
+            await prompt_retry(lambda: interaction.edit_original_response(**fields))
+        else:
+            deadline = asyncio.get_running_loop().time() + _time_left(interaction)
+            await prompt_retry(
+                lambda: interaction.response.edit_message(**fields), deadline=deadline
+            )
+    except discord.HTTPException:
+        if fallback is not None:
+            fallback()
+        raise
 
 
 def on_public_message(interaction: discord.Interaction) -> bool:

@@ -32,7 +32,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 
 import aiohttp
 import discord
@@ -45,11 +45,14 @@ if TYPE_CHECKING:
 __all__ = [
     "BACKOFF_MAX_SECONDS",
     "BACKOFF_SECONDS",
+    "PROMPT_ATTEMPTS",
+    "PROMPT_BACKOFF_SECONDS",
     "Delivery",
     "Obsolete",
     "Transport",
     "backoff_delay",
     "ping_due",
+    "prompt_retry",
 ]
 
 log = logging.getLogger(__name__)
@@ -64,6 +67,15 @@ BACKOFF_MAX_SECONDS = 300.0
 #: Order in which a game's obligations go out: the table first (it is what people look at),
 #: then the result under it, then pings.
 _ORDER: dict[str, int] = {"table": 0, "result": 1, "ping": 2, "remind": 3}
+
+
+#: A write somebody is waiting for *now* (a new table's thread and lobby post, a click's
+#: answer) is tried this many times in all; the pause before the second try, doubling.
+#: Bounded, unlike the obligations above: past it the caller cleans up or falls back.
+PROMPT_ATTEMPTS = 3
+PROMPT_BACKOFF_SECONDS = 0.25
+
+T = TypeVar("T")
 
 
 class Obsolete(Exception):
@@ -139,6 +151,39 @@ def _transient(exc: BaseException) -> tuple[bool, float | None]:
             return True, retry_after
         return exc.status >= 500, None
     return isinstance(exc, OSError | aiohttp.ClientError | asyncio.TimeoutError), None
+
+
+async def prompt_retry(
+    call: Callable[[], Awaitable[T]],
+    *,
+    deadline: float | None = None,
+    attempts: int | None = None,
+    sleep: Callable[[float], Awaitable[object]] | None = None,
+) -> T:
+    """``await call()``, tried again after a transient failure (5xx, 429, a network error)
+    up to :data:`PROMPT_ATTEMPTS` times with short doubling pauses from
+    :data:`PROMPT_BACKOFF_SECONDS`. A permanent failure (403, 404, other 4xx) is raised at
+    once, and so is the last transient one, or one whose pause (a 429's ``retry_after``
+    included) would end after ``deadline`` (a ``loop.time()``; an interaction's answer is
+    due within 3 s). For the writes that cannot wait for :class:`Delivery`'s patient queue
+    because a person is looking at a spinner or at a "… is opening a table" notice.
+    ``call`` is called anew each try, so a message with a file is built again."""
+    loop = asyncio.get_running_loop()
+    tries = PROMPT_ATTEMPTS if attempts is None else attempts
+    pause = PROMPT_BACKOFF_SECONDS
+    for attempt in range(1, tries + 1):
+        try:
+            return await call()
+        except Exception as exc:
+            transient, retry_after = _transient(exc)
+            wait = max(pause, retry_after or 0.0)
+            late = deadline is not None and loop.time() + wait >= deadline
+            if not transient or attempt == tries or late:
+                raise
+            log.info("retrying in %.2f s after %s", wait, _describe(exc))
+            await (sleep or asyncio.sleep)(wait)
+            pause *= 2
+    raise AssertionError("unreachable")  # the loop returns or raises
 
 
 class Delivery:

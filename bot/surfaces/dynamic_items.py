@@ -8,9 +8,15 @@ Custom id formats (all ≤ 100 characters):
 * ``durak:show:<game>`` — the table's "Show my hand" button
 * ``durak:act:<game>:<version>:<kind>:<cards>`` — one legal move; ``cards`` is card notation
   concatenated (``6s8s``), empty for take/pass
-* ``durak:hand:<game>:<version>:<page>:<target>`` — hand paging/refresh (``target`` = the
-  attack card being answered, or ``-``)
-* ``durak:tgt:<game>:<version>:<page>`` — select of the attack card to beat (values: cards)
+* ``durak:card:<game>:<version>:<selection>:<card>`` — a tap on a card of the hand
+  (``selection`` = the selected cards run together, or ``-``); what it does is decided at
+  click time (bot/surfaces/hand_controls.py)
+* ``durak:cards:<game>:<version>:<selection>:<menu>`` — a hand too big for buttons: card
+  selects, 25 cards each (values: cards); a choice is a tap
+* ``durak:hand:<game>:<version>:<page>:<selection>`` — refresh (keeps the selection), clear
+  the selection, reopen; ``page`` is always 0 (hands shown before tap-a-card paged)
+* ``durak:tgt:<game>:<version>:<page>`` — the attack-card select of hands shown before
+  tap-a-card: answered with the current hand
 * ``durak:lb:<period>:<sort>:<page>:<dir>`` — leaderboard paging (the guild comes from the
   interaction, so a copied id cannot show another server's board)
 
@@ -27,7 +33,14 @@ from typing import Any
 
 import discord
 
-from .hand_views import ActButton, HandNavButton, ShowHandButton, TargetSelect
+from .hand_views import (
+    ActButton,
+    CardButton,
+    CardSelect,
+    HandNavButton,
+    ShowHandButton,
+    TargetSelect,
+)
 from .interactions import _Guarded
 from .leaderboard_views import LeaderboardButton
 from .lobby_views import LeaveConfirmButton, LobbyAiSelect, LobbyButton, LobbyHostSelect
@@ -38,7 +51,10 @@ log = logging.getLogger(__name__)
 class UnknownDurakItem(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"durak:(?!(?:lobby|lobbyai|lobbyhost|leave|show|act|hand|tgt|lb|again):)(?P<rest>.*)",
+    template=(
+        r"durak:(?!(?:lobby|lobbyai|lobbyhost|leave|show|act|card|cards|hand|tgt|lb|again|rec"
+        r"|hint):)(?P<rest>.*)"
+    ),
 ):
     """Catches ids with our prefix but an unknown kind (old versions, tampering)."""
 
@@ -63,6 +79,8 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LeaveConfirmButton,
     ShowHandButton,
     ActButton,
+    CardButton,
+    CardSelect,
     HandNavButton,
     TargetSelect,
     LeaderboardButton,

@@ -1,16 +1,17 @@
-"""A player's private hand: the move buttons (ordered, paged, with a target select), the
-live hand message, and the "Show my hand" button on the table."""
+"""A player's private hand: tap-a-card controls (bot.surfaces.hand_controls) laid out in
+Discord's five rows, the live hand message, and the "Show my hand" button on the table."""
 
 from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from engine import Action, ActionKind, Card, Observation
-from engine.cards import PACK, sort_key
 
 from ..cardart.emojis import registry as card_emojis
 from ..game.errors import HandClosed, ServiceError, StaleAction
@@ -21,6 +22,8 @@ from ..rendering.common import card_text, cards_text
 from ..rendering.result import result_text
 from ..rendering.table import hand_embed
 from .answers import acknowledge, on_public_message, update_message
+from .hand_controls import HandControls, Tap, controls, tap
+from .hint_views import add_hint_button
 from .interactions import (
     BUTTONS_PER_ROW,
     CONTENT_LIMIT,
@@ -32,42 +35,20 @@ from .interactions import (
     error_text,
     reply_ephemeral,
 )
+from .learn import add_learn_tips
 
 log = logging.getLogger(__name__)
 
-CARD_ROWS = 4  # rows of move buttons per page when no target select is shown
+#: Discord's most rows of components on one message.
+MAX_ROWS = 5
 
 
-_KIND_ORDER = {
-    ActionKind.ATTACK: 0,
-    ActionKind.TRANSFER: 1,
-    ActionKind.SHOW: 2,
-    ActionKind.DEFEND: 3,
-    ActionKind.CONCEAL: 3,
-    ActionKind.LEAD_BLIND: 0,
-    ActionKind.TRANSFER_BLIND: 1,
-    ActionKind.BEAT_BLIND: 3,
-    ActionKind.THROW_BLIND: 4,
-    ActionKind.THROW: 4,
-    ActionKind.PILE: 5,
-}
+#: Options in one select menu (Discord's limit).
+SELECT_OPTIONS = 25
 
 
-_SIMPLE = (
-    ActionKind.TAKE,
-    ActionKind.PASS,
-    ActionKind.EXCHANGE,
-    ActionKind.ACCEPT,
-    ActionKind.CHALLENGE,
-)
-
-
-#: Moves that answer one attack card (the target select chooses which); CONCEAL: take on trust.
+#: Moves that answer one attack card; CONCEAL: take on trust.
 _ANSWERS = (ActionKind.DEFEND, ActionKind.CONCEAL, ActionKind.BEAT_BLIND)
-
-
-#: Kinds whose cards are (attack, answer): their order is part of the move.
-_ORDERED_CARDS = _ANSWERS
 
 
 #: Reverse fool: moves that name a slot of the player's own (unseen) hand, not a card.
@@ -83,65 +64,6 @@ _BLIND_LABELS = {
     ActionKind.BEAT_BLIND: "hand.button.beat_blind",
     ActionKind.TRANSFER_BLIND: "hand.button.transfer_blind",
 }
-
-
-def _face_key(a: Action) -> tuple[Any, ...]:
-    """What a move looks like to the player: its kind and the faces of its cards. In big fool
-    a card and its twin (``c`` and ``c + 52``) look alike and play alike, so two moves with
-    the same key are one button (the first of them is played)."""
-    faces = [c % PACK for c in a.cards]
-    if a.kind not in _ORDERED_CARDS:
-        faces.sort()
-    return (a.kind, *faces)
-
-
-def _chosen_target(target: Card | None, targets: list[Card]) -> Card | None:
-    """The attack card the defender picked, or the first: a twin of a shown target (big
-    fool) picks that target, since the select offers one of two alike cards."""
-    if not targets:
-        return None
-    if target is not None:
-        for c in targets:
-            if c % PACK == target % PACK:
-                return target if target in targets else c
-    return targets[0]
-
-
-def _sorted_moves(obs: Observation, target: Card | None) -> tuple[list[Action], list[Card]]:
-    """Card moves to show as buttons, and the attack cards the defender could answer; moves
-    (and attack cards) that differ only by a twin of the second pack are shown once."""
-    moves: list[Action] = []
-    seen: set[tuple[Any, ...]] = set()
-    for a in obs.legal_actions:
-        if a.kind in _SIMPLE:
-            continue
-        k = _face_key(a)
-        if k not in seen:
-            seen.add(k)
-            moves.append(a)
-    targets: list[Card] = []
-    faces: set[int] = set()
-    for attack, defence in obs.table:
-        if (
-            defence is None
-            and attack % PACK not in faces
-            and any(a.kind in _ANSWERS and a.cards[0] == attack for a in moves)
-        ):
-            targets.append(attack)
-            faces.add(attack % PACK)
-    if targets:
-        chosen = _chosen_target(target, targets)
-        moves = [a for a in moves if a.kind not in _ANSWERS or a.cards[0] == chosen]
-
-    def key(a: Action) -> tuple[Any, ...]:
-        card = a.cards[-1] if a.cards else None
-        return (
-            _KIND_ORDER.get(a.kind, 9),
-            len(a.cards),
-            sort_key(card, obs.trump) if card is not None else (0, 0, 0),
-        )
-
-    return sorted(moves, key=key), targets
 
 
 #: Locale keys of the move verbs shown on card buttons.
@@ -204,90 +126,143 @@ def _simple_label(a: Action, obs: Observation, locale: str) -> str:
     return _move_label(a, obs, locale)
 
 
+def _unit_label(card: Card, blind: bool, selected: bool, locale: str) -> str:
+    """A card button's words: the card itself ("10♦", read out as such by screen readers),
+    a slot of a blind hand ("Card #3"), a tick when it is selected."""
+    text = t("hand.button.slot", locale, slot=int(card) + 1) if blind else card_text(card)
+    return f"✓ {text}" if selected else text
+
+
+def _unit_emoji(card: Card, blind: bool, obs: Observation) -> discord.PartialEmoji | None:
+    return None if blind else card_emojis.card(card, card.suit == obs.trump)
+
+
+def _selection_id(cards: Sequence[Card]) -> str:
+    return "".join(str(c) for c in cards) or "-"
+
+
+@dataclass(frozen=True, slots=True)
+class HandLayout:
+    """How a hand's controls fit Discord's five rows: card buttons (five a row) or, when a
+    hand has more playable cards than the rows left, card select menus (25 cards each)."""
+
+    controls: HandControls
+    #: Verb buttons in order: the selection's completions, take/done/..., clear, refresh.
+    verb_count: int
+    verb_rows: int
+    #: Card select menus instead of card buttons (0: buttons).
+    selects: int
+
+    @property
+    def move_components(self) -> int:
+        """Components that make or build a move (refresh and clear do neither)."""
+        hc = self.controls
+        cards = self.selects if self.selects else len(hc.taps)
+        return cards + len(hc.completions) + len(hc.verbs)
+
+
+def layout(hc: HandControls) -> HandLayout:
+    """Fit ``hc`` into five rows, never paging: verbs take the bottom rows, cards the rest."""
+    verbs = len(hc.completions) + len(hc.verbs) + (1 if hc.selection else 0) + 1
+    verb_rows = max(1, -(-verbs // BUTTONS_PER_ROW))
+    card_rows = MAX_ROWS - verb_rows
+    taps = len(hc.taps)
+    if taps <= card_rows * BUTTONS_PER_ROW:
+        return HandLayout(hc, verbs, verb_rows, 0)
+    return HandLayout(hc, verbs, verb_rows, -(-taps // SELECT_OPTIONS))
+
+
+def hand_controls(session: GameSession, seat: int, selection: Sequence[Card] = ()) -> HandLayout:
+    """The laid-out controls of ``seat``'s hand (the bench and tests read it too)."""
+    return layout(controls(session.game.observation(seat), selection))
+
+
 def hand_message(
     session: GameSession,
     seat: int,
     locale: str,
     *,
-    page: int = 0,
-    target: Card | None = None,
+    selection: Sequence[Card] = (),
     note: str | None = None,
 ) -> tuple[str | None, discord.Embed, discord.ui.View]:
     """Content, embed and components of a player's private hand message.
 
-    Only the moves legal for this seat right now get a button. Defending is two-step only when
-    it has to be: with one unbeaten card the beating cards are offered directly; with several,
-    a select picks the card to answer (default: the first) and the buttons follow it. Moves
-    beyond one message's capacity are paged.
+    Tap-a-card (bot.surfaces.hand_controls): each card the seat can play now is a button; a
+    card with one use plays it, a card with several uses (or one that can go with others)
+    selects, and the moves made of the selected cards appear as verb buttons. Take, done,
+    pass and the other card-less moves are always buttons. Only legal moves get a control.
     """
     obs = session.game.observation(seat)
     gid, ver = session.game_id, session.version
-    embed = hand_embed(session, obs, locale)
     view = _components_view()
+    hc = controls(obs, selection)
+    embed = hand_embed(session, obs, locale, selected=hc.selection)
     if session.finished:
         return note, embed, view
-    moves, targets = _sorted_moves(obs, target)
-    chosen = _chosen_target(target, targets)
-    # Rows 0-3 hold move buttons; with several attack cards to answer, row 3 is the select.
-    # Row 4 always holds take/done/exchange and the paging controls.
-    rows = CARD_ROWS - (1 if len(targets) > 1 else 0)
-    per_page = rows * BUTTONS_PER_ROW
-    pages = max(1, -(-len(moves) // per_page))
-    page = min(max(page, 0), pages - 1)
-    shown = moves[page * per_page : (page + 1) * per_page]
-    for i, move in enumerate(shown):
-        style = (
-            discord.ButtonStyle.success
-            if move.kind is ActionKind.DEFEND
-            else discord.ButtonStyle.primary
-        )
-        view.add_item(
+    lay = layout(hc)
+    sel = _selection_id(hc.selection)
+    chosen = set(hc.selection)
+    card_rows = MAX_ROWS - lay.verb_rows
+    if lay.selects:
+        for i in range(lay.selects):
+            chunk = hc.taps[i * SELECT_OPTIONS : (i + 1) * SELECT_OPTIONS]
+            if i >= card_rows:
+                log.warning("game %d: hand of seat %d has more cards than rows", gid, seat)
+                break
+            view.add_item(CardSelect(gid, ver, sel, i, chunk, hc.blind, obs, locale, row=i))
+    else:
+        for i, tp in enumerate(hc.taps):
+            picked = tp.card in chosen
+            style = discord.ButtonStyle.success if picked else discord.ButtonStyle.primary
+            view.add_item(
+                CardButton(
+                    gid,
+                    ver,
+                    sel,
+                    tp.card,
+                    _unit_label(tp.card, hc.blind, picked, locale),
+                    style,
+                    i // BUTTONS_PER_ROW,
+                    emoji=_unit_emoji(tp.card, hc.blind, obs),
+                )
+            )
+    buttons: list[discord.ui.Item[Any]] = []
+    for move in hc.completions:
+        buttons.append(
             ActButton(
                 gid,
                 ver,
                 move,
                 _move_label(move, obs, locale),
-                style,
-                i // BUTTONS_PER_ROW,
+                discord.ButtonStyle.success,
                 emoji=_move_emoji(move, obs),
             )
         )
-    if len(targets) > 1:
-        view.add_item(
-            TargetSelect(gid, ver, page, targets, chosen, locale, row=rows, trump=obs.trump)
-        )
-    control_row = CARD_ROWS
-    for move in (a for a in obs.legal_actions if a.kind in _SIMPLE):
+    for move in hc.verbs:
         style = (
             discord.ButtonStyle.danger
             if move.kind is ActionKind.TAKE
             else discord.ButtonStyle.secondary
         )
-        view.add_item(
+        buttons.append(
             ActButton(
                 gid,
                 ver,
                 move,
                 _simple_label(move, obs, locale),
                 style,
-                control_row,
                 emoji=_move_emoji(move, obs),
             )
         )
-    tgt = str(chosen) if chosen is not None else "-"
-    if page > 0:
-        view.add_item(
-            HandNavButton(gid, ver, page - 1, tgt, t("hand.button.page_prev", locale), control_row)
-        )
-    if page < pages - 1:
-        view.add_item(
-            HandNavButton(gid, ver, page + 1, tgt, t("hand.button.page_next", locale), control_row)
-        )
-    view.add_item(
-        HandNavButton(
-            gid, ver, page, tgt, t("hand.button.refresh", locale), control_row, refresh=True
-        )
-    )
+    if hc.selection:
+        buttons.append(HandNavButton(gid, ver, 0, "-", t("hand.button.clear", locale), clear=True))
+    buttons.append(HandNavButton(gid, ver, 0, sel, t("hand.button.refresh", locale), refresh=True))
+    first = lay.selects or -(-len(hc.taps) // BUTTONS_PER_ROW)  # rows the cards took
+    for i, item in enumerate(buttons):
+        item.row = min(first + i // BUTTONS_PER_ROW, MAX_ROWS - 1)
+        view.add_item(item)
+    add_hint_button(view, session, seat, locale)  # (bot/surfaces/hint_views.py)
+    add_learn_tips(embed, session, seat, locale)  # /durak learn (bot/surfaces/learn.py)
     return note, embed, view
 
 
@@ -296,8 +271,7 @@ def live_hand_message(
     seat: int,
     locale: str,
     *,
-    page: int = 0,
-    target: Card | None = None,
+    selection: Sequence[Card] = (),
 ) -> tuple[str | None, discord.Embed | None, discord.ui.View]:
     """What a live hand is edited to (see bot.surfaces.live_hands): the hand while the game runs;
     once it is over or cancelled, the same sentence a click on that hand gets, so no frozen "your
@@ -305,7 +279,7 @@ def live_hand_message(
     if session.finished:
         key = "hand.closed.cancelled" if session.status == "cancelled" else "hand.closed.finished"
         return error_text(HandClosed(key, session), locale), None, _components_view()
-    return hand_message(session, seat, locale, page=page, target=target)
+    return hand_message(session, seat, locale, selection=selection)
 
 
 def reopen_view(session: GameSession, locale: str) -> discord.ui.View:
@@ -331,16 +305,28 @@ def _track(
     session: GameSession,
     locale: str,
     *,
-    page: int = 0,
-    target: Card | None = None,
+    selection: Sequence[Card] = (),
     new_message: bool = False,
 ) -> None:
     """This answer shows the player their hand: it becomes their live hand
-    (bot.surfaces.live_hands).
+    (bot.surfaces.live_hands), with its selection kept across the game's changes.
     Called right before the answer is sent, with no await since the game was read."""
     live = getattr(interaction.client, "live_hands", None)
     if live is not None:
-        live.opened(interaction, session, locale, page=page, target=target, new_message=new_message)
+        live.opened(
+            interaction, session, locale, selection=tuple(selection), new_message=new_message
+        )
+
+
+def _missed(interaction: discord.Interaction, game_id: int) -> Callable[[], None]:
+    """What a hand answer that Discord refused still owes: the live hand's redraw."""
+
+    def redraw() -> None:
+        live = getattr(interaction.client, "live_hands", None)
+        if live is not None:
+            live.missed(game_id, interaction.user.id)
+
+    return redraw
 
 
 async def _edit_hand(
@@ -348,14 +334,20 @@ async def _edit_hand(
     session: GameSession,
     seat: int,
     *,
-    page: int = 0,
-    target: Card | None = None,
+    selection: Sequence[Card] = (),
     note: str | None = None,
 ) -> None:
     locale = pick_locale(interaction.locale, session.locale)
-    content, embed, view = hand_message(session, seat, locale, page=page, target=target, note=note)
-    _track(interaction, session, locale, page=page, target=target)
-    await update_message(interaction, content=content, embed=embed, view=view)
+    content, embed, view = hand_message(session, seat, locale, selection=selection, note=note)
+    shown = controls(session.game.observation(seat), selection).selection
+    _track(interaction, session, locale, selection=shown)
+    await update_message(
+        interaction,
+        content=content,
+        embed=embed,
+        view=view,
+        fallback=_missed(interaction, session.game_id),
+    )
 
 
 async def send_hand(interaction: discord.Interaction, session: GameSession, seat: int) -> None:
@@ -449,6 +441,87 @@ class _HandItem(_Guarded):
             content=content, embed=embed, view=view, ephemeral=True
         )
 
+    async def play(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        version: int,
+        seat: int,
+        action: Action,
+    ) -> None:
+        """Apply ``action`` (the interaction is acknowledged) and show the hand after it."""
+        service = _service(interaction)
+        try:
+            session = await service.act(game_id, interaction.user.id, version, action)
+        except StaleAction as err:
+            log.info("game %d: stale click v%d by %d", game_id, version, interaction.user.id)
+            await self.refuse(interaction, game_id, err)
+            return
+        except ServiceError as err:
+            await self.refuse(interaction, game_id, err)
+            return
+        locale = pick_locale(interaction.locale, session.locale)
+        if session.finished:
+            # This very move ended the game: say so (a refused click says something else).
+            text = t("hand.move_ended_game", locale)
+            result = result_text(session, locale)
+            closing = f"{text}\n{result}" if result else text
+            _track(interaction, session, locale)  # forgets the live hand: the game is over
+            await update_message(
+                interaction, content=closing[:CONTENT_LIMIT], embed=None, view=None
+            )
+            return
+        content, embed, view = hand_message(session, seat, locale)
+        _track(interaction, session, locale)
+        await update_message(
+            interaction,
+            content=content,
+            embed=embed,
+            view=view,
+            fallback=_missed(interaction, game_id),
+        )
+
+    async def tap_card(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        version: int,
+        selection: list[str],
+        card: str,
+    ) -> None:
+        """A tap on a card (button or select): play its one use, or change the selection.
+        What the tap does is worked out again from the game as it is now, so a stale tap
+        (another move came first) is refused politely instead of doing something else."""
+        if on_public_message(interaction):
+            await self.answer_public(interaction, game_id)
+            return
+        service = _service(interaction)
+        try:
+            session, seat = await service.require_player(game_id, interaction.user.id)
+        except ServiceError as err:
+            await self.refuse(interaction, game_id, err)
+            return
+        if version != session.version:
+            await self.refuse(interaction, game_id, StaleAction())
+            return
+        try:
+            chosen = [Card.parse(c) for c in selection]
+            tapped = Card.parse(card)
+        except ValueError:
+            await self.malformed(interaction)
+            return
+        obs = session.game.observation(seat)
+        outcome = tap(obs, chosen, tapped)
+        if outcome is None:
+            await self.refuse(interaction, game_id, StaleAction())
+            return
+        if outcome.action is None:
+            await _edit_hand(interaction, session, seat, selection=outcome.selection)
+            return
+        if not await acknowledge(interaction):
+            return
+        await self.play(interaction, game_id, version, seat, outcome.action)
+
 
 class ActButton(
     _HandItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"durak:act:(?P<rest>.*)"
@@ -498,7 +571,7 @@ class ActButton(
             return
         service = _service(interaction)
         try:
-            session, seat = await service.require_player(game_id, interaction.user.id)
+            _, seat = await service.require_player(game_id, interaction.user.id)
             action = parse_action(seat, parts[2], cards)
         except ServiceError as err:
             await self.refuse(interaction, game_id, err)
@@ -506,34 +579,16 @@ class ActButton(
         except ValueError:
             await self.malformed(interaction)
             return
-        try:
-            session = await service.act(game_id, interaction.user.id, version, action)
-        except StaleAction as err:
-            log.info("game %d: stale click v%d by %d", game_id, version, interaction.user.id)
-            await self.refuse(interaction, game_id, err)
-            return
-        except ServiceError as err:
-            await self.refuse(interaction, game_id, err)
-            return
-        locale = pick_locale(interaction.locale, session.locale)
-        if session.finished:
-            # This very move ended the game: say so (a refused click says something else).
-            text = t("hand.move_ended_game", locale)
-            result = result_text(session, locale)
-            closing = f"{text}\n{result}" if result else text
-            _track(interaction, session, locale)  # forgets the live hand: the game is over
-            await update_message(
-                interaction, content=closing[:CONTENT_LIMIT], embed=None, view=None
-            )
-            return
-        content, embed, view = hand_message(session, seat, locale)
-        _track(interaction, session, locale)
-        await update_message(interaction, content=content, embed=embed, view=view)
+        await self.play(interaction, game_id, version, seat, action)
 
 
 class HandNavButton(
     _HandItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"durak:hand:(?P<rest>.*)"
 ):
+    """Refresh (keeps the selection), clear the selection, and reopen a live hand. The id is
+    ``game:version:page:selection``; ``page`` is always 0 now (hands no longer page) and is
+    kept so the ids of hands shown before still parse."""
+
     def __init__(
         self,
         game_id: int | None,
@@ -544,15 +599,17 @@ class HandNavButton(
         row: int | None = None,
         *,
         refresh: bool = False,
+        clear: bool = False,
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         rest: str | None = None,
     ) -> None:
         self.rest = rest if rest is not None else f"{game_id}:{version}:{page}:{target}"
+        emoji = "🔄" if refresh else "✖️" if clear else None
         super().__init__(
             discord.ui.Button(
                 label=label,
                 style=style,
-                emoji="🔄" if refresh else None,
+                emoji=emoji,
                 custom_id=f"durak:hand:{self.rest}",
                 row=row,
             )
@@ -569,9 +626,9 @@ class HandNavButton(
         if parts is None or not all(p.isdigit() for p in parts[:3]):
             await self.malformed(interaction)
             return
-        game_id, page = int(parts[0]), int(parts[2])
-        target = _card_list(parts[3]) if parts[3] != "-" else []
-        if target is None or len(target) > 1:
+        game_id = int(parts[0])
+        selection = _card_list(parts[3]) if parts[3] != "-" else []
+        if selection is None:
             await self.malformed(interaction)
             return
         if on_public_message(interaction):
@@ -582,45 +639,102 @@ class HandNavButton(
         except ServiceError as err:
             await self.refuse(interaction, game_id, err)
             return
-        await _edit_hand(
-            interaction,
-            session,
-            seat,
-            page=page,
-            target=Card.parse(target[0]) if target else None,
-        )
+        await _edit_hand(interaction, session, seat, selection=[Card.parse(c) for c in selection])
 
 
-class TargetSelect(
-    _HandItem, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"durak:tgt:(?P<rest>.*)"
+class CardButton(
+    _HandItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"durak:card:(?P<rest>.*)"
 ):
+    """One card of the hand: ``durak:card:<game>:<version>:<selection>:<card>``. The tap's
+    effect (play, select, deselect) is decided at click time from the game, never from the
+    id, so a forged id can do no more than a tap on a card of one's own hand."""
+
     def __init__(
         self,
         game_id: int | None,
         version: int = 0,
-        page: int = 0,
-        targets: list[Card] | None = None,
-        chosen: Card | None = None,
+        selection: str = "-",
+        card: Card | None = None,
+        label: str = "?",
+        style: discord.ButtonStyle = discord.ButtonStyle.primary,
+        row: int | None = None,
+        *,
+        emoji: discord.PartialEmoji | None = None,
+        rest: str | None = None,
+    ) -> None:
+        self.rest = rest if rest is not None else f"{game_id}:{version}:{selection}:{card}"
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=style,
+                custom_id=f"durak:card:{self.rest}",
+                row=row,
+                emoji=emoji,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> CardButton:
+        return cls(None, rest=match["rest"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        parts = _ints(self.rest, 4)
+        selection = (_card_list(parts[2]) if parts[2] != "-" else []) if parts else None
+        card = _card_list(parts[3]) if parts else None
+        if (
+            parts is None
+            or not (parts[0].isdigit() and parts[1].isdigit())
+            or selection is None
+            or card is None
+            or len(card) != 1
+        ):
+            await self.malformed(interaction)
+            return
+        await self.tap_card(interaction, int(parts[0]), int(parts[1]), selection, card[0])
+
+
+class CardSelect(
+    _HandItem, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"durak:cards:(?P<rest>.*)"
+):
+    """The cards of a hand too big for buttons (more than the rows hold), 25 a menu:
+    ``durak:cards:<game>:<version>:<selection>:<menu>``; choosing a card is a tap on it."""
+
+    def __init__(
+        self,
+        game_id: int | None,
+        version: int = 0,
+        selection: str = "-",
+        index: int = 0,
+        taps: Sequence[Tap] = (),
+        blind: bool = False,
+        obs: Observation | None = None,
         locale: str = "en",
         row: int | None = None,
         *,
-        trump: int | None = None,
         rest: str | None = None,
     ) -> None:
-        self.rest = rest if rest is not None else f"{game_id}:{version}:{page}"
+        self.rest = rest if rest is not None else f"{game_id}:{version}:{selection}:{index}"
+        chosen = set(_card_list(selection) or [])
         options = [
             discord.SelectOption(
-                label=card_text(c),
-                value=str(c),
-                default=c == chosen,
-                emoji=card_emojis.card(c, c.suit == trump),
+                label=_unit_label(tp.card, blind, str(tp.card) in chosen, locale),
+                value=str(tp.card),
+                emoji=_unit_emoji(tp.card, blind, obs) if obs is not None else None,
             )
-            for c in (targets or [])[:25]
+            for tp in taps[:SELECT_OPTIONS]
         ] or [discord.SelectOption(label="-", value="-")]
+        first, last = (taps[0].card, taps[-1].card) if taps else (None, None)
+        placeholder = (
+            t("hand.select_cards_range", locale, first=card_text(first), last=card_text(last))
+            if first is not None and last is not None and not blind
+            else t("hand.select_cards", locale)
+        )
         super().__init__(
             discord.ui.Select(
-                custom_id=f"durak:tgt:{self.rest}",
-                placeholder=t("hand.select_target", locale),
+                custom_id=f"durak:cards:{self.rest}",
+                placeholder=placeholder[:150],
                 options=options,
                 row=row,
             )
@@ -629,14 +743,49 @@ class TargetSelect(
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> TargetSelect:
+    ) -> CardSelect:
         return cls(None, rest=match["rest"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        parts = _ints(self.rest, 3)
+        parts = _ints(self.rest, 4)
+        selection = (_card_list(parts[2]) if parts[2] != "-" else []) if parts else None
         values = self.item.values
         card = _card_list(values[0]) if len(values) == 1 else None
-        if parts is None or not all(p.isdigit() for p in parts) or not card or len(card) != 1:
+        if (
+            parts is None
+            or not (parts[0].isdigit() and parts[1].isdigit())
+            or selection is None
+            or not card
+            or len(card) != 1
+        ):
+            await self.malformed(interaction)
+            return
+        await self.tap_card(interaction, int(parts[0]), int(parts[1]), selection, card[0])
+
+
+class TargetSelect(
+    _HandItem, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"durak:tgt:(?P<rest>.*)"
+):
+    """The attack-card select of hands shown before tap-a-card: a choice on such an old
+    message answers with the current hand (tapping a card now asks which card it beats)."""
+
+    def __init__(self, rest: str) -> None:
+        self.rest = rest
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"durak:tgt:{rest}", options=[discord.SelectOption(label="-", value="-")]
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TargetSelect:
+        return cls(match["rest"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        parts = _ints(self.rest, 3)
+        if parts is None or not parts[0].isdigit():
             await self.malformed(interaction)
             return
         game_id = int(parts[0])
@@ -648,7 +797,5 @@ class TargetSelect(
         except ServiceError as err:
             await self.refuse(interaction, game_id, err)
             return
-        note = None
-        if int(parts[1]) != session.version:
-            note = t("error.stale_button", pick_locale(interaction.locale, session.locale))
-        await _edit_hand(interaction, session, seat, target=Card.parse(card[0]), note=note)
+        note = t("error.stale_button", pick_locale(interaction.locale, session.locale))
+        await _edit_hand(interaction, session, seat, note=note)

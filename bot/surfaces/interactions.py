@@ -13,6 +13,7 @@ from ..game.errors import HandClosed, IllegalMove, ServiceError
 from ..game.models import PlayerRef
 from ..game.service import GameService
 from ..i18n import has_key, pick_locale, t
+from ..rendering.common import inert
 from ..rendering.result import result_text
 from .answers import log_lost_answer
 
@@ -52,12 +53,18 @@ def _service(interaction: discord.Interaction) -> GameService:
     return service
 
 
+#: Parameters of a refusal that carry what the user typed (the others are numbers, mentions).
+_TYPED = frozenset({"preset", "twist", "text", "name"})
+
+
 def error_text(err: ServiceError, locale: str) -> str:
     """The user-facing sentence for a refusal."""
     if isinstance(err, IllegalMove):
         reason = t(f"illegal.{err.code}", locale) if has_key(f"illegal.{err.code}") else err.code
         return t("error.illegal_action", locale, reason=reason)
-    text = t(err.key, locale, **err.params)
+    # the words a user typed (an unknown preset or twist) are echoed inert, never as markup
+    params = {k: inert(v) if k in _TYPED else v for k, v in err.params.items()}
+    text = t(err.key, locale, **params)
     if isinstance(err, HandClosed) and err.session is not None and err.session.status == "finished":
         result = result_text(err.session, locale)
         text = f"{text}\n{result}" if result else text

@@ -12,6 +12,7 @@ from ..game.service import GameService
 from ..i18n import normalize_locale, pick_locale, t
 from ..rendering.server import leaderboard_embed
 from .interactions import _components_view, _Guarded, _ints, _service
+from .standings_views import parse_rating_sort, rating_board_message
 
 log = logging.getLogger(__name__)
 
@@ -30,9 +31,16 @@ _SORTS = ("fools", "record")
 
 async def leaderboard_message(
     service: GameService, guild_id: int, period: str, sort: str, page: int, locale: str
-) -> tuple[discord.Embed, discord.ui.View, bool]:
-    """Embed and paging buttons for one page; the flag says ``page`` had to be clamped
-    (the board shrank since the buttons were drawn, e.g. the week rolled on)."""
+) -> tuple[discord.Embed, discord.ui.View, bool, list[discord.File]]:
+    """Embed, paging buttons and picture (rating board) for one page; the flag says
+    ``page`` had to be clamped (the board shrank since the buttons were drawn, e.g. the week
+    rolled on). ``sort`` is 'fools', 'record', or a rating board (see standings_views)."""
+    board = parse_rating_sort(sort)
+    if board is not None:
+        embed, files, shown, pages = await rating_board_message(
+            service, guild_id, period, board, page, locale
+        )
+        return embed, _buttons(period, sort, shown, pages, locale), shown != page, files
     service.check_leaderboard(period, sort)
     min_games = RECORD_MIN_GAMES if sort == "record" else 1
     size = await service.storage.leaderboard_size(guild_id, period, min_games=min_games)  # type: ignore[arg-type]
@@ -47,23 +55,22 @@ async def leaderboard_message(
         min_games=min_games,
     )
     embed = leaderboard_embed(entries, period, sort, clamped, pages, locale, min_games=min_games)
+    return embed, _buttons(period, sort, clamped, pages, locale), clamped != page, []
+
+
+def _buttons(period: str, sort: str, page: int, pages: int, locale: str) -> discord.ui.View:
     view = _components_view()
     view.add_item(
         LeaderboardButton(
-            period, sort, clamped - 1, "prev", t("common.button.prev", locale), clamped <= 0
+            period, sort, page - 1, "prev", t("common.button.prev", locale), page <= 0
         )
     )
     view.add_item(
         LeaderboardButton(
-            period,
-            sort,
-            clamped + 1,
-            "next",
-            t("common.button.next", locale),
-            clamped >= pages - 1,
+            period, sort, page + 1, "next", t("common.button.next", locale), page >= pages - 1
         )
     )
-    return embed, view, clamped != page
+    return view
 
 
 class LeaderboardButton(
@@ -103,7 +110,7 @@ class LeaderboardButton(
         if (
             parts is None
             or parts[0] not in _PERIODS
-            or parts[1] not in _SORTS
+            or (parts[1] not in _SORTS and parse_rating_sort(parts[1]) is None)
             or not parts[2].isdigit()
             or interaction.guild_id is None
         ):
@@ -114,10 +121,10 @@ class LeaderboardButton(
         locale = await service.guild_locale(
             interaction.guild_id, normalize_locale(guild_locale) if guild_locale else None
         )
-        embed, view, stale = await leaderboard_message(
+        embed, view, stale, files = await leaderboard_message(
             service, interaction.guild_id, parts[0], parts[1], int(parts[2]), locale
         )
-        await interaction.response.edit_message(embed=embed, view=view)
+        await interaction.response.edit_message(embed=embed, view=view, attachments=files)
         if stale:
             await interaction.followup.send(
                 t("leaderboard.stale", pick_locale(interaction.locale, guild_locale)),

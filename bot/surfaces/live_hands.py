@@ -3,8 +3,8 @@
 A hand is an ephemeral message, and Discord lets a bot edit an ephemeral message only through
 the interaction that created (or last updated) it, for 15 minutes after that interaction. So
 the registry keeps, per (game, user), the *latest* interaction that showed the player their
-hand: "Show my hand", ``/durak hand``, and every click on a hand (a move, a page, the target
-select, Refresh), whose answer edits the hand in place and thereby brings a fresh 15-minute
+hand: "Show my hand", ``/durak hand``, and every click on a hand (a move, a card tap,
+Refresh), whose answer edits the hand in place and thereby brings a fresh 15-minute
 token. After every change of the game (:meth:`LiveHands.changed`, called by the publisher for
 every committed change), each registered hand of the game is re-rendered and edited.
 
@@ -83,8 +83,8 @@ class LiveHand:
     shown: int
     #: Loop time after which the token must not be used any more (minus a safety margin).
     expires: float
-    page: int = 0
-    target: Card | None = None
+    #: The cards the player had selected (tap-a-card); kept while they stay playable.
+    selection: tuple[Card, ...] = ()
     expiry: asyncio.TimerHandle | None = None
 
 
@@ -162,8 +162,7 @@ class LiveHands:
         session: GameSession,
         locale: str,
         *,
-        page: int = 0,
-        target: Card | None = None,
+        selection: tuple[Card, ...] = (),
         new_message: bool = False,
     ) -> None:
         """``interaction`` is about to show the user their hand at ``session.version``: in a
@@ -196,8 +195,7 @@ class LiveHands:
             locale,
             session.version,
             now + self.lifetime,
-            page,
-            target,
+            selection,
         )
         # A token is valid 15 minutes from the interaction's creation; ours was created a
         # moment ago, and the warning goes out well before the end.
@@ -208,6 +206,15 @@ class LiveHands:
         if worker is not None:
             worker.expiring = False
         self.stats.opened += 1
+
+    def missed(self, game_id: int, user_id: int) -> None:
+        """The answer that was to show this player's hand did not reach Discord (an outage
+        past the retries): redraw it by the live hand's own edit, which waits its turn."""
+        hand = self.hand(game_id, user_id)
+        if hand is None or self._closing:
+            return
+        hand.shown = -1
+        self._schedule(game_id, user_id)
 
     def forget(self, game_id: int, user_id: int) -> None:
         hands = self._games.get(game_id)
@@ -287,7 +294,7 @@ class LiveHands:
             view = self._reopen_view(session, hand.locale)
         else:
             content, embed, view = self._render(
-                session, seat, hand.locale, page=hand.page, target=hand.target
+                session, seat, hand.locale, selection=hand.selection
             )
         previous, hand.shown = hand.shown, version
         outcome = await self._edit(hand, content, embed, view)

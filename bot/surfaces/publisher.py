@@ -28,6 +28,7 @@ from ..game.service import GameService
 from ..i18n import t
 from ..pictures import TablePictures
 from ..rendering.lobby import lobby_embed
+from ..rendering.standings import result_lines
 from ..rendering.table import table_embed
 from .delivery import Delivery, Obsolete, ping_due
 from .live_hands import LiveHands
@@ -59,7 +60,7 @@ class DiscordPublisher:
         self.service = service
         self.interval = interval
         self.delivery = Delivery(self, lambda: service.storage, interval=interval)
-        self.pictures = TablePictures(service.settings)
+        self.pictures = TablePictures(service.settings, clock=service.clock)
         #: The last state each game's channel notice was brought to (see _follow_notice).
         self._notices: dict[int, str] = {}
 
@@ -153,7 +154,9 @@ class DiscordPublisher:
         if session is None or session.status != "finished":
             raise Obsolete
         humans = [discord.Object(s.user_id) for s in session.seats if s.user_id is not None]
-        content, view = result_announcement(session)
+        rating = await self.service.storage.ratings.game_rating(game_id)
+        lines = result_lines(rating, lambda user_id: f"<@{user_id}>", session.locale)
+        content, view = result_announcement(session, lines)
         sent = await self._channel(session.channel_id, session.guild_id).send(
             content,
             view=view,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -22,6 +23,7 @@ from ..rendering.result import result_text, tally_text
 from ..rendering.table import table_embed
 from .interactions import _components_view, _Guarded, _service, reply_ephemeral
 from .lobby_views import table_view
+from .replay_views import record_buttons
 
 __all__ = ["REMATCH_ITEMS", "again_view", "rematch_message", "result_announcement"]
 
@@ -31,11 +33,21 @@ CONTENT_LIMIT = 2000
 log = logging.getLogger(__name__)
 
 
-def result_announcement(session: GameSession) -> tuple[str, discord.ui.View]:
+def result_announcement(
+    session: GameSession, extra: Sequence[str] = ()
+) -> tuple[str, discord.ui.View]:
     """Content and button of the message announcing a finished game: the verdict, the
-    cards left in hand, the tally, and Play again. Whoever sends it (today the publisher)
-    sends exactly this, so the words and the button live in one place."""
-    return result_text(session, session.locale)[:CONTENT_LIMIT], again_view(session)
+    cards left in hand, the tally, ``extra`` lines (the rating changes and achievements),
+    the game's number (for /durak replay and review) and hints used, and Play again. Whoever
+    sends it (today the publisher) sends exactly this, so the words and the button live in
+    one place. The extra lines are kept whole: the verdict's text gives way first when the
+    message would be too long."""
+    lines = [*extra, t("replay.result_line", session.locale, game_id=session.game_id)]
+    if session.hints:
+        lines.append(t("hint.result_line", session.locale, count=sum(session.hints.values())))
+    tail = "".join("\n" + line for line in lines)[: CONTENT_LIMIT // 2]
+    text = result_text(session, session.locale)[: CONTENT_LIMIT - len(tail)]
+    return text + tail, again_view(session)
 
 
 def again_view(session: GameSession) -> discord.ui.View:
@@ -51,6 +63,9 @@ def again_view(session: GameSession) -> discord.ui.View:
                 discord.ButtonStyle.success,
             )
         )
+    if session.status == "finished":  # a finished game has a record to replay and review
+        for button in record_buttons(session.game_id, session.locale):
+            view.add_item(button)
     return view
 
 

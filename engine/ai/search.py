@@ -20,6 +20,7 @@ other hand is exactly the unseen cards. :class:`EndgameSolver` then searches the
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -477,8 +478,15 @@ class EndgameSolver:
     """
 
     def __init__(
-        self, seat: int, node_cap: int = 20000, max_depth: int = 150, target: int = 1
+        self,
+        seat: int,
+        node_cap: int = 20000,
+        max_depth: int = 150,
+        target: int = 1,
+        stop: Callable[[], bool] | None = None,
     ) -> None:
+        #: asked every 256 nodes; True gives up as the node cap does (the think budget is out)
+        self.stop = stop
         self.seat = seat
         self.target = target
         self.node_cap = node_cap
@@ -499,6 +507,8 @@ class EndgameSolver:
             return False
         self.nodes += 1
         if self.nodes > self.node_cap or len(self.path) >= self.max_depth:
+            raise NodeCapReached
+        if self.stop is not None and not self.nodes & 255 and self.stop():
             raise NodeCapReached
         self.path.add(key)
         try:

@@ -38,6 +38,8 @@ class Magadan(Variant):
         " refills to, and a player still holding closed cards is not out. The first lead goes"
         " to the lowest trump among the open cards (the dealer's left when nobody shows one)."
         " A deal that leaves no talon would open every card at once, so it is refused."
+        " The limit of attack cards in a bout counts the defender's open cards only: closed"
+        " cards cannot beat anything until they are turned up."
     )
     draws = True
     bout_end = True

@@ -7,10 +7,11 @@ from typing import TYPE_CHECKING
 
 from ..actions import Action, ActionKind
 from ..cards import CARDS
-from .base import Variant
+from .base import Variant, no_talon
 
 if TYPE_CHECKING:
     from ..moves import GameMoves
+    from ..rules import RuleSet
 
 
 class Three(Variant):
@@ -25,13 +26,17 @@ class Three(Variant):
         " would rarely be possible); when the limit of the bout or the defender's hand is"
         " lower, as many cards as it allows. Cards thrown in afterwards match any rank on the"
         " table, and a transfer matches any rank of the attack. Once the talon is out, leads"
-        " are as in the base game."
+        " are as in the base game. A deal that leaves no talon (six players with 36 cards,"
+        " four with 24) is refused: every lead would be the base game's."
     )
     leads = True
     lead_error = (
         "lead_three",
         "in three fool you lead three cards while the talon lasts",
     )
+
+    def problems(self, rules: RuleSet) -> list[str]:
+        return super().problems(rules) + no_talon(self, rules, "no lead is ever three cards")
 
     def add_leads(self, g: GameMoves, seat: int, out: list[Action]) -> None:
         limit = g.lead_limit()

@@ -6,10 +6,11 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ..actions import Event
 from ..cards import CARDS
-from .base import Variant
+from .base import Variant, no_talon
 
 if TYPE_CHECKING:
     from ..moves import GameMoves
+    from ..rules import RuleSet
 
 
 class TrumpFool(Variant):
@@ -25,12 +26,19 @@ class TrumpFool(Variant):
         " face up under the talon in place of the turned-up trump, which goes to the discard;"
         " its suit is trumps from then on. This happens while the turned-up card is still"
         " under the talon; once it has been drawn, trumps stay as they are."
+        " A deal that leaves no talon (six players with 36 cards, four with 24) is refused:"
+        " there is no turned-up trump to exchange, so it would be the base game."
     )
     bout_end = True
     requires: ClassVar[dict[str, tuple[object, str]]] = {
         "trump_exchange": ("off", "the turned-up trump changes every bout"),
         "severnyi": (False, "trumps already change every bout"),
     }
+
+    def problems(self, rules: RuleSet) -> list[str]:
+        return super().problems(rules) + no_talon(
+            self, rules, "there is no turned-up trump to exchange"
+        )
 
     def on_bout_end(
         self, g: GameMoves, taken: bool, cards: int, last: int, ev: list[Event]

@@ -183,8 +183,14 @@ class TakeOnTrust(Variant):
                     break
             g.vstate = {**g.vstate, "down": [], "pending": -1}
             return
-        # accepted cards leave the game face down: out of play, never in the (face-up) discard
+        # accepted cards leave the game face down: out of play, never in the (face-up) discard,
+        # so the narration's "bito: N cards discarded" counts only the cards that went there
         g.discard &= ~mask
+        for i in range(len(ev) - 1, -1, -1):
+            e = ev[i]
+            if e.kind == "beaten":
+                ev[i] = e._replace(amount=e.amount - mask.bit_count())
+                break
         away = [*g.vstate.get(OUT_OF_PLAY, []), *card_list(list(bits(mask)))]
         g.vstate = {**g.vstate, OUT_OF_PLAY: away, "down": [], "pending": -1}
 

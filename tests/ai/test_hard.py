@@ -3,6 +3,7 @@ finds the textbook win, and its search keeps the player contract."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -11,7 +12,7 @@ from engine import PRESETS, Action, Game, RuleSet
 from engine.actions import ActionKind
 from engine.ai import make_player
 from engine.ai.arena import play_game
-from engine.ai.hard import HardPlayer
+from engine.ai.hard import HardPlayer, candidates
 from engine.ai.search import (
     EndgameSolver,
     Inference,
@@ -20,6 +21,7 @@ from engine.ai.search import (
     sample_hands,
     world_template,
 )
+from engine.ai.view import view_of_observation
 from engine.cards import BEATERS, Card
 
 from .test_players import RULE_SETS, _must_act, _random_positions
@@ -158,6 +160,7 @@ def test_hard_converts_the_win_to_the_end() -> None:
         assert 0 not in result.losers
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: f"{r.players}p-{r.transfer}-{r.teams}")
 def test_hard_only_legal_moves_and_never_stalls(rules: RuleSet) -> None:
     player = make_player("hard", seed=3, max_iterations=6)
@@ -181,6 +184,7 @@ def test_hard_is_deterministic_under_a_seed() -> None:
     assert runs[0] == runs[1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_hard_arena_games_finish(preset: str) -> None:
     rules = RuleSet.preset(preset)
@@ -200,3 +204,23 @@ def test_hard_searches_only_forced_decisions() -> None:
     p.choose(g.observation(g.attacker))
     assert p.last_method[0] == "sampling" and p.last_method[1] <= 12 + 40
     assert p.choose(g.observation(g.defender)) is None  # nothing to do while the lead is awaited
+
+
+def test_a_dearer_beater_is_not_pruned_when_it_is_the_only_win() -> None:
+    """Issue 20: trump ♦, talon empty, hard holds 7♦ A♦, the other holds 7♥ and leads A♥,
+    and running out of cards as the last defender loses. Beating with 7♦ lets 7♥ be thrown
+    in, A♦ must beat it and hard is the fool; beating with A♦ wins. The search must see the
+    ace (a beater of another rank is not a duplicate) and the solver must find it."""
+    rules = dataclasses.replace(RuleSet.preset("podkidnoy"), all_out="last_defender_loses")
+    g = Game.from_position(
+        rules, hands=[["7d", "Ad"], ["7h"]], trump="d", table=[["Ah", None]], attacker=1, defender=0
+    )
+    obs = g.observation(0)
+    ace = Action.parse("0 defend Ah Ad")
+    seven = Action.parse("0 defend Ah 7d")
+    assert {ace, seven} <= set(candidates(view_of_observation(obs)))
+    world = exact_world(obs)
+    assert world is not None
+    assert EndgameSolver(0).winning_moves(world, list(obs.legal_actions)) == [ace]
+    for seed in range(3):
+        assert make_player("hard", seed=seed, max_iterations=8).choose(obs) == ace

@@ -54,6 +54,7 @@ def _random_positions(rules: RuleSet, seed: int, count: int) -> list[Game]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", FAST_KINDS)
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: f"{r.players}p-{r.transfer}-{r.teams}")
 def test_only_legal_moves_and_never_stalls(kind: str, rules: RuleSet) -> None:
@@ -79,6 +80,7 @@ def test_same_seed_same_choices(kind: str) -> None:
     assert runs[0] == runs[1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", FAST_KINDS)
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_arena_games_finish(kind: str, preset: str) -> None:

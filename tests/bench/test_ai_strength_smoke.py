@@ -32,3 +32,31 @@ def test_tiny_run_prints_both_rates(capsys: pytest.CaptureFixture[str]) -> None:
         re.MULTILINE,
     )
     assert line, out
+
+
+def test_quick_run_of_issue_20_match_ups(capsys: pytest.CaptureFixture[str]) -> None:
+    """The sparring partners play and the report names both rates, the intervals, the game
+    count, think times and playouts/s (figures themselves are the bench's business)."""
+    ai_strength.main(["--quick", "--deals", "1", "--only", "podkidnoy 2p"])
+    out = capsys.readouterr().out
+    for pair in ("hard vs hard-v1", "hard vs hoarder", "normal vs hoarder", "hard vs normal"):
+        a, b = pair.split(" vs ")
+        assert re.search(
+            rf"^podkidnoy 2p: {pair}\s+{a}\s+[\d.]+% \[[\d.]+%, [\d.]+%\] of 2"
+            rf" \| {b}\s+[\d.]+% \[[\d.]+%, [\d.]+%\] of 2 ",
+            out,
+            re.MULTILINE,
+        ), out
+    assert re.search(
+        r"^hard think time, all moves, CPU: n=\d+ p50=\d+ms p95=\d+ms max=\d+ms$", out, re.MULTILINE
+    ), out
+    assert re.search(
+        r"^hard playouts: \d+ in [\d.]+ CPU-s of sampled moves, \d+ playouts/s$", out, re.MULTILINE
+    ), out
+
+
+def test_every_issue_20_table_plays_each_pair() -> None:
+    labels = {(p, n, tuple(dict.fromkeys(k))) for p, n, k in ai_strength.MATCHES}
+    for preset, size in (("podkidnoy", "2p"), ("perevodnoy", "2p"), ("podkidnoy", "4p")):
+        for pair in ai_strength.PAIRS:
+            assert (preset, size, pair) in labels

@@ -32,6 +32,8 @@ def test_tiny_run_prints_every_row(capsys: pytest.CaptureFixture[str]) -> None:
     assert live is not None, out
     memory = re.search(r"^\s+2\s+(\d+\.\d)\s+(\d+\.\d)\s+(\d+\.\d)\s+\S+\s+0\s+0\s+0$", out, re.M)
     assert memory is not None and float(memory.group(1)) > 0, out
+    cpu = re.search(r"^2 games, bot CPU per move: (\d+\.\d+) ms over 8 moves", out, re.M)
+    assert cpu is not None and float(cpu.group(1)) > 0, out
 
 
 def test_untraced_run_reports_no_memory_figure(capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,6 +10,7 @@ import pytest
 import simcord
 
 from bot.app import DurakBot
+from bot.cardart.emojis import wanted_emojis
 from bot.config import Config
 
 SEED = 20260101
@@ -48,6 +49,16 @@ def make_bot(
         seed_factory=lambda: seed,
         live_hand_timing=live_timing,
     )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def card_faces_drawn() -> None:
+    """Draw the 105 card faces once per test process, before the first bot starts.
+
+    The bot draws them at start-up (in an executor, cached for the process) and simcord gives
+    a start 5 s to settle; the first drawing takes seconds on a busy machine, so whichever
+    test happened to start the first bot of a process (of each xdist worker) could time out."""
+    wanted_emojis()
 
 
 @pytest.fixture

@@ -94,26 +94,142 @@ def acting_seat(session: GameSession, humans: Iterable[int]) -> int | None:
     return None
 
 
+def hand_moves(msg: discord.Message) -> list[str]:
+    """The custom ids on a hand that make or build a move: card taps, card selects, verbs."""
+    return [
+        c for c in custom_ids(msg) if c.startswith(("durak:card:", "durak:cards:", "durak:act:"))
+    ]
+
+
+def plays(msg: discord.Message) -> list[str]:
+    """The ids on a hand message that make a move in one click: verbs, and the card taps
+    whose card has one use (worked out as the bot does, from the owner's observation)."""
+    from bot.surfaces.hand_controls import tap
+    from engine import Card
+
+    acts = custom_ids(msg, "durak:act:")
+    cards = custom_ids(msg, "durak:card:")
+    if not cards:
+        return acts
+    client = msg._state._get_client()
+    session = client.service.session(int(cards[0].split(":")[2]))
+    if session is None:
+        return acts
+    # whose hand this is: the seat holding the tapped cards (hands never share a card)
+    tapped = {Card.parse(cid.rsplit(":", 1)[1]) for cid in cards}
+    holders = [
+        s
+        for s in range(session.game.n)
+        if tapped <= set(session.game.hand(s)) and session.game.legal_actions(s)
+    ]
+    if not holders:
+        return acts
+    seat = holders[0]
+    obs = session.game.observation(seat)
+    direct = []
+    for cid in cards:
+        _, _, _, _, sel, card = cid.split(":")
+        chosen = [] if sel == "-" else [Card.parse(c) for c in _split_cards(sel)]
+        step = tap(obs, chosen, Card.parse(card))
+        if step is not None and step.action is not None:
+            direct.append(cid)
+    return direct + acts
+
+
+def _split_cards(text: str) -> list[str]:
+    from bot.surfaces.interactions import _card_list
+
+    return _card_list(text) or []
+
+
+async def click_action(
+    actor: Any, hand: discord.Message, session: GameSession, seat: int, action: Any
+) -> simcord.InteractionResult:
+    """Make ``action`` on ``hand`` by the clicks a player would use: the card taps and the
+    verb of its shortest click path (bot/surfaces/hand_controls.py), each on the component
+    the hand shows at that moment. Every control clicked must be there, with a label."""
+    from bot.surfaces.hand_controls import face_key, reachable
+    from engine import Card
+
+    path = reachable(session.game.observation(seat))[face_key(action)]
+    result: simcord.InteractionResult | None = None
+    for step in path:
+        if isinstance(step, Card):
+            ids = [c for c in custom_ids(hand, "durak:card:") if c.endswith(f":{step}")]
+            if ids:
+                result = await actor.click(hand, custom_id=ids[0])
+            else:
+                menu = next(
+                    c
+                    for c in components(hand)
+                    if (c.custom_id or "").startswith("durak:cards:")
+                    and any(o.value == str(step) for o in c.options)
+                )
+                result = await actor.select(hand, [str(step)], custom_id=menu.custom_id)
+        else:
+            tail = f":{step.kind.value}:{''.join(str(c) for c in step.cards)}"
+            ids = [c for c in custom_ids(hand, "durak:act:") if c.endswith(tail)]
+            assert ids, (tail, custom_ids(hand))
+            button = next(c for c in components(hand) if c.custom_id == ids[0])
+            assert button.label, "every move button has a readable label"
+            result = await actor.click(hand, custom_id=ids[0])
+        assert result.response is not None and result.response.ephemeral
+        hand = result.response.message
+    assert result is not None
+    return result
+
+
+async def move(actor: Any, msg: discord.Message) -> simcord.InteractionResult:
+    """Make some move on a hand message: a one-click move if the hand has one, else tap the
+    first card (it has several uses, so it is selected) and press the first move offered."""
+    ids = plays(msg)
+    if ids:
+        return await actor.click(msg, custom_id=ids[0])
+    first = await actor.click(msg, custom_id=custom_ids(msg, "durak:card:")[0])
+    assert first.response is not None
+    shown = first.response.message
+    return await actor.click(shown, custom_id=custom_ids(shown, "durak:act:")[0])
+
+
 async def click_first_move(
     actor: Any,
     channel: Any,
     table: int | discord.Message,
     pick: Callable[[list[str]], str] | None = None,
 ) -> tuple[str, simcord.InteractionResult]:
-    """Open the hand from the table's button and click the first offered move."""
+    """Open the hand from the table's button and make the first offered move: tap the first
+    card (if that only selects it, click the first move offered for the selection), or
+    press the first verb. ``pick`` chooses among the hand's move ids instead."""
     if isinstance(table, int):
         table = message(channel, table)
     shown = await actor.click(table, custom_id=custom_ids(table, "durak:show:")[0])
     assert shown.ephemeral and shown.response is not None and shown.response.ephemeral
     hand = shown.response.message
-    moves = custom_ids(hand, "durak:act:")
-    assert moves, f"no move offered:\n{message_text(hand)}"
-    chosen = pick(moves) if pick else moves[0]
-    result = await actor.click(hand, custom_id=chosen)
-    # An UPDATE response edits the ephemeral hand message in place: same id, still ephemeral.
-    assert result.response is not None and result.response.ephemeral
-    assert result.response.id == hand.id
-    return chosen, result
+    for _ in range(8):
+        moves = hand_moves(hand)
+        assert moves, f"no move offered:\n{message_text(hand)}"
+        chosen = pick(moves) if pick else moves[0]
+        if chosen.startswith("durak:cards:"):
+            select = next(c for c in components(hand) if c.custom_id == chosen)
+            result = await actor.select(hand, [select.options[0].value], custom_id=chosen)
+        else:
+            result = await actor.click(hand, custom_id=chosen)
+        # An UPDATE response edits the ephemeral hand message in place: same id, still ephemeral.
+        assert result.response is not None and result.response.ephemeral
+        assert result.response.id == hand.id
+        if chosen.startswith("durak:act:") or result.response.content or not _selecting(result):
+            return chosen, result
+        hand = result.response.message
+    raise AssertionError("no move made after eight clicks")
+
+
+def _selecting(result: simcord.InteractionResult) -> bool:
+    """The click only changed the selection: the hand's refresh id carries a selection."""
+    assert result.response is not None
+    return any(
+        c.startswith("durak:hand:") and not c.endswith(":-")
+        for c in custom_ids(result.response.message)
+    )
 
 
 async def play_out(

@@ -16,20 +16,25 @@ import simcord
 import simcord.interactions
 from discord import app_commands
 
+import bot.surfaces.delivery
 from bot.game.models import GameSession
 from bot.surfaces.answers import ANSWER_DEADLINE_SECONDS, acknowledge
+from bot.surfaces.delivery import PROMPT_ATTEMPTS
 from tests.bot.conftest import build_world, make_bot
 from tests.bot.helpers import (
     acting_seat,
     click_first_move,
     custom_ids,
+    hand_moves,
     leave_running,
     message,
     message_text,
+    move,
     play_out,
     service,
 )
 from tests.bot.test_delivery import PLAYERS, _moves_to_the_end
+from tests.bot.test_live_hands import seen
 from tests.bot.test_play import start_game
 
 
@@ -54,32 +59,15 @@ def _no_tracebacks(caplog: pytest.LogCaptureFixture) -> None:
 # --------------------------------------------------------------------------- Discord trouble
 
 
-async def test_a_503_on_the_acknowledgement_leaves_the_move_unapplied(
-    simcord_env: simcord.Env, world: Any, caplog: pytest.LogCaptureFixture
-) -> None:
-    channel = world["channel"]
-    game_id = await start_game(world, PLAYERS)
-    session = service(simcord_env).session(game_id)
-    assert session is not None
-    actor = _next_actor(world, session)
-    hand = await _open_hand(actor, channel, session)
-    version = session.version
-    simcord_env.inject_error("POST", "/interactions/*/*/callback", status=503)
-    with caplog.at_level(logging.INFO):
-        await actor.click(hand, custom_id=custom_ids(hand, "durak:act:")[0])
-    # The player saw the click fail, so nothing happened; the log has one line about it.
-    assert session.version == version
-    lost = [r for r in caplog.records if "answer lost" in r.getMessage()]
-    assert len(lost) == 1 and "503" in lost[0].getMessage()
-    _no_tracebacks(caplog)
-    # Clicking again works.
-    again = await actor.click(hand, custom_id=custom_ids(hand, "durak:act:")[0])
-    assert again.response is not None and again.response.ephemeral
-    assert session.version == version + 1
+@pytest.fixture
+def no_pause(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Retries of an answer pause for nothing (simcord would wait short sleeps in real time)."""
+    monkeypatch.setattr(bot.surfaces.delivery, "PROMPT_BACKOFF_SECONDS", 0.0)
 
 
-@pytest.mark.parametrize("status", [429, 500])
-async def test_a_failed_edit_after_the_acknowledgement_keeps_the_game_consistent(
+@pytest.mark.usefixtures("no_pause")
+@pytest.mark.parametrize("status", [429, 503])
+async def test_one_refused_acknowledgement_is_tried_again_within_the_deadline(
     simcord_env: simcord.Env, world: Any, caplog: pytest.LogCaptureFixture, status: int
 ) -> None:
     channel = world["channel"]
@@ -89,18 +77,67 @@ async def test_a_failed_edit_after_the_acknowledgement_keeps_the_game_consistent
     actor = _next_actor(world, session)
     hand = await _open_hand(actor, channel, session)
     version = session.version
-    simcord_env.inject_error("PATCH", "/webhooks/*/*/messages/@original", status=status)
+    simcord_env.inject_error("POST", "/interactions/*/*/callback", status=status, times=1)
     with caplog.at_level(logging.INFO):
-        clicked = await actor.click(hand, custom_id=custom_ids(hand, "durak:act:")[0])
-    # Acknowledged in time, the move counted; only showing it failed (one line in the log).
+        clicked = await move(actor, hand)
+    # Discord took the second try: the click was answered and the move counted.
+    assert clicked.acknowledged and session.version == version + 1
+    assert not [r for r in caplog.records if "answer lost" in r.getMessage()]
+    _no_tracebacks(caplog)
+
+
+@pytest.mark.usefixtures("no_pause")
+async def test_a_lasting_503_on_the_acknowledgement_leaves_the_move_unapplied(
+    simcord_env: simcord.Env, world: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    channel = world["channel"]
+    game_id = await start_game(world, PLAYERS)
+    session = service(simcord_env).session(game_id)
+    assert session is not None
+    actor = _next_actor(world, session)
+    hand = await _open_hand(actor, channel, session)
+    version = session.version
+    simcord_env.inject_error("POST", "/interactions/*/*/callback", status=503, times=None)
+    with caplog.at_level(logging.INFO):
+        await actor.click(hand, custom_id=hand_moves(hand)[0])
+    simcord_env.backend.faults.clear()
+    # The player saw the click fail, so nothing happened; the log has one line about it.
+    assert session.version == version
+    lost = [r for r in caplog.records if "answer lost" in r.getMessage()]
+    assert len(lost) == 1 and "503" in lost[0].getMessage()
+    _no_tracebacks(caplog)
+    # Clicking again works.
+    again = await move(actor, hand)
+    assert again.response is not None and again.response.ephemeral
+    assert session.version == version + 1
+
+
+@pytest.mark.usefixtures("no_pause")
+@pytest.mark.parametrize("status", [429, 500])
+async def test_a_refused_edit_after_the_acknowledgement_falls_back_to_the_live_hand(
+    simcord_env: simcord.Env, world: Any, caplog: pytest.LogCaptureFixture, status: int
+) -> None:
+    channel = world["channel"]
+    game_id = await start_game(world, PLAYERS)
+    session = service(simcord_env).session(game_id)
+    assert session is not None
+    actor = _next_actor(world, session)
+    hand = await _open_hand(actor, channel, session)
+    version = session.version
+    # every try of the answer's edit fails; the live hand's redraw after them gets through
+    simcord_env.inject_error(
+        "PATCH", "/webhooks/*/*/messages/@original", status=status, times=PROMPT_ATTEMPTS
+    )
+    with caplog.at_level(logging.INFO):
+        clicked = await move(actor, hand)
+    # Acknowledged in time, the move counted; showing it failed (one line in the log) ...
     assert clicked.acknowledged
     assert session.version == version + 1
     assert len([r for r in caplog.records if "answer lost" in r.getMessage()]) == 1
     _no_tracebacks(caplog)
-    # The hand still shows the old state; its next click is answered with the current hand.
-    stale = await actor.click(hand, custom_id=custom_ids(hand, "durak:act:")[0])
-    assert stale.response is not None and "out of date" in (stale.response.content or "")
-    assert session.version == version + 1
+    # ... and the live hand drew the new state instead: its buttons carry the new version
+    shown = seen(channel, actor, hand.id)
+    assert all(f":{version + 1}:" in c for c in hand_moves(shown)), custom_ids(shown, "durak:act:")
 
 
 # --------------------------------------------------------------------------- the right words
@@ -214,7 +251,7 @@ async def test_a_move_button_forged_onto_the_table_never_edits_it(
     assert session is not None and session.message_id is not None
     actor = _next_actor(world, session)
     hand = await _open_hand(actor, channel, session)
-    move = custom_ids(hand, "durak:act:")[0]
+    forged = hand_moves(hand)[0]
     nav = custom_ids(hand, "durak:hand:")[-1]
     stored = simcord_env.backend.get_message(channel.id, session.message_id)
     stored.components = [
@@ -222,7 +259,7 @@ async def test_a_move_button_forged_onto_the_table_never_edits_it(
         {
             "type": 1,
             "components": [
-                {"type": 2, "style": 1, "label": "forged move", "custom_id": move},
+                {"type": 2, "style": 1, "label": "forged move", "custom_id": forged},
                 {"type": 2, "style": 2, "label": "forged nav", "custom_id": nav},
             ],
         },

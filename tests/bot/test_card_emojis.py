@@ -33,7 +33,7 @@ from bot.cardart.emojis import (
 from bot.rendering.common import _fitting, cards_face
 from engine.cards import CARDS, PACK, Card, bits
 from tests.bot.conftest import make_bot
-from tests.bot.helpers import components, custom_ids, message, message_text, service
+from tests.bot.helpers import components, hand_moves, message, message_text, move, service
 from tests.bot.test_play import start_game
 
 #: The faces drawn: one pack (a big fool twin, id + 52, uses its first-pack card's emoji).
@@ -192,12 +192,11 @@ async def test_first_start_uploads_every_face_and_buttons_show_them(
     shown = await actor.click(table, custom_id=f"durak:show:{game_id}")
     assert shown.response is not None
     hand = shown.response.message
-    # Every move button carries the emoji of its card next to the unchanged text label.
-    buttons = [c for c in components(hand) if (c.custom_id or "").startswith("durak:act:")]
+    # Every card button carries the emoji of its card next to the card's name in words.
+    buttons = [c for c in components(hand) if (c.custom_id or "").startswith("durak:card:")]
     assert buttons
     for button in buttons:
-        cards = button.custom_id.split(":")[5]
-        card = Card.parse(cards[-2:])
+        card = Card.parse(button.custom_id.rsplit(":", 1)[1])
         expected = registry.card(card, card.suit == trump)
         assert expected is not None
         assert button.emoji is not None and button.emoji.id == expected.id, button.custom_id
@@ -289,12 +288,12 @@ async def test_refused_upload_leaves_text_cards_working(
     )
     assert shown.response is not None
     hand = shown.response.message
-    moves = custom_ids(hand, "durak:act:")
+    moves = hand_moves(hand)
     assert moves
     assert all(c.emoji is None for c in components(hand) if c.custom_id in moves)
     assert "<:" not in message_text(hand)
     version = session.version
-    clicked = await actor.click(hand, custom_id=moves[0])
+    clicked = await move(actor, hand)
     assert clicked.response is not None
     assert service(simcord_env).session(game_id).version > version  # type: ignore[union-attr]
     assert "<:" not in message_text(message(channel, session.message_id or 0))

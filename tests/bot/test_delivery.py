@@ -314,3 +314,50 @@ async def test_a_ping_owed_at_a_restart_is_delivered_after_it_once(tmp_path: Pat
         assert [p.content for p in _pings(channel)] == visible  # nothing owed, nothing re-sent
         assert sum(1 for r in env.http_requests if r.method == "POST") == posts
         await env.bot.close()
+
+
+# --------------------------------------------------------------------------- prompt_retry
+
+
+def _http_error(status: int) -> discord.HTTPException:
+    response = type("R", (), {"status": status, "reason": "x"})()
+    return discord.HTTPException(response, "refused")  # type: ignore[arg-type]
+
+
+async def test_prompt_retry_tries_a_transient_failure_again_and_stops_at_a_permanent_one() -> None:
+    from bot.surfaces.delivery import prompt_retry
+
+    sleeper = Sleeper()
+    calls: list[int] = []
+
+    async def flaky() -> str:
+        calls.append(1)
+        if len(calls) < 3:
+            raise _http_error(503)
+        return "ok"
+
+    assert await prompt_retry(flaky, sleep=sleeper) == "ok"
+    assert len(calls) == 3 and sleeper.delays == [0.25, 0.5]
+
+    async def gone() -> str:
+        calls.append(1)
+        raise _http_error(404)
+
+    calls.clear()
+    with pytest.raises(discord.HTTPException):
+        await prompt_retry(gone, sleep=sleeper)
+    assert len(calls) == 1  # a 404 is final: no retry can fix it
+
+
+async def test_prompt_retry_gives_up_rather_than_pass_its_deadline() -> None:
+    from bot.surfaces.delivery import prompt_retry
+
+    sleeper = Sleeper()
+
+    async def down() -> str:
+        raise _http_error(503)
+
+    loop = asyncio.get_running_loop()
+    with pytest.raises(discord.HTTPException):
+        await prompt_retry(down, deadline=loop.time() + 0.1, sleep=sleeper)
+    assert sleeper.delays == []  # the first pause would already end past the deadline

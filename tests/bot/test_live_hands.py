@@ -17,8 +17,10 @@ from tests.bot.helpers import (
     acting_seat,
     assert_no_leak,
     custom_ids,
+    hand_moves,
     message,
     message_text,
+    move,
     service,
 )
 from tests.bot.test_play import start_game
@@ -66,7 +68,11 @@ def message_from(history: list[Any], message_id: int) -> Any:
 
 def version_on(msg: Any) -> int | None:
     """The game version the move buttons of a hand message were drawn for."""
-    for cid in custom_ids(msg, "durak:act:") + custom_ids(msg, "durak:hand:"):
+    for cid in (
+        custom_ids(msg, "durak:card:")
+        + custom_ids(msg, "durak:act:")
+        + custom_ids(msg, "durak:hand:")
+    ):
         return int(cid.split(":")[3])
     return None
 
@@ -122,13 +128,10 @@ async def test_opponents_move_edits_my_hand_without_a_click(
     session, lead_actor, def_actor, lead_hand, def_hand = await both_hands_open(simcord_env, world)
     before = session.version
     # The defender's hand has nothing to do yet: no move buttons while the leader thinks.
-    assert not custom_ids(seen(channel, def_actor, def_hand.id), "durak:act:")
+    assert not hand_moves(seen(channel, def_actor, def_hand.id))
     edits_before = len(hand_edits(simcord_env))
 
-    moved = await lead_actor.click(
-        seen(channel, lead_actor, lead_hand.id),
-        custom_id=custom_ids(seen(channel, lead_actor, lead_hand.id), "durak:act:")[0],
-    )
+    moved = await move(lead_actor, seen(channel, lead_actor, lead_hand.id))
     assert moved.response is not None and moved.response.id == lead_hand.id
     assert session.version == before + 1
     await simcord_env.advance_time(2)
@@ -136,7 +139,7 @@ async def test_opponents_move_edits_my_hand_without_a_click(
     # Without any click of the defender, their hand now offers the answers to the attack.
     mine = seen(channel, def_actor, def_hand.id)
     assert mine.flags.ephemeral
-    assert custom_ids(mine, "durak:act:") and version_on(mine) == session.version
+    assert hand_moves(mine) and version_on(mine) == session.version
     assert any(kind in message_text(mine) for kind in ("Take", "Beat", "beat"))
     # Exactly one live edit went out: the defender's. The leader's click answer (an edit of
     # the click's own interaction) already showed the new hand, so it is not edited again.
@@ -180,14 +183,12 @@ async def test_a_burst_of_moves_is_one_edit_with_the_newest_state(
     # Two moves in the same instant (virtual time does not pass between clicks): the leader
     # attacks; the defender, whose hand has not been edited yet, clicks an old button (and
     # is answered with the current hand), then beats or takes.
-    await actors[leader].click(hand(leader), custom_id=custom_ids(hand(leader), "durak:act:")[0])
+    await move(actors[leader], hand(leader))
     stale = await actors[defender].click(
         hand(defender), custom_id=custom_ids(hand(defender), "durak:hand:")[0]
     )
     assert stale.response is not None and version_on(stale.response.message) == start + 1
-    await actors[defender].click(
-        hand(defender), custom_id=custom_ids(hand(defender), "durak:act:")[0]
-    )
+    await move(actors[defender], hand(defender))
     assert session.version == start + 2
     await simcord_env.advance_time(31)
     new_edits = hand_edits(simcord_env)[edits_before:]
@@ -232,17 +233,14 @@ async def test_expiring_token_offers_one_reopen_button(
     lead_actor = actor_of(world, session, leader)
     lead_hand = (await open_hand(lead_actor, channel, session)).response
     assert lead_hand is not None
-    await lead_actor.click(
-        seen(channel, lead_actor, lead_hand.id),
-        custom_id=custom_ids(seen(channel, lead_actor, lead_hand.id), "durak:act:")[0],
-    )
+    await move(lead_actor, seen(channel, lead_actor, lead_hand.id))
     await simcord_env.advance_time(2)
     assert len(hand_edits(simcord_env, token)) == edits
     # One click reopens a live hand in place, showing the current state.
     reopened = await def_actor.click(expired, custom_id=button)
     assert reopened.response is not None and reopened.response.id == hand.id
     assert version_on(seen(channel, def_actor, hand.id)) == session.version
-    assert custom_ids(seen(channel, def_actor, hand.id), "durak:act:")
+    assert hand_moves(seen(channel, def_actor, hand.id))
     assert registry.is_live(session.game_id, def_actor.id)
 
 
@@ -259,10 +257,7 @@ async def test_429_on_a_hand_edit_is_retried_and_the_game_stays_consistent(
         status=429,
         times=2,
     )
-    moved = await lead_actor.click(
-        seen(channel, lead_actor, lead_hand.id),
-        custom_id=custom_ids(seen(channel, lead_actor, lead_hand.id), "durak:act:")[0],
-    )
+    moved = await move(lead_actor, seen(channel, lead_actor, lead_hand.id))
     # The mover's answer is unaffected (an edit of the mover's own interaction).
     assert moved.response is not None and version_on(moved.response.message) == session.version
     await simcord_env.advance_time(1)
@@ -273,10 +268,7 @@ async def test_429_on_a_hand_edit_is_retried_and_the_game_stays_consistent(
     # The game itself never noticed: memory and the database agree, and play goes on.
     row = await service(simcord_env).storage.get_game(session.game_id)
     assert row is not None and row.version == session.version and row.status == "running"
-    answer = await def_actor.click(
-        seen(channel, def_actor, def_hand.id),
-        custom_id=custom_ids(seen(channel, def_actor, def_hand.id), "durak:act:")[0],
-    )
+    answer = await move(def_actor, seen(channel, def_actor, def_hand.id))
     assert answer.response is not None and row.version + 1 == session.version
 
 
@@ -294,10 +286,7 @@ async def test_a_429_that_lasts_drops_the_edit_and_the_next_change_retries(
         status=429,
         times=3,
     )
-    await lead_actor.click(
-        seen(channel, lead_actor, lead_hand.id),
-        custom_id=custom_ids(seen(channel, lead_actor, lead_hand.id), "durak:act:")[0],
-    )
+    await move(lead_actor, seen(channel, lead_actor, lead_hand.id))
     await simcord_env.advance_time(30)
     assert live(simcord_env).stats.dropped == 1
     assert version_on(seen(channel, def_actor, def_hand.id)) != session.version
@@ -327,14 +316,11 @@ async def test_a_click_on_an_older_hand_answers_with_the_current_one(
     latest = registry.hand(session.game_id, lead_actor.id)
     assert latest is not None
     # The newer hand is the live one; a move on it leaves the older one as it was.
-    await lead_actor.click(
-        seen(channel, lead_actor, new.id),
-        custom_id=custom_ids(seen(channel, lead_actor, new.id), "durak:act:")[0],
-    )
+    await move(lead_actor, seen(channel, lead_actor, new.id))
     await simcord_env.advance_time(2)
     stale = seen(channel, lead_actor, old.id)
     assert version_on(stale) == session.version - 1
-    answered = await lead_actor.click(stale, custom_id=custom_ids(stale, "durak:act:")[-1])
+    answered = await lead_actor.click(stale, custom_id=custom_ids(stale, "durak:card:")[-1])
     assert answered.response is not None and answered.response.id == old.id
     assert version_on(seen(channel, lead_actor, old.id)) == session.version
     # ...and that older message is now the one kept live.
@@ -353,7 +339,7 @@ async def test_the_end_of_the_game_reaches_open_hands_then_they_rest(
     assert hand is not None
     await world["alice"].slash(channel, "durak cancel")
     await simcord_env.advance_time(2)
-    assert not custom_ids(seen(channel, def_actor, hand.id), "durak:act:")
+    assert not hand_moves(seen(channel, def_actor, hand.id))
     assert live(simcord_env).count() == 0
 
 
@@ -385,12 +371,12 @@ async def play_slowly(
             await actors[seat].click(hand, custom_id=custom_ids(hand, "durak:hand:")[0])
             hand = seen(channel, actors[seat], hands[seat])
         assert version_on(hand) == session.version
-        assert custom_ids(hand, "durak:act:"), (
+        assert hand_moves(hand), (
             message_text(hand),
             session.game.legal_actions(seat),
             session.game.phase,
         )
-        await actors[seat].click(hand, custom_id=custom_ids(hand, "durak:act:")[0])
+        await move(actors[seat], hand)
         visible = [m for m in channel.history() if "<@" in (m.content or "")]
         assert len(visible) <= 1, [m.content for m in visible]
     await env.advance_time(2)
@@ -474,7 +460,7 @@ async def test_after_a_restart_old_hands_answer_and_live_updates_resume(
 
         # The leader's old hand still works: the move is applied and answered in place...
         hand = seen(channel, lead_actor, lead_hand.id)
-        moved = await lead_actor.click(hand, custom_id=custom_ids(hand, "durak:act:")[0])
+        moved = await move(lead_actor, hand)
         assert moved.response is not None and moved.response.id == lead_hand.id
         assert version_on(seen(channel, lead_actor, lead_hand.id)) == restored.version
         await env.advance_time(2)
@@ -486,7 +472,7 @@ async def test_after_a_restart_old_hands_answer_and_live_updates_resume(
         assert live(env).is_live(restored.game_id, def_actor.id)
         assert live(env).is_live(restored.game_id, lead_actor.id)
         hand = seen(channel, def_actor, def_hand.id)
-        await def_actor.click(hand, custom_id=custom_ids(hand, "durak:act:")[0])
+        await move(def_actor, hand)
         await env.advance_time(2)
         # The leader did not click since the restart's first move, and still follows.
         assert version_on(seen(channel, lead_actor, lead_hand.id)) == restored.version

@@ -10,7 +10,15 @@ from typing import Any
 import simcord
 
 from tests.bot.conftest import make_bot
-from tests.bot.helpers import custom_ids, labels, message, message_text, play_out, service
+from tests.bot.helpers import (
+    custom_ids,
+    labels,
+    leave_running,
+    message,
+    message_text,
+    play_out,
+    service,
+)
 
 
 async def _new(world: dict[str, Any], host: str = "alice", **options: Any) -> tuple[int, int]:
@@ -200,7 +208,9 @@ async def test_notice_follows_its_game_to_the_result(simcord_env: simcord.Env, w
     assert message(channel, notice_id).content == (
         f"<@{alice.id}>'s Durak table is being played: <#{thread.id}>"
     )
-    await play_out(simcord_env, thread, 1, [alice, bob])
+    await play_out(simcord_env, thread, 1, [alice, bob], stop_after=4)
+    await leave_running(bob, thread)  # too few humans remain: the game ends with a result
+    assert service(simcord_env).session(1).status == "finished"  # type: ignore[union-attr]
     notice = message(channel, notice_id).content
     assert notice.startswith(f"<@{alice.id}>'s Durak table has finished: <#{thread.id}>")
     link = notice.split("[See the result](", 1)[1].rstrip(")")

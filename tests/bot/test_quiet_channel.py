@@ -14,7 +14,7 @@ import simcord
 from bot.app import DurakBot
 from bot.game.models import GameSession
 from tests.bot.conftest import build_world, make_bot
-from tests.bot.helpers import acting_seat, assert_no_leak, custom_ids, message, service
+from tests.bot.helpers import acting_seat, assert_no_leak, hand_moves, message, move, service
 from tests.bot.test_live_hands import actor_of, open_hand, pings, seen, version_on
 
 
@@ -70,9 +70,8 @@ async def play_with_thinking(
             await env.advance_time(2)
             hand = seen(where, actor, hands[seat])
         assert version_on(hand) == session.version, "the hand did not follow the game"
-        buttons = custom_ids(hand, "durak:act:")
-        assert buttons
-        result = await actor.click(hand, custom_id=buttons[0])
+        assert hand_moves(hand)
+        result = await move(actor, hand)
         assert result.response is not None and result.response.id == hands[seat]
         # Thinking: mostly seconds; once, somebody leaves for a few minutes (and is pinged).
         await env.advance_time(rng.choice([2, 3, 5, 8, 13, 20]) if moves != 20 else 400)

@@ -1,4 +1,4 @@
-"""Hand layout and public rendering without Discord: paging, defending, limits, no leaks."""
+"""Hand layout and public rendering without Discord: tap-a-card, defending, limits, no leaks."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 import discord
 
 from bot.game.models import GameSession, PublicEvent, SeatInfo, public_events
-from bot.rendering.common import cards_text
 from bot.rendering.table import table_embed
+from bot.surfaces.hand_controls import face_key, reachable, tap
 from bot.surfaces.hand_views import hand_message
 from engine import Action, ActionKind, Card, Event, Game, RuleSet
 
@@ -60,8 +60,19 @@ def _acts(view: discord.ui.View) -> list[str]:
     ]
 
 
-async def test_big_hand_is_paged_and_every_move_is_reachable() -> None:
-    # Seat 0 leads holding 18 cards: with pairs and triples there are far more than 20 leads.
+def _taps(view: discord.ui.View) -> list[str]:
+    """The cards tapped by the hand's card buttons (``durak:card:...:<card>``)."""
+    return [
+        getattr(i, "custom_id", "").rsplit(":", 1)[1]
+        for i in view.children
+        if getattr(i, "custom_id", "").startswith("durak:card:")
+    ]
+
+
+async def test_big_hand_needs_no_paging_and_every_move_is_reachable() -> None:
+    # Seat 0 leads holding 18 cards: with pairs and triples there are far more than 20 leads,
+    # which paged as a button each; now every card is one button and a lead of n cards is
+    # n taps and a verb.
     hand = [f"{r}{s}" for r in "6789TJ" for s in "cdh"]
     rest = [f"{r}{s}" for r in "QKA" for s in "cdh"]
     game = Game.from_position(
@@ -74,29 +85,24 @@ async def test_big_hand_is_paged_and_every_move_is_reachable() -> None:
     session = _session(game)
     legal = {a for a in game.legal_actions(0) if a.kind is ActionKind.ATTACK}
     assert len(legal) > 20
-    seen: set[str] = set()
-    page = 0
-    while True:
-        _, embed, view = hand_message(session, 0, "en", page=page)
-        _check_limits(view)
-        acts = _acts(view)
-        assert 0 < len(acts) <= 20
-        assert not seen & set(acts)
-        seen |= set(acts)
-        if "Next cards ▶" not in _labels(view):
-            break
-        page += 1
-    assert page >= 1
-    expected = {f"durak:act:1:5:attack:{''.join(str(c) for c in a.cards)}" for a in legal}
-    assert seen == expected
-    # The hand is listed in hand order with trumps (none here) last.
-    assert embed.description == cards_text(game.observation(0).hand, game.trump)
+    _, _, view = hand_message(session, 0, "en")
+    _check_limits(view)
+    assert not [i for i in _items(view) if isinstance(i, discord.ui.Select)]
+    assert sorted(_taps(view)) == sorted(hand)
+    paths = reachable(game.observation(0))
+    for action in legal:
+        path = paths[face_key(action)]
+        assert len(path) <= len(action.cards) + 1, (action, path)
+        for sel_len in range(1, len(path)):
+            shown = [c for c in path[:sel_len] if isinstance(c, Card)]
+            _, _, view = hand_message(session, 0, "en", selection=shown)
+            _check_limits(view)
 
 
-async def test_defending_several_cards_uses_a_target_select() -> None:
+async def test_a_card_that_beats_two_attack_cards_asks_which() -> None:
     game = Game.from_position(
         RuleSet.preset("podkidnoy"),
-        hands=[["6c", "7c"], ["8h", "9h", "Th", "Ts", "Jc", "6s"]],
+        hands=[["6c", "7c"], ["8h", "9h", "Ts", "6s", "Jc", "Qc"]],
         trump_card="7s",
         talon=["7s", "8s", "9s", "As"],
         table=[["6h", None], ["7h", None]],
@@ -104,23 +110,19 @@ async def test_defending_several_cards_uses_a_target_select() -> None:
         defender=1,
     )
     session = _session(game)
+    obs = game.observation(1)
     _, _, view = hand_message(session, 1, "en")
     _check_limits(view)
-    selects = [i for i in _items(view) if isinstance(i, discord.ui.Select)]
-    assert len(selects) == 1
-    assert [o.value for o in selects[0].options] == ["6h", "7h"]
-    assert [o.default for o in selects[0].options] == [True, False]
-    defends = [c for c in _acts(view) if ":defend:" in c]
-    assert defends and all(c.split(":")[5].startswith("6h") for c in defends)
+    assert not [i for i in _items(view) if isinstance(i, discord.ui.Select)]
     assert any(c.endswith(":take:") for c in _acts(view))
-
-    _, _, view = hand_message(session, 1, "en", target=Card.parse("7h"))
-    defends = [c for c in _acts(view) if ":defend:" in c]
-    assert defends and all(c.split(":")[5].startswith("7h") for c in defends)
-    beaters = {
-        a.cards[1] for a in game.legal_actions(1) if a.cards and a.cards[0] == Card.parse("7h")
-    }
-    assert {Card.parse(c.split(":")[5][2:]) for c in defends} == beaters
+    nine = Card.parse("9h")
+    step = tap(obs, (), nine)
+    assert step is not None and step.action is None and step.selection == (nine,)
+    _, _, view = hand_message(session, 1, "en", selection=step.selection)
+    labels = _labels(view)
+    assert "Beat 6♥ with 9♥" in labels and "Beat 7♥ with 9♥" in labels
+    beaters = {a.cards[1] for a in game.legal_actions(1) if a.kind is ActionKind.DEFEND}
+    assert {Card.parse(c) for c in _taps(hand_message(session, 1, "en")[2])} == beaters
 
 
 async def test_single_unbeaten_card_is_paired_directly() -> None:
@@ -136,15 +138,22 @@ async def test_single_unbeaten_card_is_paired_directly() -> None:
     _, _, view = hand_message(_session(game), 1, "en")
     assert not [i for i in _items(view) if isinstance(i, discord.ui.Select)]
     labels = _labels(view)
-    assert "Beat 6♥ with 8♥" in labels and "Take" in labels
+    assert "8♥" in labels and "Take" in labels
+    step = tap(game.observation(1), (), Card.parse("8h"))
+    assert step is not None and step.action == Action(
+        1, ActionKind.DEFEND, (Card.parse("6h"), Card.parse("8h"))
+    )
 
 
 async def test_waiting_player_sees_hand_without_moves() -> None:
     game = Game.new(RuleSet.preset("podkidnoy"), seed=3)
     waiting = game.defender
     _, embed, view = hand_message(_session(game), waiting, "en")
-    assert _acts(view) == []
-    assert "Waiting for other players." in (embed.fields[0].value or "")
+    assert _acts(view) == [] and _taps(view) == []
+    text = embed.fields[0].value or ""
+    assert "You are waiting for your turn." in text
+    assert "Waiting for other players." not in text
+    assert "Opponent: p" in text and "Talon: " in text
 
 
 def test_public_events_strip_private_draws() -> None:
@@ -178,12 +187,10 @@ async def test_table_shows_only_public_information() -> None:
     assert "p0" in text and "6 cards" in text and "defending" in text
 
 
-async def test_big_fool_twins_give_one_button_per_distinct_move() -> None:
+async def test_big_fool_twins_give_one_button_per_face() -> None:
     """Big fool: a card and its twin look and play alike, so a hand holding both shows one
-    button per move; every custom id stays unique and parses back to a legal move."""
-    from bot.game.rules import parse_action
-    from bot.surfaces.interactions import _card_list
-
+    button for the two; tapping it selects (it can lead alone or with its twin), and the
+    twin then joins the selection for a two-card lead."""
     game = Game.from_position(
         RuleSet.preset("big"),
         hands=[["6c", "6c'", "7d", "7d'", "8h"], ["9s", "9s'", "Ts", "Ts'", "6h", "Kc"]],
@@ -191,26 +198,22 @@ async def test_big_fool_twins_give_one_button_per_distinct_move() -> None:
         attacker=0,
     )
     session = _session(game)
+    obs = game.observation(0)
     _, _, view = hand_message(session, 0, "en")
     _check_limits(view)
-    acts = _acts(view)
-    assert len(acts) == len(set(acts))
-    # leads: one 6c, both 6c, one 7d, both 7d, 8h (not 6c and 6c' apart, nor 7d and 7d')
-    leads = [c.split(":")[5] for c in acts if ":attack:" in c]
-    assert sorted(leads) == sorted(["6c", "6c6c'", "7d", "7d7d'", "8h"])
-    legal = set(game.legal_actions(0))
-    for cid in acts:
-        _, _, _, _, kind, cards = cid.split(":")
-        parsed = _card_list(cards)
-        assert parsed is not None and parse_action(0, kind, parsed) in legal
-
-    game.apply(Action.parse("0 attack 6c 6c'"))
-    _, _, view = hand_message(session, 1, "en")
-    selects = [i for i in _items(view) if isinstance(i, discord.ui.Select)]
-    # the two unbeaten sixes of clubs look alike: one is answered at a time, no select
-    assert not selects
-    defends = [c.split(":")[5] for c in _acts(view) if ":defend:" in c]
-    assert sorted(defends) == ["6c6h", "6cKc"]
+    ids = [getattr(i, "custom_id", "") for i in view.children]
+    assert len(ids) == len(set(ids))
+    assert _taps(view) == ["6c", "7d", "8h"]
+    six, twin = Card.parse("6c"), Card.parse("6c'")
+    step = tap(obs, (), six)
+    assert step is not None and step.selection == (six,)
+    _, _, view = hand_message(session, 0, "en", selection=(six,))
+    assert _acts(view)[0].endswith(":attack:6c")
+    assert "6c'" in _taps(view)
+    both = tap(obs, (six,), twin)
+    assert both is not None and set(both.selection) == {six, twin}
+    _, _, view = hand_message(session, 0, "en", selection=both.selection)
+    assert any(c.endswith(":attack:6c6c'") for c in _acts(view))
 
 
 def test_a_two_pack_lobby_says_two_packs() -> None:

@@ -20,6 +20,7 @@ from tests.bot.helpers import (
     leave_running,
     message,
     message_text,
+    move,
     play_out,
     service,
     start_against_computer,
@@ -93,8 +94,7 @@ async def _restart_mid_game(
         assert [e.to_json() for e in restored.events] == [e.to_json() for e in session.events]
         assert custom_ids(message(channel, table_id)) == [f"durak:show:{game_id}"]
         # ... and clicks a move on it afterwards: the button still works.
-        move = custom_ids(old_hand, "durak:act:")[0]
-        clicked = await actor.click(old_hand, custom_id=move)
+        clicked = await move(actor, old_hand)
         assert clicked.response is not None and clicked.response.ephemeral
         assert not clicked.response.content
         assert restored.version == version + 1

@@ -11,7 +11,16 @@ import simcord
 
 from bot.game.errors import NotAPlayer, StaleAction
 from engine import Action
-from tests.bot.helpers import custom_ids, message, message_text, play_out, service
+from tests.bot.helpers import (
+    custom_ids,
+    hand_moves,
+    message,
+    message_text,
+    move,
+    play_out,
+    plays,
+    service,
+)
 from tests.bot.test_play import start_game
 
 
@@ -49,8 +58,8 @@ async def test_stale_click_shows_current_hand_and_applies_nothing(
 
     old_hand = await _open_hand(attacker, channel, table_id)
     fresh_hand = await _open_hand(attacker, channel, table_id)
-    first, second = custom_ids(fresh_hand, "durak:act:")[:2]
-    applied = await attacker.click(fresh_hand, custom_id=first)
+    second = hand_moves(old_hand)[0]
+    applied = await move(attacker, fresh_hand)
     assert applied.response is not None and applied.response.ephemeral
     assert session.version == 2
 
@@ -61,7 +70,7 @@ async def test_stale_click_shows_current_hand_and_applies_nothing(
     assert "out of date" in stale.response.content
     assert session.version == 2
     refreshed = stale.response.message
-    assert all(":2:" in cid for cid in custom_ids(refreshed, "durak:act:"))
+    assert all(":2:" in cid for cid in hand_moves(refreshed))
     assert "Your hand" in message_text(refreshed)
 
 
@@ -78,8 +87,12 @@ async def test_double_click_applies_once(simcord_env: simcord.Env, world: Any) -
     attacker, _ = _attacker(world, simcord_env, game_id)
     hand_a = await _open_hand(attacker, channel, session.message_id or 0)
     hand_b = await _open_hand(attacker, channel, session.message_id or 0)
-    move = custom_ids(hand_a, "durak:act:")[0]
-    assert move in custom_ids(hand_b, "durak:act:")
+    if not plays(hand_a):  # every card has partners: select the first card on both hands
+        tap = custom_ids(hand_a, "durak:card:")[0]
+        hand_a = (await attacker.click(hand_a, custom_id=tap)).response.message
+        hand_b = (await attacker.click(hand_b, custom_id=tap)).response.message
+    move = plays(hand_a)[0]
+    assert move in plays(hand_b)
     events_before = len(session.events)
     first = await attacker.click(hand_a, custom_id=move)
     second = await attacker.click(hand_b, custom_id=move)
@@ -165,7 +178,7 @@ async def test_clicks_on_a_finished_game(simcord_env: simcord.Env, world: Any) -
     old_hand = await _open_hand(attacker, channel, session.message_id or 0)
     await play_out(simcord_env, channel, game_id, [world["alice"], world["bob"]])
     assert session.finished
-    late = await attacker.click(old_hand, custom_id=custom_ids(old_hand, "durak:act:")[0])
+    late = await attacker.click(old_hand, custom_id=hand_moves(old_hand)[0])
     assert late.response is not None and late.response.ephemeral
     assert late.response.content.startswith("This game is over")
     assert custom_ids(late.response.message) == []

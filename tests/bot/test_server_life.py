@@ -139,7 +139,7 @@ async def test_results_leaderboard_and_stats_count_fools_draws_teams_and_forfeit
     assert "too few players remain" in table and "is the fool" in table
 
     # The board: a forfeit is a fool and a forfeit; lost_team is a fool; a draw is neither.
-    board = await alice.slash(channel, "durak leaderboard")
+    board = await alice.slash(channel, "durak leaderboard", sort="fools")
     assert not board.ephemeral
     shown = lines(board.response.message)
     assert shown == [
@@ -173,7 +173,7 @@ async def test_results_leaderboard_and_stats_count_fools_draws_teams_and_forfeit
 
     # Pages: two per page gives two pages with persistent buttons.
     monkeypatch.setattr(bot.surfaces.leaderboard_views, "LEADERBOARD_PAGE_SIZE", 2)
-    paged = await alice.slash(channel, "durak leaderboard")
+    paged = await alice.slash(channel, "durak leaderboard", sort="fools")
     first = paged.response.message
     assert lines(first) == shown[:2] and "Page 1/2" in (first.embeds[0].footer.text or "")
     turned = await carol.click(first, label="Next ▶")

@@ -91,6 +91,7 @@ def assert_nothing_hidden_shown(
 PLAYED = sorted(PRESETS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", PLAYED)
 async def test_every_preset_plays_a_whole_game_by_clicks(
     simcord_env: simcord.Env, world: Any, preset: str

@@ -15,7 +15,7 @@ def test_defaults() -> None:
     assert cfg.database_path == Path("data/durak.db")
     assert (cfg.dev_guild_id, cfg.log_level) == (None, "INFO")
     assert (cfg.ai_delay_seconds, cfg.table_edit_interval, cfg.default_turn_timer_seconds) == (
-        1.0,
+        0.5,
         1.0,
         90,
     )

@@ -548,3 +548,15 @@ def test_malformed_positions_raise_invalid_position(change: dict[str, Any], reas
 def test_good_position_loads() -> None:
     g = Game.from_dict(GOOD)
     assert g.legal_actions(0) and g.trump == Card.parse("Ah").suit
+
+
+def test_rules_to_dict_is_asdict_of_scalar_options() -> None:
+    """``RuleSet.to_dict`` is a flat copy, which equals ``dataclasses.asdict`` only while
+    every option is a scalar: an option holding a list or dict would be shared, not copied."""
+    from engine.rules import PRESETS
+
+    for rules in (RuleSet(), *PRESETS.values()):
+        flat = rules.to_dict()
+        assert flat == dataclasses.asdict(rules)
+        assert list(flat) == [f.name for f in dataclasses.fields(RuleSet)]
+        assert all(v is None or isinstance(v, bool | int | str) for v in flat.values())

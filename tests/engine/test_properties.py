@@ -458,6 +458,7 @@ def random_game(name: str, n: int, seed: int, *, heavy: bool = True) -> Game:
     return g
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "n"), COMBOS)
 @SETTINGS
 @given(seed=st.integers(0, 2**32 - 1))
@@ -492,6 +493,7 @@ def garbage(rng: random.Random, n: int) -> Action:
     return Action(rng.randint(-1, n), kind, cards)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "n"), COMBOS[::3])
 @SETTINGS
 @given(seed=st.integers(0, 2**32 - 1))
@@ -526,6 +528,7 @@ def test_garbage_actions_are_refused_and_change_nothing(name: str, n: int, seed:
 # ------------------------------------------------------------------ JSON round trip
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "n"), COMBOS)
 @SETTINGS
 @given(seed=st.integers(0, 2**32 - 1), cut=st.floats(0, 1))
@@ -574,6 +577,7 @@ def test_copy_sets_every_slot_and_shares_no_mutable_state() -> None:
 # ------------------------------------------------------------------ hidden information
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "n"), COMBOS[::2])
 @SETTINGS
 @given(seed=st.integers(0, 2**32 - 1))

@@ -350,6 +350,23 @@ def test_magadan_every_closed_card_opens_when_the_talon_is_out() -> None:
     g.check_invariants()
 
 
+def test_magadan_the_attack_cap_counts_the_defenders_open_cards_only() -> None:
+    """The reading written down in the variant: a defender with one open card and five closed
+    ones faces a lead of one card, not two, and nothing may be thrown in after it."""
+    g = Game.from_position(
+        MAGADAN,
+        [["7c", "7d", "7h"], ["8c"]],
+        trump_card="6s",
+        talon=["6s", "7s", "8s", "9s", "Ts", "Js"],
+        attacker=0,
+        variant_state={"closed": [[], ["9d", "Td", "Jd", "Qd", "Kd"]]},
+    )
+    leads = [a for a in legal(g, 0) if a.startswith("attack")]
+    assert leads and all(len(a.split()[1:]) == 1 for a in leads), leads
+    play(g, "0 attack 7c")
+    assert not [a for a in legal(g, 0) if a.startswith("attack")]
+
+
 # ------------------------------------------------------------------ armenian
 
 ARMENIAN = RuleSet.preset("armenian")
@@ -416,7 +433,8 @@ def test_armenian_top_is_refused_with_reasons() -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["chukchi", "empty", "albanian", "beaten-off", "magadan", "armenian"]
+    "name",
+    ["chukchi", "empty", "albanian", "beaten-off", "magadan", "armenian", "trump-fool", "three"],
 )
 def test_talon_variants_refuse_a_deal_that_leaves_no_talon(name: str) -> None:
     """Six players with 36 cards leave no talon: these rules would never apply, so the
@@ -424,6 +442,15 @@ def test_talon_variants_refuse_a_deal_that_leaves_no_talon(name: str) -> None:
     with pytest.raises(RuleError, match="leave no talon"):
         RuleSet.preset(name, players=6)
     assert RuleSet.preset(name, players=6, deck_size=52).talon_size == 16
+
+
+@pytest.mark.parametrize("name", ["trump-fool", "three"])
+def test_trump_fool_and_three_refuse_four_hands_of_a_24_card_pack(name: str) -> None:
+    """Four hands of six take the whole 24-card pack: the trump exchange and the three-card
+    lead both need a talon, so the deal is refused with the message the others give."""
+    with pytest.raises(RuleError, match="4 hands of 6 leave no talon of a 24-card pack"):
+        RuleSet.preset(name, players=4, deck_size=24)
+    assert RuleSet.preset(name, players=3, deck_size=24).talon_size == 6
 
 
 # ------------------------------------------------------------------ poker

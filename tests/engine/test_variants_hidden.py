@@ -312,7 +312,10 @@ def test_trust_accepted_card_counts_as_beaten_and_is_never_shown() -> None:
     g = _catalogue_example()
     events = play(g, "0 accept")
     events += finish_bout(g)
-    assert any(e.kind == "beaten" for e in events)
+    beaten = [e for e in events if e.kind == "beaten"]
+    # three cards go to the discard, not four: the narration counts only those
+    assert [e.amount for e in beaten] == [3]
+    assert beaten[0].describe() == "bito: 3 cards discarded"
     seven = cards("7s")
     # the face-up cards go to the discard; the face-down one leaves the game unseen, with the
     # cards the engine keeps out of play (counted, never shown, sampled by the hard player)

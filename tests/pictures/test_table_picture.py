@@ -17,9 +17,9 @@ from PIL import Image, ImageChops
 
 from bot.pictures import lobby_scene, render_png, table_scene
 from bot.pictures.cards import face
-from bot.pictures.fonts import fit, font, safe_text
+from bot.pictures.fonts import drawable, fit, font, recording, safe_text
 from bot.pictures.samples import STAGES, sample_lobby, sample_session
-from bot.pictures.scene import Scene, SeatScene
+from bot.pictures.scene import Scene, SeatScene, last_played
 from bot.pictures.table import HEIGHT, WIDTH, render_image
 from engine import PRESETS, RuleError, RuleSet
 
@@ -39,6 +39,7 @@ GOLDENS = (
     ("chukchi.png", "chukchi", 2, "attack"),
     ("point.png", "point", 4, "pickup"),
     ("epaulet.png", "epaulet", 4, "pickup"),
+    ("teams.png", "teams-2v2", 4, "defence"),
 )
 #: Goldens are compared at this fraction of their size: the files stay small, and a
 #: different FreeType build that moves an antialiased edge by a pixel still passes.
@@ -77,6 +78,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("preset", "players", "stage"), CASES)
 def test_every_preset_and_moment_draws(preset: str, players: int, stage: str) -> None:
     session = sample_session(preset, players, stage, seed=5, tries=15)
@@ -179,6 +181,65 @@ def test_long_names_are_cut_to_fit() -> None:
     assert cut.endswith("…") and face_.getlength(cut) <= 176
     assert fit("Eve", face_, 176) == "Eve"
     assert safe_text("a\u200db\u202ec") == "abc"
+
+
+@pytest.mark.parametrize("name", ["🎲\ufe0f", "👍🏽🔥", "\u200d\ufe0f", "  "])
+def test_an_emoji_only_name_is_shown_as_a_placeholder(name: str) -> None:
+    """U+FE0F passed the glyph check, so such a name was drawn as nothing at all."""
+    assert not drawable(name, bold=True)
+    session = sample_session("podkidnoy", 2, "attack", seed=3)
+    assert session is not None
+    session.seats[0].name = name
+    scene = table_scene(session)
+    assert scene.seats[0].name == "Player 1"
+    with recording() as drawn:
+        render_image(scene)
+    assert "Player 1" in {d.text for d in drawn}
+    ru = sample_session("podkidnoy", 2, "attack", seed=3, locale="ru")
+    assert ru is not None
+    ru.seats[0].name = name
+    assert table_scene(ru).seats[0].name == "Игрок 1"
+    # a name with something drawable keeps it, emoji left out
+    session.seats[0].name = "Carol 🎲\ufe0f"
+    assert table_scene(session).seats[0].name == "Carol 🎲\ufe0f"
+    assert safe_text("Carol 🎲\ufe0f") == "Carol"
+
+
+def test_the_last_cards_played_are_outlined() -> None:
+    session = sample_session("podkidnoy", 4, "defence", seed=3)
+    assert session is not None
+    scene = table_scene(session)
+    last = session.events[-1]
+    assert last.kind == "defend" and len(scene.last_played) == 1
+    defences = {d for _, d in scene.pairs if d is not None}
+    assert set(scene.last_played) <= defences
+    assert scene.last_played[0] in {int(c) for c in last.cards}
+    unmarked = Scene(**{**_fields(scene), "last_played": ()})
+    assert render_png(scene) != render_png(unmarked)
+    # after a bito or a pick-up nothing on the table is the last move's
+    ended = sample_session("podkidnoy", 2, "end", seed=3)
+    assert ended is not None and last_played(ended) == ()
+
+
+def test_the_time_left_is_rounded_down_and_dated_by_the_clock() -> None:
+    session = sample_session("podkidnoy", 2, "attack", seed=3)
+    assert session is not None
+    assert table_scene(session, now=1000.0).time_left == ""  # no timer
+    session.deadline = 1044.9
+    assert table_scene(session).time_left == ""  # no clock: no timer drawn
+    assert table_scene(session, now=1000.0).time_left == "0:40 left"
+    assert table_scene(session, now=1000.2).time_left == "0:40 left"  # same scene: cached
+    assert table_scene(session, now=1000.0) == table_scene(session, now=1004.0)
+    assert table_scene(session, now=1040.0).time_left == "0:00 left"
+    assert table_scene(session, now=2000.0).time_left == "0:00 left"
+    session.deadline = 1000.0 + 125
+    assert table_scene(session, now=1000.0).time_left == "2:05 left"
+    with_timer = render_png(table_scene(session, now=1000.0))
+    assert with_timer != render_png(table_scene(session))
+
+
+def _fields(scene: Scene) -> dict[str, object]:
+    return {name: getattr(scene, name) for name in Scene.__dataclass_fields__}
 
 
 def test_trump_cards_are_marked() -> None:

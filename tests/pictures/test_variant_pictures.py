@@ -16,6 +16,7 @@ from dataclasses import fields
 import pytest
 from PIL import Image
 
+from bot.game.models import PublicEvent, public_events
 from bot.i18n import t
 from bot.pictures import render_png, table_scene
 from bot.pictures.samples import sample_session, session_of
@@ -73,24 +74,26 @@ def _hidden_truth(g: Game, obs: Observation) -> set[int]:
 
 
 #: SeatScene may hold counts and labels, never a card: a new field must be looked at here.
-SEAT_FIELDS = {"name", "role", "tone", "cards", "turn", "trump", "closed", "score"}
+SEAT_FIELDS = {"name", "role", "tone", "cards", "turn", "trump", "closed", "score", "team"}
 
 
 def test_a_seat_scene_has_no_field_that_could_hold_a_card() -> None:
     assert {f.name for f in fields(SeatScene)} == SEAT_FIELDS
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("preset", "players"), [(p, n) for p in PRESETS for n in _sizes(p)])
 def test_the_picture_shows_only_face_up_cards(preset: str, players: int) -> None:
     rules = RuleSet.preset(preset, players=players)
     for game_no in range(2):
         game = Game.new(rules, seed=f"leak:{preset}:{players}:{game_no}")
         rng = random.Random(f"leak:{preset}:{game_no}")
+        events: list[PublicEvent] = []
         moments = 0
         for step in range(400):
             over = game.result is not None
             if step % 3 == 0 or over:
-                session = session_of(game, preset)
+                session = session_of(game, preset, events=events)
                 scene = table_scene(session)
                 obs = game.public_observation()
                 shown = _shown(scene)
@@ -98,13 +101,14 @@ def test_the_picture_shows_only_face_up_cards(preset: str, players: int) -> None
                 assert not shown & _hidden_truth(game, obs), (preset, step)
                 for i in scene.face_down:  # drawn as a back, whatever the truth is
                     assert scene.pairs[i][1] is None
+                assert set(scene.last_played) <= shown
                 assert [s.cards for s in scene.seats] == list(obs.hand_sizes)
                 assert [s.closed for s in scene.seats] == list(obs.closed or [0] * players)
                 moments += 1
             if over:
                 break
             actions = game.all_legal_actions()
-            game.apply(rng.choice(actions))
+            events += public_events(game.apply(rng.choice(actions)))
         assert moments >= 3
 
 
@@ -227,3 +231,12 @@ def test_chukchi_out_of_play_count_is_drawn() -> None:
     assert str(obs.out_of_play) in scene.aside_label
     img = Image.open(io.BytesIO(render_png(scene)))
     assert img.format == "PNG"
+
+
+def test_partners_carry_their_team_number() -> None:
+    session = sample_session("teams-2v2", 4, "attack", seed=3)
+    assert session is not None
+    assert [s.team for s in table_scene(session).seats] == [1, 2, 1, 2]
+    plain = sample_session("podkidnoy", 4, "attack", seed=3)
+    assert plain is not None
+    assert all(s.team == 0 for s in table_scene(plain).seats)

@@ -1,0 +1,315 @@
+"""The rule-of-thumb policies: ``random``, ``easy`` and ``normal``.
+
+Each policy is a function of a :class:`~engine.ai.view.View` and a private ``random.Random``.
+``normal`` is also the playout policy of the ``hard`` player, so it is written to be cheap: bit
+masks, no sorting of whole hands, no observation objects.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.actions import BLIND_KINDS, EX, PA, PI, SH, TK, TR, A, Action, ActionKind, D, T
+from engine.cards import RANK_MASK, bits
+
+from .view import View
+
+# ---------------------------------------------------------------------------- random
+
+
+def random_policy(v: View, rng: random.Random) -> Action | None:
+    """Uniform over the legal actions; when waiting is harmless, waiting is one more choice."""
+    if not v.acts:
+        return None
+    if v.must_act():
+        return v.acts[rng.randrange(len(v.acts))]
+    i = rng.randrange(len(v.acts) + 1)
+    return v.acts[i] if i < len(v.acts) else None
+
+
+CONCEAL, ACCEPT, CHALLENGE = ActionKind.CONCEAL, ActionKind.ACCEPT, ActionKind.CHALLENGE
+
+# ---------------------------------------------------------------------------- easy
+
+
+def _played_card(a: Action) -> int:
+    return int(a.cards[1]) if a.kind is D else int(a.cards[0])
+
+
+def easy_policy(v: View, rng: random.Random) -> Action | None:
+    """A beginner: plays its lowest card, takes when it cannot beat, throws only cheap cards."""
+    acts = v.acts
+    if not acts:
+        return None
+    answers = [a for a in acts if a.kind in (D, TR)]
+    if any(a.kind is TK for a in acts):
+        if answers:
+            return min(answers, key=lambda a: (v.value(_played_card(a)), len(a.cards)))
+        return next(a for a in acts if a.kind is TK)
+    leads = [a for a in acts if a.kind is A and len(a.cards) == 1]
+    if leads:
+        return min(leads, key=lambda a: v.value(a.cards[0]))
+    adds = [a for a in acts if a.kind in (T, PI)]
+    cheap = [a for a in adds if not v.is_trump(a.cards[0]) and a.cards[0] % 13 + 2 <= 10]
+    if cheap:
+        return min(cheap, key=lambda a: v.value(a.cards[0]))
+    for a in acts:
+        if a.kind is PA:
+            return a
+    if v.must_act():  # only an exchange, say, while it must lead: impossible, but stay safe
+        return acts[rng.randrange(len(acts))]
+    return None
+
+
+# ---------------------------------------------------------------------------- normal
+
+
+def defence_plan(v: View, unbeaten: list[int]) -> list[tuple[int, int]] | None:
+    """Beat every unbeaten card, most constrained first, each with its cheapest beater."""
+    beaters = v.beaters[v.seat]
+    free = v.hand
+    order = sorted(unbeaten, key=lambda a: ((free & beaters[a]).bit_count(), -v.value(a)))
+    plan: list[tuple[int, int]] = []
+    for a in order:
+        m = free & beaters[a]
+        if not m:
+            return None
+        best = min(bits(m), key=v.value)
+        plan.append((a, int(best)))
+        free &= ~(1 << best)
+    return plan
+
+
+def _late(v: View) -> bool:
+    return v.talon_count <= max(2, v.n)
+
+
+def _should_take(v: View, unbeaten: list[int], plan: list[tuple[int, int]]) -> bool:
+    """Take a cheap attack early rather than spend trumps or aces on it."""
+    if v.talon_count == 0 or _late(v):
+        return False
+    cost = 0
+    for _, d in plan:
+        if v.is_trump(d):
+            cost += 6 + (d % 13 + 2 - 6) + (4 if v.talon_count > 10 else 0)
+        elif d % 13 + 2 >= 13:
+            cost += 3
+    attack_cheap = all(not v.is_trump(a) and a % 13 + 2 <= 10 for a in unbeaten)
+    # the more cards on the table, the more taking costs later (everything comes home)
+    load = len(v.table) * 2 + sum(1 for _, d in v.table if d >= 0) * 2
+    return attack_cheap and cost >= 12 + load
+
+
+def _defend(v: View, rng: random.Random) -> Action:
+    acts = v.acts
+    unbeaten = [a for a, d in v.table if d < 0]
+    shows = [a for a in acts if a.kind is SH]
+    if shows:
+        return shows[0]
+    transfers = [a for a in acts if a.kind is TR]
+    plain = [a for a in transfers if not any(v.is_trump(c) for c in a.cards)]
+    if plain:
+        # late in the game dump every card of the rank; early keep pairs flexible
+        if _late(v):
+            return max(plain, key=lambda a: (len(a.cards), -sum(map(v.value, a.cards))))
+        return min(plain, key=lambda a: (len(a.cards), sum(map(v.value, a.cards))))
+    plan = defence_plan(v, unbeaten)
+    take = next(a for a in acts if a.kind is TK)
+    if plan is not None and not _should_take(v, unbeaten, plan):
+        a, d = plan[0]
+        for act in acts:
+            # take on trust: a true card laid face down is never worse than face up (its rank
+            # opens no throw-ins, and a challenge makes the challenger take)
+            if act.kind is CONCEAL and act.cards[0] == a and act.cards[1] == d:
+                return act
+        for act in acts:
+            if act.kind is D and act.cards[0] == a and act.cards[1] == d:
+                return act
+    bluff = _bluff(v, rng, unbeaten)
+    if bluff is not None:
+        return bluff
+    if transfers and (plan is None or _late(v)):
+        return min(transfers, key=lambda a: sum(map(v.value, a.cards)))
+    return take
+
+
+def _bluff(v: View, rng: random.Random, unbeaten: list[int]) -> Action | None:
+    """Take on trust: instead of taking, sometimes cover the cheapest attack card with the
+    cheapest non-trump card, face down, and hope it is accepted."""
+    cheap = [
+        a for a in v.acts if a.kind is CONCEAL and not v.is_trump(a.cards[1]) and len(unbeaten) == 1
+    ]
+    if not cheap or rng.random() >= 0.35:
+        return None
+    return min(cheap, key=lambda a: (v.value(a.cards[1]), v.value(a.cards[0])))
+
+
+def _judge(v: View) -> Action:
+    """Take on trust: challenge a face-down card when the defender more likely than not holds
+    nothing that beats the attack card, as far as this seat can see."""
+    acts = {a.kind: a for a in v.acts}
+    if v.judging < 0:
+        return acts[ACCEPT]
+    d = v.defender
+    beaters = v.beaters[d][v.judging] & v.possible(d)
+    if not beaters:
+        return acts[CHALLENGE]  # every card that could beat it is elsewhere: a sure lie
+    pool = (v.unseen | v.known[d]).bit_count()
+    held = v.hand_sizes[d] + 1  # the face-down card came from that hand
+    b = beaters.bit_count()
+    # the chance that none of the ``held`` cards drawn from ``pool`` is one of the ``b``
+    none = 1.0
+    for i in range(min(held, pool)):
+        none *= max(0, pool - b - i) / (pool - i)
+    return acts[CHALLENGE] if none > 0.5 else acts[ACCEPT]
+
+
+def _chance(v: View, good: int) -> float:
+    """Reverse fool: the chance that a card of this seat's own unseen hand is in ``good``.
+
+    The seat knows only what the table saw go into its hand (``known``); the rest of its hand
+    is drawn from the cards it cannot place (``unseen``: its hand and the talon)."""
+    held = v.hand_sizes[v.seat]
+    if not held:
+        return 0.0
+    mine = v.known[v.seat]
+    rest = v.unseen & ~mine
+    k = mine.bit_count()
+    sure = (good & mine).bit_count()
+    maybe = (good & rest).bit_count() / rest.bit_count() if rest else 0.0
+    return (sure + maybe * max(0, held - k)) / held
+
+
+def _blind(v: View, rng: random.Random) -> Action | None:
+    """Reverse fool: every slot looks the same from here, so choose whether to play a card at
+    all (by the chance that a random one of them fits) and then any slot."""
+    acts = v.acts
+    by_kind: dict[ActionKind, list[Action]] = {}
+    for a in acts:
+        by_kind.setdefault(a.kind, []).append(a)
+    leads = by_kind.get(ActionKind.LEAD_BLIND)
+    if leads:
+        return leads[rng.randrange(len(leads))]
+    beats = by_kind.get(ActionKind.BEAT_BLIND)
+    if beats:
+        target = beats[0].cards[0]
+        p = _chance(v, v.beaters[v.seat][target])
+        mine = [a for a in beats if a.cards[0] == target]
+        if p >= 0.5 or TK not in by_kind:
+            return mine[rng.randrange(len(mine))]
+        return by_kind[TK][0]
+    if TK in by_kind:
+        return by_kind[TK][0]
+    throws = by_kind.get(ActionKind.THROW_BLIND)
+    if throws and v.opponent(v.defender):
+        ranks = 0
+        for att, dfn in v.table:
+            ranks |= RANK_MASK[att % 13 + 2]
+            if dfn >= 0:
+                ranks |= RANK_MASK[dfn % 13 + 2]
+        if _chance(v, ranks) >= 0.6:
+            return throws[rng.randrange(len(throws))]
+    passes = by_kind.get(PA)
+    return passes[0] if passes else None
+
+
+def _unbeatable_by(v: View, seat: int, card: int) -> bool:
+    return not (v.beaters[seat][card] & v.possible(seat))
+
+
+def _lead(v: View, rng: random.Random) -> Action:
+    acts = [a for a in v.acts if a.kind is A]
+    late = _late(v)
+    endgame = v.talon_count == 0
+    best: Action | None = None
+    best_score = -1e9
+    for a in acts:
+        cards = a.cards
+        trumps = sum(1 for c in cards if v.is_trump(c))
+        rank = cards[0] % 13 + 2
+        score = -sum(v.value(c) for c in cards) / len(cards) * 2.0
+        left = cards[0] % 13
+        same_left = (v.hand & RANK_MASK[left + 2]).bit_count() - len(cards)
+        if trumps:
+            score -= 25 if v.talon_count > 4 else 8
+        if len(cards) > 1:
+            # pairs: fine when cheap, or late when getting rid of cards is what matters
+            score += (6 if late else 2 if rank <= 10 and not trumps else -8) * (len(cards) - 1)
+        if same_left:
+            score -= 2  # leaving one of a rank behind wastes a throw-in follow-up
+        if endgame:
+            unbeatable = sum(1 for c in cards if _unbeatable_by(v, v.defender, c))
+            score += 12 * unbeatable
+            if len(cards) == v.hand.bit_count():
+                score += 100  # leading the whole hand wins outright
+        if score > best_score:
+            best, best_score = a, score
+    assert best is not None
+    return best
+
+
+def _wants_to_add(v: View, card: int) -> bool:
+    """Whether throwing/piling ``card`` at the defender is worth giving it up."""
+    rank = card % 13 + 2
+    trump = v.is_trump(card)
+    if v.talon_count == 0:
+        if v.hand.bit_count() <= 2:
+            return True  # emptying the hand wins the deal
+        if trump and v.taking:
+            return False  # never hand an opponent trumps for nothing
+        return not trump or not _unbeatable_by(v, v.defender, card)
+    if trump:
+        return False
+    if v.taking:
+        return rank <= (11 if _late(v) else 9)
+    if _late(v):
+        return rank <= 12
+    return rank <= 10
+
+
+def _add(v: View, rng: random.Random) -> Action | None:
+    adds = [a for a in v.acts if a.kind in (T, PI)]
+    # partners never defend against us, but a partner's defence is not ours to load either
+    if not v.opponent(v.defender):
+        adds = []
+    wanted = [a for a in adds if _wants_to_add(v, a.cards[0])]
+    if wanted:
+        if not any(a.kind is PA for a in v.acts) and not v.taking:
+            return None  # let the defender answer first: we learn their cards for free
+        return min(wanted, key=lambda a: v.value(a.cards[0]))
+    for a in v.acts:
+        if a.kind is PA:
+            return a
+    return None
+
+
+#: After this many actions in one deal the game is going round in circles (two players passing
+#: the same cards back and forth); deterministic rules would repeat it forever.
+LONG_GAME = 400
+
+
+def normal_policy(v: View, rng: random.Random) -> Action | None:
+    """Expert rules of thumb: cheap cards first, trumps kept for late, count what was seen."""
+    acts = v.acts
+    if not acts:
+        return None
+    if v.version > LONG_GAME and v.must_act() and rng.random() < 0.25:
+        return acts[rng.randrange(len(acts))]  # break the cycle; a seeded rng keeps it repeatable
+    for a in acts:
+        if a.kind is EX:
+            return a  # the turned-up trump is always worth more than the lowest trump
+    kinds = {a.kind for a in acts}
+    if kinds & BLIND_KINDS:
+        return _blind(v, rng)
+    if ACCEPT in kinds:
+        return _judge(v)
+    if TK in kinds:
+        return _defend(v, rng)
+    if A in kinds:
+        return _lead(v, rng)
+    if kinds & {T, PI, PA}:
+        return _add(v, rng)
+    return None
+
+
+__all__ = ["defence_plan", "easy_policy", "normal_policy", "random_policy"]

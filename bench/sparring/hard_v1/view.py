@@ -1,0 +1,145 @@
+"""A compact view of one seat's situation, shared by the heuristics and the search.
+
+The heuristic policies read a :class:`View` rather than an ``Observation`` so the same code can
+play out the hypothetical worlds the ``hard`` player samples (where building a full observation
+per move would dominate the cost). A view built from a ``Game`` holds only what the seat could
+see anyway (its own hand, the table, counts and the discard), so a playout policy never peeks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine import Game, Observation, RuleSet
+from engine.actions import Action, ActionKind
+from engine.cards import deck_mask
+
+TRUMP_BONUS = 13
+
+
+@dataclass(slots=True)
+class View:
+    seat: int
+    rules: RuleSet
+    hand: int
+    trump: int
+    talon_count: int
+    table: list[tuple[int, int]]  # (attack, defence or -1)
+    hand_sizes: tuple[int, ...]
+    attacker: int
+    defender: int
+    taking: bool
+    active: tuple[bool, ...]
+    #: cards that may be in another hand or the talon (face-down from this seat's view)
+    unseen: int
+    #: cards publicly known to be in each seat's hand
+    known: tuple[int, ...]
+    acts: list[Action]
+    #: actions applied so far this deal (lets a policy notice a game going round in circles)
+    version: int = 0
+    #: beaters[seat][card]: what beats ``card`` when ``seat`` defends (variants change it)
+    beaters: tuple[tuple[int, ...], ...] = ()
+    #: take on trust: the attack card under a face-down card awaiting this seat's verdict
+    judging: int = -1
+
+    @property
+    def n(self) -> int:
+        return len(self.hand_sizes)
+
+    def value(self, card: int) -> int:
+        """How much a card is worth keeping: rank, plus a trump premium."""
+        return card % 13 + 2 + (TRUMP_BONUS if card // 13 & 3 == self.trump else 0)
+
+    def is_trump(self, card: int) -> bool:
+        return card // 13 & 3 == self.trump  # & 3: a twin of big fool too
+
+    def possible(self, seat: int) -> int:
+        """Cards ``seat`` might hold, from this seat's point of view."""
+        if seat == self.seat:
+            return self.hand
+        return self.unseen | self.known[seat]
+
+    def opponent(self, other: int) -> bool:
+        return other != self.seat and (self.rules.teams == "none" or (other - self.seat) % 2 == 1)
+
+    def must_act(self) -> bool:
+        """Whether waiting would stall the game (see the contract in ``engine.ai``)."""
+        if not self.acts:
+            return False
+        if not self.table:
+            return self.seat == self.attacker
+        if self.seat == self.defender and not self.taking:
+            return any(d < 0 for _, d in self.table)
+        return any(a.kind is ActionKind.PASS or a.kind is ActionKind.ACCEPT for a in self.acts)
+
+
+def view_of_observation(obs: Observation) -> View:
+    return View(
+        seat=obs.seat,
+        rules=obs.rules,
+        hand=obs.hand_mask,
+        trump=obs.trump,
+        talon_count=obs.talon_count,
+        table=[(int(a), -1 if d is None else int(d)) for a, d in obs.table],
+        hand_sizes=obs.hand_sizes,
+        attacker=obs.attacker,
+        defender=obs.defender,
+        taking=obs.taking,
+        active=obs.active,
+        unseen=obs.unseen_mask,
+        known=obs.known_masks,
+        acts=list(obs.legal_actions),
+        version=obs.version,
+        beaters=obs.beaters,
+        judging=int(obs.table[obs.judging][0]) if obs.judging >= 0 else -1,
+    )
+
+
+def view_of_game(g: Game, seat: int, acts: list[Action]) -> View:
+    """The seat's view of a (sampled) game: its own hand and public facts only."""
+    hands = g.hands
+    other = 0
+    own = hands[seat]
+    known: tuple[int, ...] = tuple(g.known)
+    if g.rules.variant == "reverse":
+        # the seat sees every other hand and none of its own: what it cannot place is its own
+        # hand (less what the table saw go into it, which it may count on) and the talon
+        other, own = own, 0
+        known = tuple(hands[s] if s != seat else g.known[s] for s in range(g.n))
+    else:
+        for s in range(g.n):
+            if s != seat:
+                other |= hands[s] & ~g.known[s]
+    for c in g.talon:
+        other |= 1 << c
+    if g.trump_index >= 0 and g.trump_card_public:
+        other &= ~(1 << g.trump_card)
+    judging = -1
+    if g.vstate:
+        # take on trust: a card another seat laid face down is one this seat cannot place,
+        # and the attack card under the one awaiting a verdict is what it judges
+        for c, s in g.vstate.get("down") or ():
+            if s != seat:
+                other |= 1 << c
+        pending = g.vstate.get("pending", -1)
+        if pending >= 0:
+            judging = next(p[0] for p in g.table if p[1] == pending)
+    return View(
+        seat=seat,
+        rules=g.rules,
+        hand=own,
+        trump=g.seat_trump(seat),
+        talon_count=len(g.talon),
+        table=[(p[0], p[1]) for p in g.table],
+        hand_sizes=tuple(h.bit_count() for h in hands),
+        attacker=g.attacker,
+        defender=g.defender,
+        taking=g.taking,
+        active=tuple(g.is_active(s) for s in range(g.n)),
+        unseen=other & deck_mask(g.rules.deck_size, g.rules.packs),
+        known=known,
+        acts=acts,
+        version=g.version,
+        beaters=g.beat_tables,
+        judging=judging,
+    )

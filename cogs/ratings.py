@@ -1,0 +1,91 @@
+"""``/durak profile`` and ``/durak season new|list``: ratings as a player and an admin see them.
+
+The rating board itself is ``/durak leaderboard`` (cogs/stats.py), its default board."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.game.errors import ServiceError
+from bot.i18n import ls, t
+from bot.rendering.standings import season_label
+from bot.surfaces.standings_views import profile_message
+
+from .shared import _locale, _public_locale, _refuse, _require_manage, _service, durak
+
+season = app_commands.Group(
+    name=ls("cmd.durak.season.name"),
+    description=ls("cmd.durak.season.description"),
+    parent=durak,
+)
+
+
+class RatingCommands(commands.Cog):
+    """A player's profile card and the server's rating seasons."""
+
+    @durak.command(
+        name=ls("cmd.durak.profile.name"), description=ls("cmd.durak.profile.description")
+    )
+    @app_commands.rename(player=ls("cmd.param.player.name"))
+    @app_commands.describe(player=ls("cmd.param.player.description"))
+    async def profile(
+        self, interaction: discord.Interaction, player: discord.Member | None = None
+    ) -> None:
+        """Only the asker sees it (like /durak stats): a profile is not an announcement."""
+        assert interaction.guild_id is not None
+        who = player or interaction.user
+        embed, files = await profile_message(
+            _service(interaction),
+            interaction.guild_id,
+            who.id,
+            who.display_name,
+            _locale(interaction),
+        )
+        await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
+
+    @season.command(
+        name=ls("cmd.durak.season.new.name"), description=ls("cmd.durak.season.new.description")
+    )
+    @app_commands.rename(name=ls("cmd.param.season_name.name"))
+    @app_commands.describe(name=ls("cmd.param.season_name.description"))
+    async def season_new(
+        self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60] | None = None
+    ) -> None:
+        """Public: everyone's rating starts over, so the channel is told."""
+        assert interaction.guild_id is not None
+        try:
+            _require_manage(interaction, "ratings.error.season_admin_only")
+        except ServiceError as err:
+            await _refuse(interaction, err)
+            return
+        ratings = _service(interaction).storage.ratings
+        old = await ratings.current_season(interaction.guild_id)
+        new = await ratings.new_season(interaction.guild_id, name)
+        locale = await _public_locale(interaction)
+        label = season_label(new, locale).split(" · ")[0]
+        text = (
+            t("ratings.season.started", locale, label=label, old=old.number)
+            if old is not None
+            else t("ratings.season.first", locale, label=label)
+        )
+        await interaction.response.send_message(
+            text, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @season.command(
+        name=ls("cmd.durak.season.list.name"),
+        description=ls("cmd.durak.season.list.description"),
+    )
+    async def season_list(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None
+        locale = _locale(interaction)
+        seasons = await _service(interaction).storage.ratings.seasons(interaction.guild_id)
+        embed = discord.Embed(title=t("ratings.season.list_title", locale))
+        embed.description = (
+            "\n".join(season_label(s, locale) for s in seasons)
+            if seasons
+            else t("ratings.season.none", locale)
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)

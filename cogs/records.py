@@ -1,0 +1,136 @@
+"""``/durak replay``, ``/durak review``, ``/durak learn`` and ``/durak records``: a game's
+record (bot/game/records.py) looked back at, a second opinion on one's moves, a guided first
+game, and who may replay and ask for hints in this server."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.game.errors import ServiceError
+from bot.game.models import PlayerRef
+from bot.i18n import ls, t
+from bot.surfaces.learn import LEARN_GAMES, LEARN_PRESET
+from bot.surfaces.replay_views import open_replay
+from bot.surfaces.review_views import open_review
+
+from .shared import (
+    _discord_guild_locale,
+    _lobby_message,
+    _locale,
+    _refuse,
+    _require_manage,
+    _service,
+    durak,
+)
+
+
+class RecordCommands(commands.Cog):
+    """Replays, reviews, the guided first game and the server's record settings."""
+
+    @durak.command(name=ls("cmd.durak.replay.name"), description=ls("cmd.durak.replay.description"))
+    @app_commands.rename(game=ls("cmd.param.game.name"))
+    @app_commands.describe(game=ls("cmd.param.game.description"))
+    async def replay(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        """A private step-through viewer of a finished game (default: your last one here)."""
+        try:
+            await open_replay(interaction, game)
+        except ServiceError as err:
+            await _refuse(interaction, err)
+
+    @durak.command(name=ls("cmd.durak.review.name"), description=ls("cmd.durak.review.description"))
+    @app_commands.rename(game=ls("cmd.param.game.name"))
+    @app_commands.describe(game=ls("cmd.param.game.description"))
+    async def review(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        """The hard computer's opinion of your decisions in a finished game (private)."""
+        try:
+            await open_review(interaction, game)
+        except ServiceError as err:
+            await _refuse(interaction, err)
+
+    @durak.command(name=ls("cmd.durak.learn.name"), description=ls("cmd.durak.learn.description"))
+    async def learn(self, interaction: discord.Interaction) -> None:
+        """A guided first game: you against an easy computer, the rules explained on your
+        hand as they first matter (bot/surfaces/learn.py)."""
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        service = _service(interaction)
+        locale = _locale(interaction)
+        player = PlayerRef(interaction.user.id, interaction.user.display_name)
+        try:
+            await service.check_channel(interaction.guild_id, interaction.channel_id)
+            info = await service.create_lobby(
+                interaction.guild_id,
+                interaction.channel_id,
+                player,
+                LEARN_PRESET,
+                2,
+                discord_locale=_discord_guild_locale(interaction),
+            )
+        except ServiceError as err:
+            await _refuse(interaction, err)
+            return
+        try:
+            info = await service.add_computer(info.game_id, interaction.user.id, "easy")
+            await interaction.response.send_message(**await _lobby_message(interaction, info))
+            message = await interaction.original_response()
+            await service.attach_message(info.game_id, message.id)
+            LEARN_GAMES[info.game_id] = {}
+            await service.start(info.game_id, interaction.user.id)
+        except ServiceError as err:
+            LEARN_GAMES.pop(info.game_id, None)
+            await service.cancel(info.game_id, interaction.user.id, can_manage=True)
+            await _refuse(interaction, err)
+            return
+        except Exception:
+            LEARN_GAMES.pop(info.game_id, None)
+            await service.cancel(info.game_id, interaction.user.id, can_manage=True)
+            raise
+        await interaction.followup.send(t("learn.welcome", locale), ephemeral=True)
+
+    @durak.command(
+        name=ls("cmd.durak.records.name"), description=ls("cmd.durak.records.description")
+    )
+    @app_commands.rename(replays=ls("cmd.param.replays.name"), hints=ls("cmd.param.hints.name"))
+    @app_commands.describe(
+        replays=ls("cmd.param.replays.description"), hints=ls("cmd.param.hints.description")
+    )
+    async def records(
+        self,
+        interaction: discord.Interaction,
+        replays: bool | None = None,
+        hints: bool | None = None,
+    ) -> None:
+        """Admins: may anyone in the server replay its games, and do all games offer hints."""
+        assert interaction.guild_id is not None
+        locale = _locale(interaction)
+        storage = _service(interaction).storage
+        try:
+            if replays is not None or hints is not None:
+                _require_manage(interaction, "error.settings_admin_only")
+                current = await storage.set_record_settings(
+                    interaction.guild_id, replays_public=replays, hints_everywhere=hints
+                )
+            else:
+                current = await storage.record_settings(interaction.guild_id)
+        except ServiceError as err:
+            await _refuse(interaction, err)
+            return
+        text = "\n".join(
+            [
+                t(
+                    "replay.settings_replays_"
+                    + ("public" if current.replays_public else "players"),
+                    locale,
+                ),
+                t(
+                    "hint.settings_" + ("everywhere" if current.hints_everywhere else "computers"),
+                    locale,
+                ),
+            ]
+        )
+        await interaction.response.send_message(text, ephemeral=True)
