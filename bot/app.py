@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from . import i18n
 from .cardart.emojis import registry as card_emojis
 from .config import Config
 from .game.models import AiFactory, GameSession
@@ -297,9 +298,40 @@ class DurakBot(commands.AutoShardedBot):
             log.info("synced %d command(s) to guild %d", len(self.synced), guild_id)
         elif mode == "global":
             self.synced = await self.tree.sync()
+            i18n.set_command_ids(
+                {c.name: c.id for c in self.synced},
+                i18n.command_paths([dict(c.to_dict()) for c in self.synced]),
+            )
             log.info("synced %d command(s) globally", len(self.synced))
         else:
-            log.info("commands not synced (--sync none)")
+            await self._check_commands()
+
+    async def _check_commands(self) -> None:
+        """Without a sync at start-up, compare what Discord has registered with this
+        bot's own commands. A bot started before its commands were ever registered looks
+        healthy while the server shows no /durak at all, so a missing or stale set is one
+        clear warning with the exact command that fixes it."""
+        try:
+            registered = await self.tree.fetch_commands()
+        except discord.HTTPException as exc:
+            log.warning("could not read the registered slash commands from Discord: %s", exc)
+            return
+        i18n.set_command_ids(
+            {c.name: c.id for c in registered},
+            i18n.command_paths([dict(c.to_dict()) for c in registered]),
+        )
+        problem = commands_problem(
+            [dict(c.to_dict(self.tree)) for c in self.tree.get_commands()],
+            [dict(c.to_dict()) for c in registered],
+        )
+        if problem is None:
+            log.info("slash commands are registered and up to date")
+            return
+        log.warning(
+            "slash commands %s. Run once: `python -m bot --sync global` (registers them and"
+            " exits; Discord may take up to an hour to show them), then start the bot again.",
+            problem,
+        )
 
     async def close(self) -> None:
         if self._heartbeat is not None:
@@ -322,6 +354,31 @@ class DurakBot(commands.AutoShardedBot):
             await self.storage.close()
             self.storage = None
         await super().close()
+
+
+def _option_paths(payload: dict[str, Any], prefix: str = "") -> set[str]:
+    """Every command, subcommand and option of a command payload as a path of names."""
+    path = f"{prefix}/{payload.get('name', '')}"
+    out = {path}
+    for option in payload.get("options") or []:
+        out |= _option_paths(option, path)
+    return out
+
+
+def commands_problem(local: list[dict[str, Any]], registered: list[dict[str, Any]]) -> str | None:
+    """What is wrong with the registered commands, in words, or None when every command
+    and option of this bot is registered and nothing else is (names only: descriptions and
+    translations do not stop anyone from playing)."""
+    if not registered:
+        return "are not registered with Discord: the servers show no /durak command"
+    mine = set().union(*(_option_paths(p) for p in local)) if local else set()
+    theirs = set().union(*(_option_paths(p) for p in registered))
+    missing, extra = sorted(mine - theirs), sorted(theirs - mine)
+    if missing or extra:
+        parts = [f"missing {', '.join(missing[:5])}" if missing else ""]
+        parts.append(f"no longer used {', '.join(extra[:5])}" if extra else "")
+        return "registered with Discord are stale (" + "; ".join(p for p in parts if p) + ")"
+    return None
 
 
 async def sync_commands_only(config: Config, token: str) -> int:

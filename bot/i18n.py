@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import string
 from collections.abc import Mapping
 from functools import cache
@@ -114,10 +115,64 @@ def placeholders(template: str) -> frozenset[str]:
     )
 
 
+#: "durak help" -> the registered command's id, once the bot knows them (after a sync or
+#: the start-up check); empty until then, and text keeps plain ``/durak help``.
+_COMMAND_IDS: dict[str, int] = {}
+_COMMAND_RE = re.compile(r"(`?)/durak((?: [a-z_]+){1,2})([^`\n]*)(`?)")
+
+
+def set_command_ids(top_level: dict[str, int], paths: list[str] | None = None) -> None:
+    """Remember the registered commands, so text names them as Discord command mentions
+    (``</durak help:ID>``): each client then shows the command in its own language and a
+    click fills it in, where plain ``/durak help`` is English for everyone."""
+    _COMMAND_IDS.clear()
+    for path in paths or []:
+        top = path.split(" ", 1)[0]
+        if top in top_level:
+            _COMMAND_IDS[path] = top_level[top]
+
+
+def command_paths(payloads: list[dict[str, Any]]) -> list[str]:
+    """Every command and subcommand name path ("durak forfeits add") of command payloads."""
+    out: list[str] = []
+    for payload in payloads:
+        out.append(payload["name"])
+        for option in payload.get("options") or []:
+            if option.get("type") in (1, 2):
+                out.append(f"{payload['name']} {option['name']}")
+                for sub in option.get("options") or []:
+                    if sub.get("type") == 1:
+                        out.append(f"{payload['name']} {option['name']} {sub['name']}")
+    return out
+
+
+def _mention_commands(text: str) -> str:
+    if not _COMMAND_IDS:
+        return text
+
+    def swap(match: re.Match[str]) -> str:
+        opening, words, rest, closing = match.groups()
+        names = words.split()
+        for size in (len(names), 1):
+            path = " ".join(["durak", *names[:size]])
+            if path in _COMMAND_IDS:
+                tail = " ".join(names[size:]) + rest
+                mention = f"</{path}:{_COMMAND_IDS[path]}>"
+                if tail.strip():
+                    return f"{mention} {opening}{tail.strip()}{closing}"
+                return mention
+        return match.group(0)
+
+    return _COMMAND_RE.sub(swap, text)
+
+
 def t(key: str, locale: LocaleLike = DEFAULT_LOCALE, /, **kwargs: Any) -> str:
-    """Translate ``key`` into ``locale`` and fill its placeholders from ``kwargs``."""
+    """Translate ``key`` into ``locale`` and fill its placeholders from ``kwargs``.
+    Commands the text names become command mentions once their ids are known."""
     loc = normalize_locale(locale)
     template = catalog(loc).get(key)
+    if template is not None and "/durak" in template and not key.startswith("cmd."):
+        template = _mention_commands(template)
     if template is None:
         if _strict():
             raise MissingTranslation(f"no translation for {key!r} in {loc!r}")

@@ -15,6 +15,7 @@ from .ratings import RatingCommands
 from .forfeits import ForfeitCommands
 from .settings import SettingsCommands
 from .records import RecordCommands
+from .help import HelpCommands
 
 # isort: on
 from . import ratings, shared
@@ -28,6 +29,7 @@ class DurakCog(
     ForfeitCommands,
     SettingsCommands,
     RecordCommands,
+    HelpCommands,
     commands.Cog,
 ):
     """The ``/durak`` group and its subcommands, one mixin per area (see the modules above)."""

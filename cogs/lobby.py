@@ -15,6 +15,8 @@ from bot.game.models import PlayerRef
 from bot.game.service import GameService
 from bot.i18n import ls, t
 from bot.surfaces.delivery import prompt_retry
+from bot.surfaces.interactions import _components_view
+from bot.surfaces.lobby_views import LobbyButton
 
 from .shared import (
     _discord_guild_locale,
@@ -45,12 +47,18 @@ class LobbyCommands(commands.Cog):
         twist=ls("cmd.param.twist.name"),
         seats=ls("cmd.param.seats.name"),
         deck=ls("cmd.param.deck.name"),
+        invite=ls("cmd.param.invite.name"),
+        invite2=ls("cmd.param.invite2.name"),
+        invite3=ls("cmd.param.invite3.name"),
     )
     @app_commands.describe(
         preset=ls("cmd.param.preset.description"),
         twist=ls("cmd.param.twist.description"),
         seats=ls("cmd.param.seats.description"),
         deck=ls("cmd.param.deck.description"),
+        invite=ls("cmd.param.invite.description"),
+        invite2=ls("cmd.param.invite.description"),
+        invite3=ls("cmd.param.invite.description"),
     )
     @app_commands.autocomplete(preset=preset_autocomplete, twist=twist_autocomplete)
     @app_commands.choices(deck=[app_commands.Choice(name=str(n), value=n) for n in (24, 36, 52)])
@@ -61,8 +69,13 @@ class LobbyCommands(commands.Cog):
         seats: app_commands.Range[int, 2, 6] | None = None,
         deck: int | None = None,
         twist: str | None = None,
+        invite: discord.Member | None = None,
+        invite2: discord.Member | None = None,
+        invite3: discord.Member | None = None,
     ) -> None:
-        """Left-out options come from the guild's house rules (``/durak settings``)."""
+        """Left-out options come from the guild's house rules (``/durak settings``).
+        Invited players are mentioned under the lobby with a Join button of their own."""
+        invited = _invitees(interaction, (invite, invite2, invite3))
         service = _service(interaction)
         assert interaction.guild_id is not None and interaction.channel_id is not None
         channel = interaction.channel
@@ -89,18 +102,24 @@ class LobbyCommands(commands.Cog):
                 isinstance(channel, discord.TextChannel)
                 and interaction.app_permissions.create_public_threads
             ):
-                await self._new_in_thread(interaction, service, info)
+                await self._new_in_thread(interaction, service, info, invited)
                 return
             # No thread possible here: play in the channel and say why.
             await self._post_lobby(interaction, service, info)
+            await _send_invite(interaction.followup, info, interaction.user.id, invited)
             await interaction.followup.send(
                 t("error.cannot_create_thread", _locale(interaction)), ephemeral=True
             )
             return
         await self._post_lobby(interaction, service, info)
+        await _send_invite(interaction.followup, info, interaction.user.id, invited)
 
     async def _new_in_thread(
-        self, interaction: discord.Interaction, service: GameService, info: Any
+        self,
+        interaction: discord.Interaction,
+        service: GameService,
+        info: Any,
+        invited: list[int],
     ) -> None:
         """A public notice in the channel, with the table in a thread started from it.
 
@@ -132,6 +151,8 @@ class LobbyCommands(commands.Cog):
             await self._abandon_thread(interaction, service, info, thread, exc)
             return
         await service.attach_message(info.game_id, table.id, thread_id=thread.id)
+        await service.set_notice(info.game_id, notice.channel.id, notice.id)
+        await _send_invite(thread, info, interaction.user.id, invited)
         try:
             await prompt_retry(
                 lambda: interaction.edit_original_response(
@@ -189,3 +210,43 @@ class LobbyCommands(commands.Cog):
             await service.cancel(info.game_id, interaction.user.id)
             raise
         await service.attach_message(info.game_id, message.id)
+
+
+def _invitees(
+    interaction: discord.Interaction, members: tuple[discord.Member | None, ...]
+) -> list[int]:
+    """The invited humans, once each: not the host, not a bot."""
+    out: list[int] = []
+    for member in members:
+        if member is None or member.bot or member.id == interaction.user.id:
+            continue
+        if member.id not in out:
+            out.append(member.id)
+    return out
+
+
+async def _send_invite(
+    target: discord.abc.Messageable | discord.Webhook, info: Any, host: int, invited: list[int]
+) -> None:
+    """Ping the invited players where the lobby is, with a Join button under the ping (the
+    lobby's own Join, so it works after a restart and refuses politely once it is full)."""
+    if not invited:
+        return
+    view = _components_view()
+    view.add_item(
+        LobbyButton(
+            info.game_id, "join", t("lobby.button.join", info.locale), discord.ButtonStyle.success
+        )
+    )
+    await target.send(
+        t(
+            "lobby.invite",
+            info.locale,
+            users=", ".join(f"<@{u}>" for u in invited),
+            host=f"<@{host}>",
+        ),
+        view=view,
+        allowed_mentions=discord.AllowedMentions(
+            users=[discord.Object(u) for u in invited], roles=False, everyone=False
+        ),
+    )

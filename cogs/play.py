@@ -13,12 +13,50 @@ from bot.game.errors import ServiceError
 from bot.game.models import GameSession
 from bot.game.rules import auto_done_for
 from bot.i18n import ls, t
-from bot.rendering.common import preset_name, seat_name
+from bot.rendering.common import COLOUR_LOBBY, preset_name, seat_name
 from bot.rendering.server import games_embed, rules_embed
 from bot.surfaces.hand_views import send_hand
+from bot.surfaces.lobby_views import leave_confirm_view
 from engine import PRESETS, RuleSet
 
 from .shared import DEFAULT_PRESET, _locale, _refuse, _service, durak, preset_autocomplete
+
+
+def rules_summary_embed(rules: RuleSet, title: str, locale: str) -> discord.Embed:
+    """A few plain sentences first: what the mode is, the deck and the table; the full
+    option table (24 technical fields) waits behind a button."""
+    lines = [t("rules.goal", locale)]
+    preset_key = f"preset.{rules.variant}.description" if rules.variant != "none" else ""
+    if rules.transfer != "off":
+        play_key = "rules.summary.transfer"
+    elif rules.throw_in == "none":
+        play_key = "rules.summary.no_throw_in"
+    else:
+        play_key = "rules.summary.throw_in"
+    for key in (preset_key, play_key):
+        if key:
+            lines.append(t(key, locale))
+    lines.append(t("rules.summary.table", locale, deck=rules.deck_size, players=rules.players))
+    lines.append(t("rules.summary.more", locale))
+    embed = discord.Embed(title=title, description="\n\n".join(lines), colour=COLOUR_LOBBY)
+    return embed
+
+
+class RulesDetailsView(discord.ui.View):
+    """The "All rule options" button under the plain summary (the answer is private and
+    short-lived, so a plain view with a timeout is enough)."""
+
+    def __init__(self, details: discord.Embed, locale: str) -> None:
+        super().__init__(timeout=600)
+        self.details = details
+        button: discord.ui.Button[RulesDetailsView] = discord.ui.Button(
+            label=t("rules.button.details", locale), style=discord.ButtonStyle.secondary
+        )
+        button.callback = self._show  # type: ignore[method-assign]
+        self.add_item(button)
+
+    async def _show(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(embed=self.details, view=None)
 
 
 class PlayCommands(commands.Cog):
@@ -39,8 +77,26 @@ class PlayCommands(commands.Cog):
 
     @durak.command(name=ls("cmd.durak.leave.name"), description=ls("cmd.durak.leave.description"))
     async def leave(self, interaction: discord.Interaction) -> None:
+        """A lobby is left at once; a running game only after a private confirmation that
+        says what leaving costs (a forfeit: counted as the fool, a computer takes the seat)."""
+        service = _service(interaction)
+        locale = _locale(interaction)
+        running = await service.game_for_user(interaction.user.id)
+        if running is not None and service.running_game(running):
+            await interaction.response.send_message(
+                t(
+                    "leave.confirm_ends"
+                    if service.leave_ends_game(running, interaction.user.id)
+                    else "leave.confirm",
+                    locale,
+                    game_id=running,
+                ),
+                view=leave_confirm_view(running, locale),
+                ephemeral=True,
+            )
+            return
         try:
-            game_id = await _service(interaction).leave(interaction.user.id)
+            game_id = await service.leave(interaction.user.id)
         except ServiceError as err:
             await _refuse(interaction, err)
             return
@@ -80,6 +136,10 @@ class PlayCommands(commands.Cog):
         title = ""
         if preset is None:
             game_id = await service.game_in_channel(interaction.channel_id)
+            if game_id is None:
+                game_id = await service.storage.last_ended_game_in_channel(interaction.channel_id)
+                if game_id is not None and await service.ended_session(game_id) is None:
+                    game_id = None
             if game_id is not None:
                 state: Any = await service.public_state(game_id)
                 if isinstance(state, GameSession):
@@ -110,7 +170,9 @@ class PlayCommands(commands.Cog):
             rules = RuleSet.preset(name, auto_done=auto_done_for(house, name))
             title = t("rules.preset_title", locale, preset=preset_name(name, locale))
         await interaction.response.send_message(
-            embed=rules_embed(rules, title, locale), ephemeral=True
+            embed=rules_summary_embed(rules, title, locale),
+            view=RulesDetailsView(rules_embed(rules, title, locale), locale),
+            ephemeral=True,
         )
 
     @durak.command(name=ls("cmd.durak.games.name"), description=ls("cmd.durak.games.description"))

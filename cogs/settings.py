@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.game.errors import ServiceError
-from bot.game.models import AI_DIFFICULTIES
+from bot.game.models import AI_DIFFICULTIES, LOBBY_IDLE_MAX_MINUTES
 from bot.game.rules import DONE_STYLES
 from bot.i18n import ls, t
 from bot.rendering.server import settings_embed
@@ -46,6 +46,7 @@ class SettingsCommands(commands.Cog):
         throw_in=ls("cmd.param.throw_in.name"),
         trump_exchange=ls("cmd.param.trump_exchange.name"),
         done=ls("cmd.param.done.name"),
+        lobby_idle=ls("cmd.param.lobby_idle.name"),
         channel=ls("cmd.param.channel.name"),
         all_channels=ls("cmd.param.all_channels.name"),
         min_games=ls("cmd.param.min_games.name"),
@@ -63,6 +64,7 @@ class SettingsCommands(commands.Cog):
         throw_in=ls("cmd.param.throw_in.description"),
         trump_exchange=ls("cmd.param.trump_exchange.description"),
         done=ls("cmd.param.done.description"),
+        lobby_idle=ls("cmd.param.lobby_idle.description"),
         channel=ls("cmd.param.channel.description"),
         all_channels=ls("cmd.param.all_channels.description"),
         min_games=ls("cmd.param.min_games.description"),
@@ -92,6 +94,7 @@ class SettingsCommands(commands.Cog):
         throw_in: str | None = None,
         trump_exchange: str | None = None,
         done: str | None = None,
+        lobby_idle: app_commands.Range[int, 0, LOBBY_IDLE_MAX_MINUTES] | None = None,
         channel: discord.TextChannel | None = None,
         all_channels: bool | None = None,
         min_games: app_commands.Range[int, 1, 1000] | None = None,
@@ -127,6 +130,7 @@ class SettingsCommands(commands.Cog):
                 ("throw_in", throw_in),
                 ("trump_exchange", trump_exchange),
                 ("done", done),
+                ("lobby_idle_minutes", lobby_idle),
             ):
                 if value is not None:
                     options[key] = value

@@ -17,11 +17,12 @@ from bot.game import modes
 from bot.game.errors import ServiceError
 from bot.game.models import TURN_TIMER_MAX_SECONDS, TURN_TIMER_MIN_SECONDS
 from bot.game.service import GameService
-from bot.i18n import ls, normalize_locale, pick_locale
+from bot.i18n import ls, normalize_locale, pick_locale, t
 from bot.rendering.lobby import lobby_embed
 from bot.surfaces.interactions import error_text
 from bot.surfaces.lobby_views import lobby_view
 from bot.surfaces.publisher import DiscordPublisher
+from engine import PRESETS
 
 log = logging.getLogger(__name__)
 
@@ -92,10 +93,30 @@ async def preset_autocomplete(
     """The engine's presets, best match first (base games first when nothing is typed; names
     match in English and Russian), with translated names and descriptions."""
     locale = _locale(interaction)
-    return [
+    ranked = modes.ranked_presets(current)
+    if current.strip() or interaction.guild_id is None:
+        return [
+            app_commands.Choice(name=modes.choice_label(preset, locale), value=preset)
+            for preset in ranked
+        ]
+    # Nothing typed: Discord shows 25 of the ~32 modes, so the server's most played come
+    # first, and the last line says the rest are found by typing.
+    counts = await _service(interaction).storage.preset_counts(interaction.guild_id)
+    everything = sorted(
+        PRESETS, key=lambda p: (-counts.get(p, 0), ranked.index(p) if p in ranked else 99)
+    )
+    shown = everything[:24]
+    choices = [
         app_commands.Choice(name=modes.choice_label(preset, locale), value=preset)
-        for preset in modes.ranked_presets(current)
+        for preset in shown
     ]
+    hidden = len(PRESETS) - len(shown)
+    if hidden > 0:
+        # Choosing the hint itself opens the first (most played) mode, never an error.
+        choices.append(
+            app_commands.Choice(name=t("mode.more_hint", locale, count=hidden), value=shown[0])
+        )
+    return choices
 
 
 async def twist_autocomplete(

@@ -74,6 +74,8 @@ class _ServiceCore:
         self._sessions: dict[int, GameSession] = {}
         self._ended: dict[int, GameSession] = {}
         self._lobby_locks: dict[int, asyncio.Lock] = {}
+        #: One idle-expiry task per open lobby (see :mod:`.lobby`).
+        self._lobby_timers: dict[int, asyncio.Task[None]] = {}
         self._players: dict[tuple[int, int], AiPlayer] = {}
         self._closing = False
         self._background: set[asyncio.Task[None]] = set()
@@ -199,6 +201,8 @@ class _ServiceCore:
             locale=await self.guild_locale(row.guild_id, options.get("locale")),
             overrides=rules_options,
             series=Series.from_json(options.get("series")),
+            closed=options.get("closed"),
+            expires_at=row.turn_deadline if row.status == "lobby" else None,
         )
 
     async def public_state(self, game_id: int) -> GameSession | LobbyInfo:

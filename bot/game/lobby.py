@@ -20,7 +20,14 @@ from .errors import (
     NotAPlayer,
     ServiceError,
 )
-from .models import AI_DIFFICULTIES, GameSession, LobbyInfo, PlayerRef, SeatInfo
+from .models import (
+    AI_DIFFICULTIES,
+    LOBBY_IDLE_MINUTES,
+    GameSession,
+    LobbyInfo,
+    PlayerRef,
+    SeatInfo,
+)
 from .play import _PlayFlow
 from .records import record_header
 from .rules import RULE_OVERRIDES, _rules_for, auto_done_for, twist_options
@@ -65,8 +72,13 @@ class _LobbyFlow(_PlayFlow):
             overrides = {}
         if preset not in PRESETS:
             raise ServiceError("error.unknown_preset", preset=preset)
-        seats = seats if seats is not None else int(defaults.get("seats", 2))
         deck_size = deck_size if deck_size is not None else int(defaults.get("deck_size", 36))
+        if seats is None:
+            seats = (
+                int(defaults["seats"])
+                if "seats" in defaults
+                else self._largest_table(preset, overrides, deck_size)
+            )
         if twist is not None:
             overrides = {**overrides, **twist_options(preset, twist, overrides, deck_size, seats)}
         try:
@@ -97,10 +109,84 @@ class _LobbyFlow(_PlayFlow):
             )
         except st.AlreadyInGame as exc:
             raise AlreadyPlaying(exc.game_id) from None
-        log.info(
-            "game %d: lobby created by %d (%s, %d seats)", game_id, host.user_id, preset, seats
-        )
+        log.info("game %d: lobby by %d (%s, up to %d seats)", game_id, host.user_id, preset, seats)
+        await self._touch_lobby(game_id, guild_id)
         return await self.lobby(game_id)
+
+    @staticmethod
+    def _largest_table(preset: str, overrides: dict[str, Any], deck_size: int) -> int:
+        """Seats are a maximum ("up to N") and Start takes whoever joined, so without a
+        house rule a lobby offers the largest table the mode and deck allow: a third friend
+        should never meet "The lobby is full" at a table opened for two."""
+        for seats in range(6, 2, -1):
+            try:
+                _rules_for(preset, {**overrides, "deck_size": deck_size}, seats)
+            except RuleError:
+                continue
+            return seats
+        return 2
+
+    # ----------------------------------------------------------------- idle expiry
+
+    async def _touch_lobby(self, game_id: int, guild_id: int | None = None) -> None:
+        """Something happened in the lobby: its idle deadline starts again. The deadline
+        is stored (so a restart keeps it) and a task waits for it."""
+        if guild_id is None:
+            row = await self.storage.get_game(game_id)
+            if row is None or row.status != "lobby":
+                return
+            guild_id = row.guild_id
+        settings = await self.storage.get_guild_settings(guild_id)
+        minutes = int(settings.default_options.get("lobby_idle_minutes", LOBBY_IDLE_MINUTES))
+        deadline = self.clock() + minutes * 60 if minutes > 0 else None
+        await self.storage.set_lobby_deadline(game_id, deadline)
+        self._arm_lobby_timer(game_id, deadline)
+
+    def _arm_lobby_timer(self, game_id: int, deadline: float | None) -> None:
+        old = self._lobby_timers.pop(game_id, None)
+        if old is not None and old is not asyncio.current_task() and not old.done():
+            old.cancel()
+        if deadline is None or self._closing:
+            return
+        self._lobby_timers[game_id] = asyncio.get_running_loop().create_task(
+            self._lobby_timer_run(game_id, deadline), name=f"durak-lobby-{game_id}"
+        )
+
+    async def _lobby_timer_run(self, game_id: int, deadline: float) -> None:
+        try:
+            wait = deadline - self.clock()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            async with self._lobby_lock(game_id):
+                expired = await self.storage.expire_lobby(game_id, now=self.clock())
+            if expired:
+                self._lobby_timers.pop(game_id, None)
+                log.info("game %d: lobby expired after its idle time", game_id)
+                await self._publish(self.publisher.refresh(game_id))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game %d: lobby expiry failed", game_id)
+
+    def _stop_lobby_timer(self, game_id: int) -> None:
+        task = self._lobby_timers.pop(game_id, None)
+        if task is not None and task is not asyncio.current_task() and not task.done():
+            task.cancel()
+
+    async def restore_lobbies(self) -> int:
+        """After a restart: wait again for each open lobby's stored deadline (one that
+        passed while the bot was down expires at once); a lobby from before expiry existed
+        gets a fresh idle time."""
+        count = 0
+        for row in await self.storage.load_lobbies():
+            if not self.shards.owns(row.guild_id):
+                continue
+            if row.turn_deadline is None:
+                await self._touch_lobby(row.id, row.guild_id)
+            else:
+                self._arm_lobby_timer(row.id, row.turn_deadline)
+            count += 1
+        return count
 
     async def attach_message(
         self, game_id: int, message_id: int, *, thread_id: int | None = None
@@ -113,6 +199,11 @@ class _LobbyFlow(_PlayFlow):
             session.message_id = message_id
             if thread_id is not None:
                 session.channel_id = thread_id
+
+    async def set_notice(self, game_id: int, channel_id: int, message_id: int) -> None:
+        """Remember the channel notice of a game played in a thread, so it can follow the
+        game to its end (the publisher edits it) after a restart too."""
+        await self.storage.update_game_options(game_id, {"notice": [channel_id, message_id]})
 
     async def _open_lobby(self, game_id: int) -> LobbyInfo:
         info = await self.lobby(game_id)
@@ -138,6 +229,7 @@ class _LobbyFlow(_PlayFlow):
                 raise ServiceError("error.lobby_full", max=info.max_seats) from None
             except st.InvalidGameStatus:
                 raise GameOver("error.lobby_closed") from None
+        await self._touch_lobby(game_id, info.guild_id)
         await self._publish(self.publisher.refresh(game_id))
         return await self.lobby(game_id)
 
@@ -174,6 +266,7 @@ class _LobbyFlow(_PlayFlow):
                 )
             except st.LobbyFull:
                 raise ServiceError("error.lobby_full", max=info.max_seats) from None
+        await self._touch_lobby(game_id, info.guild_id)
         await self._publish(self.publisher.refresh(game_id))
         return await self.lobby(game_id)
 
@@ -187,15 +280,33 @@ class _LobbyFlow(_PlayFlow):
             if not computers:
                 raise ServiceError("error.no_computer")
             await self.storage.remove_seat(game_id, computers[-1].seat)
+        await self._touch_lobby(game_id, info.guild_id)
+        await self._publish(self.publisher.refresh(game_id))
+        return await self.lobby(game_id)
+
+    async def hand_over(
+        self, game_id: int, user_id: int, to_user: int, *, can_manage: bool = False
+    ) -> LobbyInfo:
+        """Make another seated human the host (who may start, cancel, add computers)."""
+        async with self._lobby_lock(game_id):
+            info = await self._open_lobby(game_id)
+            self._check_host(info, user_id, can_manage)
+            if to_user == info.host_id:
+                raise ServiceError("error.already_host")
+            if not any(s.user_id == to_user for s in info.humans):
+                raise ServiceError("error.host_not_seated")
+            await self.storage.set_host(game_id, to_user)
+            log.info("game %d: host handed from %d to %d", game_id, info.host_id, to_user)
+        await self._touch_lobby(game_id, info.guild_id)
         await self._publish(self.publisher.refresh(game_id))
         return await self.lobby(game_id)
 
     async def leave(self, user_id: int) -> int:
         """Leave whatever lobby or game the user is in; returns that game's id.
 
-        In a lobby the seat is freed (the host leaving cancels the lobby: nobody else may
-        start it). In a running game a computer takes the seat over and the human will be
-        recorded as having forfeited; when no human is left the game is cancelled.
+        In a lobby the seat is freed (see :meth:`_leave_lobby`). In a running game a
+        computer takes the seat over and the human will be recorded as having forfeited;
+        when no human is left the game is cancelled.
         """
         game_id = await self.storage.user_active_game(user_id)
         if game_id is None:
@@ -208,22 +319,56 @@ class _LobbyFlow(_PlayFlow):
         return game_id
 
     async def _leave_lobby(self, game_id: int, user_id: int) -> None:
+        """Free the seat. The host leaving hands the lobby to the next human in seat order;
+        only when no other human is left (or in a rematch, which keeps the same seats) is
+        the lobby called off."""
         async with self._lobby_lock(game_id):
             info = await self._open_lobby(game_id)
-            if user_id == info.host_id or info.series is not None:
-                # A rematch keeps the same seats: one player leaving it calls it off.
+            seat = next((s.seat for s in info.seats if s.user_id == user_id), None)
+            if seat is None:
+                raise NotAPlayer()
+            heir = next((s.user_id for s in info.humans if s.user_id != user_id), None)
+            if info.series is not None or heir is None:
                 await self.storage.cancel_game(game_id)
+                self._stop_lobby_timer(game_id)
                 log.info("game %d: lobby cancelled, %d left", game_id, user_id)
+                cancelled = True
             else:
-                seat = next((s.seat for s in info.seats if s.user_id == user_id), None)
-                if seat is None:
-                    raise NotAPlayer()
+                if user_id == info.host_id:
+                    await self.storage.set_host(game_id, heir)
+                    log.info("game %d: host %d left; %d hosts now", game_id, user_id, heir)
                 await self.storage.remove_seat(game_id, seat)
+                cancelled = False
+        if not cancelled:
+            await self._touch_lobby(game_id, info.guild_id)
         await self._publish(self.publisher.refresh(game_id))
 
     async def leave_lobby(self, game_id: int, user_id: int) -> None:
         """The lobby's Leave button (the user must sit in *this* lobby)."""
         await self._leave_lobby(game_id, user_id)
+
+    async def leave_game(self, game_id: int, user_id: int) -> None:
+        """The confirmed leave of a running game: only for the game the user still plays
+        (a stale confirmation, after the game ended or the user already left, is refused)."""
+        session = self._sessions.get(game_id)
+        if session is None or session.finished:
+            raise GameOver()
+        await self._leave_running(session, user_id)
+
+    def leave_ends_game(self, game_id: int, user_id: int) -> bool:
+        """Whether this human leaving ends the game at once (too few humans would be left,
+        see :meth:`_forfeit_locked`) rather than handing the seat to a computer: the
+        confirmation has to say which."""
+        session = self._sessions.get(game_id)
+        if session is None:
+            return False
+        remaining = [s for s in session.active_humans if s.user_id != user_id]
+        return len(remaining) < min(2, session.humans_at_start)
+
+    def running_game(self, game_id: int) -> bool:
+        """The game has started and not ended (leaving it forfeits)."""
+        session = self._sessions.get(game_id)
+        return session is not None and not session.finished
 
     async def _leave_running(self, session: GameSession, user_id: int) -> None:
         async with session.lock:
@@ -246,6 +391,7 @@ class _LobbyFlow(_PlayFlow):
                 info = await self._open_lobby(game_id)
                 self._check_host(info, user_id, can_manage)
                 await self.storage.cancel_game(game_id)
+                self._stop_lobby_timer(game_id)
             log.info("game %d: lobby cancelled by %d", game_id, user_id)
         await self._publish(self.publisher.refresh(game_id))
 
@@ -315,6 +461,7 @@ class _LobbyFlow(_PlayFlow):
                 record=record,
             )
             self._sessions[game_id] = session
+            self._stop_lobby_timer(game_id)
             log.info("game %d: started with %d seats", game_id, count)
         await self._publish(self.publisher.refresh(game_id))
         await self._announce_pings(session, [(game.attacker, "lead")])

@@ -36,6 +36,10 @@ MAX_TIMER_STRIKES = 2
 #: Public events kept with the state for the table's "last moves".
 EVENTS_KEPT = 8
 SNAPSHOT_FORMAT = 1
+#: Minutes an untouched lobby stays open (a guild may choose 0 = never, or up to a day):
+#: an abandoned lobby would otherwise keep its players out of every other game.
+LOBBY_IDLE_MINUTES = 15
+LOBBY_IDLE_MAX_MINUTES = 24 * 60
 
 PingKind = Literal["defend", "lead"]
 ForfeitReason = Literal["left", "timeout"]
@@ -139,6 +143,10 @@ class LobbyInfo:
     overrides: dict[str, Any] = field(default_factory=dict)
     #: Set for a rematch lobby (see :mod:`bot.game.rematch`): the session it continues.
     series: Series | None = None
+    #: Why a closed lobby closed when not by a Cancel ("expired"), else None.
+    closed: str | None = None
+    #: When the open lobby expires if nobody touches it (None: never).
+    expires_at: float | None = None
 
     @property
     def humans(self) -> list[SeatInfo]:

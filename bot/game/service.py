@@ -80,6 +80,8 @@ class GameService(_LobbyFlow):
                 continue
             self._sessions[row.id] = session
             restored.append(session)
+        lobbies = await self.restore_lobbies()
+        log.info("restored %d open lobby timer(s)", lobbies)
         log.info(
             "restored %d running game(s) of %s (%d belong to other processes)",
             len(restored),
@@ -104,6 +106,8 @@ class GameService(_LobbyFlow):
             for task in (s.ai_task, s.timer_task)
             if task is not None
         ]
+        tasks += list(self._lobby_timers.values())
+        self._lobby_timers.clear()
         for task in tasks:
             task.cancel()
         for task in tasks:

@@ -68,6 +68,12 @@ def lobby_embed(info: LobbyInfo) -> discord.Embed:
         inline=False,
     )
     if info.status == "cancelled":
-        embed.add_field(name="\u200b", value=t("lobby.cancelled", loc), inline=False)
+        key = "lobby.expired" if info.closed == "expired" else "lobby.cancelled"
+        embed.add_field(name="\u200b", value=t(key, loc), inline=False)
+    elif info.status == "lobby":
+        start = t("lobby.start_hint", loc, min=2)
+        if info.expires_at is not None:
+            start += "\n" + t("lobby.expires", loc, when=f"<t:{int(info.expires_at)}:R>")
+        embed.add_field(name="\u200b", value=start, inline=False)
     embed.set_footer(text=t("table.footer", loc, game_id=info.game_id))
     return embed

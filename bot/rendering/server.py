@@ -10,6 +10,7 @@ import discord
 
 from engine import PRESETS, RuleSet
 
+from ..game.models import LOBBY_IDLE_MINUTES
 from ..i18n import t, tn
 from ..storage import Forfeit, GuildSettings, LeaderboardEntry, UserStats
 from .common import COLOUR_LOBBY, inert, preset_name
@@ -195,7 +196,10 @@ def settings_embed(settings: GuildSettings, locale: str) -> discord.Embed:
         language = t("settings.locale.auto", locale)
     options = settings.default_options
     rules = [preset_name(settings.default_preset, locale)]
-    rules.append(tn("plural.players", int(options.get("seats", 2)), locale))
+    if "seats" in options:
+        rules.append(tn("plural.players", int(options["seats"]), locale))
+    else:
+        rules.append(t("settings.seats_largest", locale))
     rules.append(t("option.deck_size", locale, count=int(options.get("deck_size", 36))))
     if "throw_in" in options:
         rules.append(
@@ -218,6 +222,8 @@ def settings_embed(settings: GuildSettings, locale: str) -> discord.Embed:
         if settings.turn_timer_seconds
         else t("common.off", locale)
     )
+    minutes = int(options.get("lobby_idle_minutes", LOBBY_IDLE_MINUTES))
+    idle = t("common.minutes", locale, minutes=minutes) if minutes else t("common.off", locale)
     channels = (
         ", ".join(f"<#{c}>" for c in settings.allowed_channel_ids)
         if settings.allowed_channel_ids
@@ -231,6 +237,7 @@ def settings_embed(settings: GuildSettings, locale: str) -> discord.Embed:
         ("settings.done", t(f"settings.done.{done_style(options)}", locale)),
         ("settings.pictures", t("common.on" if settings.pictures else "common.off", locale)),
         ("settings.default_ai", t(f"difficulty.{settings.default_ai_difficulty}", locale)),
+        ("settings.lobby_idle", idle),
         ("settings.allowed_channels", channels),
     ):
         embed.add_field(name=t(key, locale), value=value, inline=False)

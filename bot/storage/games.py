@@ -15,6 +15,7 @@ from .core import (
     ACTIVE_STATUSES,
     FORFEIT_REASONS,
     OUTCOMES,
+    _dumps,
     _game_from_row,
     _seat_from_row,
     _state_params,
@@ -252,6 +253,32 @@ class GameStorage(RecordStorage):
             await self._owe(conn, game_id, version, ("table", "result"), ts)
             await self._close_record(conn, game_id, record_line, ts)
 
+    async def last_ended_game_in_channel(self, channel_id: int) -> int | None:
+        """The latest finished game whose table lived in this channel or thread: after a
+        game, ``/durak rules`` in its thread means the mode just played."""
+        async with (
+            self._read() as conn,
+            conn.execute(
+                "SELECT id FROM games WHERE status = 'finished'"
+                " AND COALESCE(thread_id, channel_id) = ? ORDER BY id DESC LIMIT 1",
+                (channel_id,),
+            ) as cur,
+        ):
+            row = await cur.fetchone()
+        return int(row[0]) if row is not None else None
+
+    async def preset_counts(self, guild_id: int) -> dict[str, int]:
+        """Finished games per mode in a guild (the empty mode list shows the most played)."""
+        async with (
+            self._read() as conn,
+            conn.execute(
+                "SELECT preset, COUNT(*) FROM games WHERE guild_id = ? AND status = 'finished'"
+                " GROUP BY preset",
+                (guild_id,),
+            ) as cur,
+        ):
+            return {str(r[0]): int(r[1]) async for r in cur}
+
     async def active_game_in_channel(self, channel_id: int) -> int | None:
         """The lobby or running game whose table lives in this channel or thread, if any.
 
@@ -371,6 +398,28 @@ class GameStorage(RecordStorage):
             )
             if cur.rowcount != 1:  # ended by another process meanwhile
                 return False
+            await conn.execute("DELETE FROM active_players WHERE game_id = ?", (game_id,))
+            await self._owe(conn, game_id, game.version, ("table",), ts)
+        return True
+
+    async def expire_lobby(self, game_id: int, *, now: float | None = None) -> bool:
+        """Close a lobby whose idle deadline has passed, freeing its players; False if it
+        started, ended or was touched since (its deadline moved on). One transaction, so a
+        Join racing the expiry either lands first (and moves the deadline) or is refused.
+
+        The lobby is stored as cancelled with ``options.closed = "expired"``: every reader of
+        statuses keeps working and the lobby message can still say *why* it closed."""
+        ts = self._now(now)
+        async with self._transaction() as conn:
+            game = await self._fetch_game(conn, game_id, lock=True)
+            if game.status != "lobby" or game.turn_deadline is None or game.turn_deadline > ts:
+                return False
+            options = {**game.options, "closed": "expired"}
+            await conn.execute(
+                "UPDATE games SET status = 'cancelled', options = ?, finished_at = ?,"
+                " updated_at = ?, turn_deadline = NULL WHERE id = ? AND status = 'lobby'",
+                (_dumps(options), ts, ts, game_id),
+            )
             await conn.execute("DELETE FROM active_players WHERE game_id = ?", (game_id,))
             await self._owe(conn, game_id, game.version, ("table",), ts)
         return True

@@ -78,6 +78,39 @@ class LobbyStorage(StorageCore):
                 (message_id, channel_id, thread_id, self._clock(), game_id),
             )
 
+    async def set_lobby_deadline(self, game_id: int, deadline: float | None) -> None:
+        """When an idle lobby expires. Stored in ``turn_deadline`` (unused until the game
+        starts, when the first turn's deadline replaces it), so an expiry survives a
+        restart exactly like a turn timer does."""
+        async with self._transaction() as conn:
+            await conn.execute(
+                "UPDATE games SET turn_deadline = ? WHERE id = ? AND status = 'lobby'",
+                (deadline, game_id),
+            )
+
+    async def set_host(self, game_id: int, user_id: int) -> None:
+        """Hand a lobby to another human seated in it (InvalidGameStatus once it started)."""
+        async with self._transaction() as conn:
+            await self._require_status(conn, game_id, ("lobby",))
+            async with conn.execute(
+                "SELECT 1 FROM game_seats WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+            ) as cur:
+                if await cur.fetchone() is None:
+                    raise ValueError(f"user {user_id} does not sit in game {game_id}")
+            await conn.execute(
+                "UPDATE games SET host_id = ?, updated_at = ? WHERE id = ?",
+                (user_id, self._clock(), game_id),
+            )
+
+    async def update_game_options(self, game_id: int, changes: Mapping[str, Any]) -> None:
+        """Merge keys into a game's stored options (e.g. where its channel notice is)."""
+        async with self._transaction() as conn:
+            game = await self._fetch_game(conn, game_id, lock=True)
+            await conn.execute(
+                "UPDATE games SET options = ? WHERE id = ?",
+                (_dumps({**game.options, **changes}), game_id),
+            )
+
     async def add_seat(
         self,
         game_id: int,

@@ -43,7 +43,7 @@ from .hand_views import (
 )
 from .interactions import _Guarded
 from .leaderboard_views import LeaderboardButton
-from .lobby_views import LobbyAiSelect, LobbyButton
+from .lobby_views import LeaveConfirmButton, LobbyAiSelect, LobbyButton, LobbyHostSelect
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +51,10 @@ log = logging.getLogger(__name__)
 class UnknownDurakItem(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"durak:(?!(?:lobby|lobbyai|show|act|card|cards|hand|tgt|lb|again|rec|hint):)(?P<rest>.*)",
+    template=(
+        r"durak:(?!(?:lobby|lobbyai|lobbyhost|leave|show|act|card|cards|hand|tgt|lb|again|rec"
+        r"|hint):)(?P<rest>.*)"
+    ),
 ):
     """Catches ids with our prefix but an unknown kind (old versions, tampering)."""
 
@@ -72,6 +75,8 @@ class UnknownDurakItem(
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     LobbyAiSelect,
+    LobbyHostSelect,
+    LeaveConfirmButton,
     ShowHandButton,
     ActButton,
     CardButton,

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from ..game.models import AI_DIFFICULTIES, GameSession, LobbyInfo
-from ..i18n import t
+from ..i18n import pick_locale, t
 from .hand_views import ShowHandButton
 from .interactions import _can_manage, _components_view, _Guarded, _ints, _player, _service
 
@@ -38,6 +38,9 @@ def lobby_view(info: LobbyInfo) -> discord.ui.View:
         )
     )
     view.add_item(LobbyAiSelect(gid, loc))
+    others = [s for s in info.humans if s.user_id != info.host_id]
+    if others:
+        view.add_item(LobbyHostSelect(gid, loc, [(s.user_id or 0, s.name) for s in others]))
     return view
 
 
@@ -135,3 +138,108 @@ class LobbyAiSelect(
             int(self.rest), interaction.user.id, values[0], can_manage=_can_manage(interaction)
         )
         await interaction.response.defer()
+
+
+class LobbyHostSelect(
+    _Guarded,
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"durak:lobbyhost:(?P<rest>.*)",
+):
+    """The host hands the lobby to another seated human (shown once one has joined)."""
+
+    def __init__(
+        self,
+        game_id: int | None,
+        locale: str = "en",
+        humans: list[tuple[int, str]] | None = None,
+        *,
+        rest: str | None = None,
+    ) -> None:
+        self.rest = rest if rest is not None else str(game_id)
+        options = [
+            discord.SelectOption(label=name[:100] or str(uid), value=str(uid))
+            for uid, name in (humans or [])[:25]
+        ] or [discord.SelectOption(label="-", value="0")]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"durak:lobbyhost:{self.rest}",
+                placeholder=t("lobby.select_host", locale),
+                options=options,
+                row=3,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LobbyHostSelect:
+        return cls(None, rest=match["rest"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        values = self.item.values
+        if not self.rest.isdigit() or len(values) != 1 or not values[0].isdigit():
+            await self.malformed(interaction)
+            return
+        await _service(interaction).hand_over(
+            int(self.rest),
+            interaction.user.id,
+            int(values[0]),
+            can_manage=_can_manage(interaction),
+        )
+        await interaction.response.defer()
+
+
+def leave_confirm_view(game_id: int, locale: str) -> discord.ui.View:
+    """The private question ``/durak leave`` asks in a running game: leaving by accident
+    costs a forfeit, so it takes a second, deliberate click."""
+    view = _components_view()
+    view.add_item(
+        LeaveConfirmButton(
+            game_id, "yes", t("leave.button.confirm", locale), discord.ButtonStyle.danger
+        )
+    )
+    view.add_item(
+        LeaveConfirmButton(
+            game_id, "no", t("leave.button.stay", locale), discord.ButtonStyle.secondary
+        )
+    )
+    return view
+
+
+class LeaveConfirmButton(
+    _Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"durak:leave:(?P<rest>.*)"
+):
+    """Yes (forfeit and leave) or No (stay) under the leave question."""
+
+    def __init__(
+        self,
+        game_id: int | None,
+        op: str,
+        label: str = "?",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        *,
+        rest: str | None = None,
+    ) -> None:
+        self.rest = rest if rest is not None else f"{game_id}:{op}"
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"durak:leave:{self.rest}")
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LeaveConfirmButton:
+        return cls(None, "", rest=match["rest"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        parts = _ints(self.rest, 2)
+        if parts is None or not parts[0].isdigit() or parts[1] not in ("yes", "no"):
+            await self.malformed(interaction)
+            return
+        game_id, locale = int(parts[0]), pick_locale(interaction.locale, None)
+        if parts[1] == "no":
+            text = t("leave.stayed", locale, game_id=game_id)
+        else:
+            await _service(interaction).leave_game(game_id, interaction.user.id)
+            text = t("leave.done_forfeit", locale, game_id=game_id)
+        await interaction.response.edit_message(content=text, view=None)

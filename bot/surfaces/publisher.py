@@ -23,8 +23,9 @@ import logging
 import discord
 
 from ..game import rematch
-from ..game.models import GameSession, PingKind
+from ..game.models import GameSession, LobbyInfo, PingKind
 from ..game.service import GameService
+from ..i18n import t
 from ..pictures import TablePictures
 from ..rendering.lobby import lobby_embed
 from ..rendering.standings import result_lines
@@ -60,6 +61,8 @@ class DiscordPublisher:
         self.interval = interval
         self.delivery = Delivery(self, lambda: service.storage, interval=interval)
         self.pictures = TablePictures(service.settings, clock=service.clock)
+        #: The last state each game's channel notice was brought to (see _follow_notice).
+        self._notices: dict[int, str] = {}
 
     def _channel(self, channel_id: int, guild_id: int | None = None) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id, guild_id=guild_id)
@@ -104,6 +107,12 @@ class DiscordPublisher:
         )
         await self.pictures.edit_table(message, state, embed=embed, view=view)
         self.table_edits += 1
+        if isinstance(state, LobbyInfo):
+            stage = "expired" if state.closed == "expired" else state.status
+        else:
+            stage = "playing" if state.status == "running" else state.status
+        if stage in ("playing", "cancelled", "expired"):  # "finished": deliver_result's job
+            await self._follow_notice(game_id, stage, state.locale)
 
     async def deliver_ping(self, game_id: int, seat: int, kind: str, version: int) -> None:
         session = self.service.session(game_id)
@@ -148,11 +157,39 @@ class DiscordPublisher:
         rating = await self.service.storage.ratings.game_rating(game_id)
         lines = result_lines(rating, lambda user_id: f"<@{user_id}>", session.locale)
         content, view = result_announcement(session, lines)
-        await self._channel(session.channel_id, session.guild_id).send(
+        sent = await self._channel(session.channel_id, session.guild_id).send(
             content,
             view=view,
             allowed_mentions=discord.AllowedMentions(users=humans, roles=False, everyone=False),
         )
+        await self._follow_notice(game_id, "finished", session.locale, link=sent.jump_url)
+
+    async def _follow_notice(
+        self, game_id: int, stage: str, locale: str, *, link: str | None = None
+    ) -> None:
+        """Bring the channel's "… is opening a Durak table" notice (a game played in a
+        thread) up to the game's stage, so the channel never points at a table long gone:
+        playing, finished (with a link to the result), cancelled or expired.
+
+        Only a change of stage reads the game row (a table edit per move must stay cheap);
+        a notice Discord refuses to edit (deleted, no access) is given up, never retried,
+        since the game itself is unaffected."""
+        if self._notices.get(game_id) == stage:
+            return
+        self._notices[game_id] = stage
+        row = await self.service.storage.get_game(game_id)
+        notice = row.options.get("notice") if row is not None else None
+        if row is None or not isinstance(notice, list) or len(notice) != 2:
+            return
+        thread = f"<#{row.thread_id}>" if row.thread_id is not None else ""
+        text = t(
+            f"lobby.notice.{stage}", locale, host=f"<@{row.host_id}>", thread=thread, link=link
+        )
+        message = self._channel(int(notice[0]), row.guild_id).get_partial_message(int(notice[1]))
+        try:
+            await message.edit(content=text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.info("game %d: channel notice not updated (%s)", game_id, exc)
 
     async def close(self) -> None:
         await self.live_hands.close()

@@ -292,3 +292,19 @@ async def start_against_computer(channel: Any, host: Any, env: simcord.Env) -> G
     session = service(env).session(1)
     assert session is not None
     return session
+
+
+async def leave_running(actor: Any, channel: Any) -> simcord.InteractionResult:
+    """``/durak leave`` in a running game asks first; answer "Forfeit and leave"."""
+    asked = await actor.slash(channel, "durak leave")
+    assert asked.response is not None and asked.ephemeral
+    return await actor.click(asked.response.message, label="Forfeit and leave")
+
+
+async def rules_details(actor: Any, channel: Any, **options: Any) -> Any:
+    """``/durak rules`` answers in plain sentences; the option table is one click away."""
+    shown = await actor.slash(channel, "durak rules", **options)
+    assert shown.ephemeral and shown.response is not None
+    clicked = await actor.click(shown.response.message, label="All rule options")
+    assert clicked.response is not None
+    return clicked.response

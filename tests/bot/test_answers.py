@@ -26,6 +26,7 @@ from tests.bot.helpers import (
     click_first_move,
     custom_ids,
     hand_moves,
+    leave_running,
     message,
     message_text,
     move,
@@ -235,7 +236,7 @@ async def test_a_hand_of_a_player_who_left_says_so(simcord_env: simcord.Env, wor
     session = service(simcord_env).session(game_id)
     assert session is not None
     hand = await _open_hand(world["carol"], channel, session)
-    await world["carol"].slash(channel, "durak leave")
+    await leave_running(world["carol"], channel)
     clicked = await world["carol"].click(hand, custom_id=custom_ids(hand, "durak:hand:")[-1])
     assert clicked.response is not None
     assert clicked.response.content.startswith("You left this game")

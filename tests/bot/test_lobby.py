@@ -7,7 +7,7 @@ from typing import Any
 import simcord
 
 from engine import RuleSet
-from tests.bot.helpers import custom_ids, labels, message, message_text, service
+from tests.bot.helpers import custom_ids, labels, message, message_text, rules_details, service
 
 
 async def _new(world: dict[str, Any], **options: Any) -> tuple[int, int]:
@@ -23,7 +23,7 @@ async def test_new_lobby_shows_host_and_buttons(simcord_env: simcord.Env, world:
     game_id, lobby_id = await _new(world, mode="podkidnoy", seats=3, deck=36)
     lobby = message(world["channel"], lobby_id)
     text = message_text(lobby)
-    assert "Podkidnoy" in text and f"<@{world['alice'].id}>" in text and "(1/3)" in text
+    assert "Podkidnoy" in text and f"<@{world['alice'].id}>" in text and "(1, up to 3)" in text
     assert labels(lobby)[:4] == ["Join", "Leave", "Start", "Cancel"]
     assert custom_ids(lobby) == [
         f"durak:lobby:{game_id}:{op}" for op in ("join", "leave", "start", "cancel", "ai", "unai")
@@ -35,7 +35,7 @@ async def test_join_leave_full_and_one_game_per_user(simcord_env: simcord.Env, w
     _game_id, lobby_id = await _new(world, seats=2)
     joined = await world["bob"].click(message(channel, lobby_id), label="Join")
     assert joined.acknowledged and not joined.ephemeral
-    assert "(2/2)" in message_text(message(channel, lobby_id))
+    assert "(2, up to 2)" in message_text(message(channel, lobby_id))
     assert f"<@{world['bob'].id}>" in message_text(message(channel, lobby_id))
 
     full = await world["carol"].click(message(channel, lobby_id), label="Join")
@@ -55,7 +55,7 @@ async def test_join_leave_full_and_one_game_per_user(simcord_env: simcord.Env, w
 
     left = await world["bob"].click(message(channel, lobby_id), label="Leave")
     assert left.acknowledged
-    assert "(1/2)" in message_text(message(channel, lobby_id))
+    assert "(1, up to 2)" in message_text(message(channel, lobby_id))
     assert await service(simcord_env).game_for_user(world["bob"].id) is None
 
 
@@ -118,16 +118,14 @@ async def test_preset_autocomplete_and_rules(simcord_env: simcord.Env, world: An
     assert values == ["perevodnoy", "perevodnoy-kiev", "perevodnoy-pass-card"]
     assert all(len(o["name"]) <= 100 for o in options)
 
-    rules = await alice.slash(channel, "durak rules", mode="prostoy")
-    assert rules.ephemeral
-    embed = rules.response.embeds[0]
+    embed = (await rules_details(alice, channel, mode="prostoy")).embeds[0]
     fields = {f.name: f.value for f in embed.fields}
     assert fields["Who throws in"].startswith("**nobody** — ")
     assert len(fields) == len(RuleSet.describe_options())
 
     await _new(world, mode="perevodnoy", seats=3, deck=52)
-    here = await alice.slash(channel, "durak rules")
-    fields = {f.name: f.value for f in here.response.embeds[0].fields}
+    here = await rules_details(alice, channel)
+    fields = {f.name: f.value for f in here.embeds[0].fields}
     assert fields["Transfers"].startswith("**before any card is beaten**")
     assert fields["Deck"].startswith("**52**")
 

@@ -17,7 +17,7 @@ from bot.rendering.table import event_line
 from bot.surfaces.hand_views import _move_label
 from engine import PRESETS, Action, ActionKind, Card, Game, RuleSet
 from engine.variants import VARIANTS
-from tests.bot.helpers import message, message_text, service
+from tests.bot.helpers import message, message_text, rules_details, service
 
 
 def _session(game: Game, preset: str = "podkidnoy") -> GameSession:
@@ -156,9 +156,8 @@ async def test_impossible_twists_are_refused_with_the_reason(
 
 
 async def test_rules_command_shows_a_variants_text(simcord_env: simcord.Env, world: Any) -> None:
-    shown = await world["alice"].slash(world["channel"], "durak rules", mode="magadan")
-    assert shown.ephemeral and shown.response is not None
-    text = message_text(shown.response.message if hasattr(shown.response, "message") else shown)
+    shown = await rules_details(world["alice"], world["channel"], mode="magadan")
+    text = message_text(shown.message)
     assert VARIANTS["magadan"].rule_text[:60] in text
 
 

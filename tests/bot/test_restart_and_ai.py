@@ -18,6 +18,7 @@ from tests.bot.helpers import (
     assert_no_leak,
     custom_ids,
     first_move_on,
+    leave_running,
     message,
     message_text,
     play_out,
@@ -187,8 +188,8 @@ async def test_leaving_hands_the_seat_to_a_computer_and_counts_a_forfeit(
     svc = service(simcord_env)
     session = svc.session(game_id)
     assert session is not None
-    left = await world["carol"].slash(channel, "durak leave")
-    assert left.ephemeral and f"left game #{game_id}" in left.response.content
+    left = await leave_running(world["carol"], channel)
+    assert left.response is not None and f"forfeited game #{game_id}" in left.response.content
     assert await svc.game_for_user(world["carol"].id) is None
     carol_seat = next(s.seat for s in session.seats if s.user_id == world["carol"].id)
     # The computer that takes over plays at the server's default difficulty.
@@ -215,7 +216,7 @@ async def test_last_human_leaving_ends_the_game_as_a_forfeit(tmp_path: Path) -> 
         for difficulty in AI_DIFFICULTIES[:2]:
             await alice.select(message(channel, lobby_id), [difficulty])
         await alice.click(message(channel, lobby_id), label="Start")
-        await alice.slash(channel, "durak leave")
+        await leave_running(alice, channel)
         svc = service(env)
         session = svc.session(1)
         assert session is not None and session.status == "finished"

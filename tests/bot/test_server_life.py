@@ -20,7 +20,7 @@ from bot.i18n import catalog
 from bot.storage import DEFAULT_FORFEITS
 from engine import Game
 from tests.bot.conftest import SEED, make_config
-from tests.bot.helpers import custom_ids, message, message_text, play_out, service
+from tests.bot.helpers import custom_ids, leave_running, message, message_text, play_out, service
 from tests.bot.test_play import start_game
 
 COCKEREL = "Crawl under the table and crow like a cockerel"
@@ -98,7 +98,7 @@ async def test_results_leaderboard_and_stats_count_fools_draws_teams_and_forfeit
     assert rows[0].forfeit_text is None and rows[1].forfeit_text in DEFAULT_FORFEITS["en"]
     announcement = channel.history()[-1].content
     assert f"<@{bob.id}> is the fool!" in announcement
-    assert f"<@{bob.id}>, your forfeit: {rows[1].forfeit_text}" in announcement
+    assert f"<@{bob.id}>, your dare: {rows[1].forfeit_text}" in announcement
 
     # 2. carol beats the last card: both are out at once, a draw without a forfeit.
     g2 = await finish(
@@ -122,13 +122,13 @@ async def test_results_leaderboard_and_stats_count_fools_draws_teams_and_forfeit
     assert [r.outcome for r in rows] == ["win", "lost_team", "win", "lost_team"]
     # The losing partners share one forfeit.
     assert rows[1].forfeit_text is not None and rows[1].forfeit_text == rows[3].forfeit_text
-    assert f"<@{bob.id}>, <@{dave.id}>, your forfeit:" in channel.history()[-1].content
+    assert f"<@{bob.id}>, <@{dave.id}>, your dare:" in channel.history()[-1].content
 
     # 4. dave walks out of a two-player game: too few humans remain, dave is the fool.
     await env.advance_time(60)  # so "most recent" has a meaning for the favourite mode
     g4 = await start_game(world, ["alice", "dave"])
-    left = await dave.slash(channel, "durak leave")
-    assert left.ephemeral
+    left = await leave_running(dave, channel)
+    assert left.response is not None
     rows = await storage.game_results(g4)
     assert [(r.user_id, r.outcome, r.forfeit_reason) for r in rows] == [
         (alice.id, "win", None),
@@ -155,7 +155,11 @@ async def test_results_leaderboard_and_stats_count_fools_draws_teams_and_forfeit
     stats = await carol.slash(channel, "durak stats", player=dave)
     assert stats.ephemeral
     fields = {f.name: f.value for f in stats.response.embeds[0].fields}
-    assert (fields["Games"], fields["Times the fool"], fields["Games abandoned"]) == ("2", "2", "1")
+    assert (fields["Games"], fields["Times the fool"], fields["Forfeits (left or timed out)"]) == (
+        "2",
+        "2",
+        "1",
+    )
     assert fields["Fool rate"] == "100%" and fields["Wins"] == "0"
     # One teams game and one podkidnoy game: the tie goes to the latest.
     assert fields["Favourite mode"] == "Podkidnoy (throw-in)"
@@ -214,13 +218,13 @@ async def test_forfeits_add_remove_list_and_the_fools_task(
 
     for _ in DEFAULT_FORFEITS["en"]:
         removed = await mod.slash(channel, "durak forfeits remove", number=1)
-        assert removed.ephemeral and removed.response.content.startswith("Forfeit removed:")
+        assert removed.ephemeral and removed.response.content.startswith("Dare removed:")
     missing = await mod.slash(channel, "durak forfeits remove", number=3)
-    assert missing.response.content == "There is no forfeit #3."
+    assert missing.response.content == "There is no dare #3."
     emptied = await alice.slash(channel, "durak forfeits list")
     assert "the fool gets away with it" in message_text(emptied.response.message)
     added = await mod.slash(channel, "durak forfeits add", text=COCKEREL)
-    assert added.response.content == f"Forfeit #1 added: {COCKEREL}"
+    assert added.response.content == f"Dare #1 added: {COCKEREL}"
     listed = await alice.slash(channel, "durak forfeits list")
     assert f"1. {COCKEREL}" in message_text(listed.response.message)
 
@@ -233,7 +237,7 @@ async def test_forfeits_add_remove_list_and_the_fools_task(
         defender=1,
     )
     announcement = channel.history()[-1].content
-    assert f"<@{world['bob'].id}>, your forfeit: {COCKEREL}" in announcement
+    assert f"<@{world['bob'].id}>, your dare: {COCKEREL}" in announcement
     rows = await service(simcord_env).storage.game_results(game_id)
     assert [r.forfeit_text for r in rows] == [None, COCKEREL]
 
@@ -278,7 +282,8 @@ async def test_house_rules_shape_new_games(simcord_env: simcord.Env, world: Any)
     created = await alice.slash(channel, "durak new")
     lobby = created.response.message
     text = message_text(lobby)
-    assert "Perevodnoy (passing)" in text and "Players (1/3)" in text and "52-card deck" in text
+    assert "Perevodnoy (passing)" in text and "Players (1, up to 3)" in text
+    assert "52-card deck" in text
     await alice.click(lobby, label="Add computer")
     await alice.click(message(channel, lobby.id), label="Add computer")
     assert message_text(message(channel, lobby.id)).count("(computer, Hard)") == 2
@@ -295,7 +300,7 @@ async def test_house_rules_shape_new_games(simcord_env: simcord.Env, world: Any)
     await alice.slash(channel, "durak cancel")
     # Another mode explicitly chosen keeps its own rules (house overrides go with the default).
     other = await alice.slash(channel, "durak new", mode="podkidnoy", seats=2)
-    assert "Players (1/2)" in message_text(other.response.message)
+    assert "Players (1, up to 2)" in message_text(other.response.message)
     await alice.click(other.response.message, label="Add computer")
     await alice.click(message(channel, other.response.id), label="Start")
     game = service(simcord_env).session(2)

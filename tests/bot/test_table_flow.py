@@ -9,7 +9,7 @@ import simcord
 from bot.game.models import GameSession, PublicEvent, SeatInfo, public_events
 from bot.rendering.table import event_line
 from engine import ActionKind, Card, Event, Game, RuleSet
-from tests.bot.helpers import message, message_text, play_out, service
+from tests.bot.helpers import message, message_text, play_out, rules_details, service
 from tests.bot.test_play import start_game
 
 NAMES = ["alice", "bob", "carol", "dave"]
@@ -56,9 +56,8 @@ async def test_pagat_etiquette_is_a_house_rule(simcord_env: simcord.Env, world: 
     channel = world["channel"]
 
     async def auto_done_shown() -> str:
-        rules = await world["alice"].slash(channel, "durak rules", mode="podkidnoy")
-        assert rules.response is not None
-        field = next(f for f in rules.response.embeds[0].fields if f.name == "Automatic 'done'")
+        rules = await rules_details(world["alice"], channel, mode="podkidnoy")
+        field = next(f for f in rules.embeds[0].fields if f.name == "Automatic 'done'")
         return field.value.split("**")[1]
 
     # /durak rules shows a mode as it is played here: online style by default.
