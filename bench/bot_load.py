@@ -774,10 +774,14 @@ async def warm_up(
     )
     assert shown.message_id is not None
     attacker = session.game.attacker
-    move = one_click_moves(
-        custom_ids(env, table.channel_id, shown.message_id, "durak:"), session, attacker
-    )[0]
-    await clicker.wave([(actor, table.channel_id, shown.message_id, move)], paced=False)
+    ids = custom_ids(env, table.channel_id, shown.message_id, "durak:")
+    moves = one_click_moves(ids, session, attacker)
+    if not moves:
+        # Every card has a partner of its rank (a tap only selects): select one, then lead it.
+        tap = next(c for c in ids if c.startswith("durak:card:"))
+        await clicker.wave([(actor, table.channel_id, shown.message_id, tap)], paced=False)
+        moves = custom_ids(env, table.channel_id, shown.message_id, "durak:act:")
+    await clicker.wave([(actor, table.channel_id, shown.message_id, moves[0])], paced=False)
     await table.actors[session.host_id].slash(table.channel, "durak cancel")
 
 
