@@ -10,7 +10,7 @@ from bench import click_count
 
 
 def test_tiny_run_reports_both_ways(capsys: pytest.CaptureFixture[str]) -> None:
-    click_count.main(["--games", "3"])
+    click_count.main(["--done-styles", "--games", "3"])
     out = capsys.readouterr().out
     rows = re.findall(
         r"^(before|after) .*?([\d.]+) clicks/game: +([\d.]+) moves, +([\d.]+) passes"
@@ -23,3 +23,11 @@ def test_tiny_run_reports_both_ways(capsys: pytest.CaptureFixture[str]) -> None:
     # The same deals: the same card moves, fewer passes, none of them forced.
     assert before[1] == after[1] and after[2] < before[2] and after[3] == 0, out
     assert "no forced pass in the online style: met" in out
+
+
+def test_tiny_run_prints_the_tap_table_and_the_aims(capsys: pytest.CaptureFixture[str]) -> None:
+    click_count.main(["--games", "2"])
+    out = capsys.readouterr().out
+    for game in ("podkidnoy, 2 players", "podkidnoy, 6 players", "big fool, 4 players"):
+        assert re.search(rf"^{game} +[\d.]+ ", out, re.MULTILINE), out
+    assert re.search(r"^aims \(.*\): met$", out, re.MULTILINE), out

@@ -212,13 +212,18 @@ async def first_move_on(
 ) -> tuple[str, simcord.InteractionResult]:
     """Make the first offered move on an open hand message (see :func:`click_first_move`)."""
     selected = False
+    tapped: set[str] = set()
     for _ in range(8):
         moves = hand_moves(hand)
         assert moves, f"no move offered:\n{message_text(hand)}"
         acts = custom_ids(hand, "durak:act:")
         # after a tap that selected a card, press the first move made of it (the tap again
-        # would only clear the selection)
-        chosen = pick(moves) if pick else acts[0] if selected and acts else moves[0]
+        # would only clear the selection); when the selection makes no move yet (three fool
+        # leads three cards), tap a card not tapped yet
+        fresh = [m for m in moves if m.rsplit(":", 1)[-1] not in tapped]
+        chosen = pick(moves) if pick else acts[0] if selected and acts else (fresh or moves)[0]
+        if chosen.startswith("durak:card:"):
+            tapped.add(chosen.rsplit(":", 1)[-1])
         if chosen.startswith("durak:cards:"):
             select = next(c for c in components(hand) if c.custom_id == chosen)
             result = await actor.select(hand, [select.options[0].value], custom_id=chosen)

@@ -105,9 +105,11 @@ async def test_a_whole_two_player_game_makes_at_most_five_public_messages(
         *rest, result = thread.history()
         assert "fool" in result.content or "draw" in result.content
         assert not [m for m in rest if "<@" in (m.content or "")]
-        # The channel itself only holds the notice that points to the thread.
+        # The channel itself only holds the notice that points to the thread, which now says
+        # the game finished and links its result.
         notice, started = channel.history()
-        assert "opened a Durak table" in notice.content and started.is_system()
+        assert "Durak table has finished" in notice.content and started.is_system()
+        assert "See the result" in notice.content
         assert_no_leak(thread, world["eve"], session)
         assert_no_leak(channel, world["eve"], session)
     finally:
