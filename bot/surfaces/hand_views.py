@@ -642,6 +642,19 @@ class HandNavButton(
         await _edit_hand(interaction, session, seat, selection=[Card.parse(c) for c in selection])
 
 
+def _tap_of(rest: str, chosen: str | None) -> tuple[int, int, list[str], str] | None:
+    """(game, version, selection, card) of a card tap or card menu choice, or None when the
+    id or the choice is malformed (tampered with, or from an unknown version)."""
+    parts = _ints(rest, 4)
+    if parts is None or not (parts[0].isdigit() and parts[1].isdigit()):
+        return None
+    selection = _card_list(parts[2]) if parts[2] != "-" else []
+    card = _card_list(chosen) if chosen is not None else None
+    if selection is None or not card or len(card) != 1:
+        return None
+    return int(parts[0]), int(parts[1]), selection, card[0]
+
+
 class CardButton(
     _HandItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"durak:card:(?P<rest>.*)"
 ):
@@ -680,19 +693,11 @@ class CardButton(
         return cls(None, rest=match["rest"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        parts = _ints(self.rest, 4)
-        selection = (_card_list(parts[2]) if parts[2] != "-" else []) if parts else None
-        card = _card_list(parts[3]) if parts else None
-        if (
-            parts is None
-            or not (parts[0].isdigit() and parts[1].isdigit())
-            or selection is None
-            or card is None
-            or len(card) != 1
-        ):
+        tap = _tap_of(self.rest, self.rest.rsplit(":", 1)[-1])
+        if tap is None:
             await self.malformed(interaction)
             return
-        await self.tap_card(interaction, int(parts[0]), int(parts[1]), selection, card[0])
+        await self.tap_card(interaction, *tap)
 
 
 class CardSelect(
@@ -747,20 +752,12 @@ class CardSelect(
         return cls(None, rest=match["rest"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        parts = _ints(self.rest, 4)
-        selection = (_card_list(parts[2]) if parts[2] != "-" else []) if parts else None
         values = self.item.values
-        card = _card_list(values[0]) if len(values) == 1 else None
-        if (
-            parts is None
-            or not (parts[0].isdigit() and parts[1].isdigit())
-            or selection is None
-            or not card
-            or len(card) != 1
-        ):
+        tap = _tap_of(self.rest, values[0] if len(values) == 1 else None)
+        if tap is None:
             await self.malformed(interaction)
             return
-        await self.tap_card(interaction, int(parts[0]), int(parts[1]), selection, card[0])
+        await self.tap_card(interaction, *tap)
 
 
 class TargetSelect(
