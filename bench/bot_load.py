@@ -93,6 +93,7 @@ from typing import Any, TypeVar
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import aiosqlite  # noqa: E402
 import asyncpg  # noqa: E402
 import discord  # noqa: E402
 import PIL  # noqa: E402
@@ -278,10 +279,12 @@ def classify(snapshot: tracemalloc.Snapshot) -> tuple[int, int, int]:
 
 
 #: Where a sampled stack of the event loop's thread belongs (innermost owned frame first):
-#: the bot (its packages, discord.py, asyncpg, Pillow) or the simulated Discord
+#: the bot (its packages, discord.py, asyncpg, Pillow, aiosqlite) or the simulated Discord
 #: and this bench's own clicking; a stack with neither is the event loop's own plumbing.
-_CPU_BOT_DIRS = (*_BOT_DIRS, _package_dir(PIL))
+_CPU_BOT_DIRS = (*_BOT_DIRS, _package_dir(PIL), _package_dir(aiosqlite))
 _CPU_SIM_DIRS = (_SIMCORD_DIR, str(ROOT / "bench") + os.sep)
+#: The old SQLite backend lives in bench/ for the comparison (--sqlite-driver), but is the bot's.
+_THREAD_BACKEND = str(ROOT / "bench" / "sqlite_thread.py")
 SAMPLE_SECONDS = 0.003
 
 
@@ -305,7 +308,7 @@ class CpuSplit:
     """The process's CPU seconds during the click rounds, split between the bot and the
     simulated Discord.
 
-    Threads other than the event loop's (SQLite's, the picture renderer's) are all the
+    Threads other than the event loop's (aiosqlite's, the picture renderer's) are all the
     bot's and are read per thread from /proc. The event loop's thread runs both sides, so a
     sampler thread looks at its stack every ``SAMPLE_SECONDS`` and the thread's CPU time is
     shared out in proportion to the busy samples of each side: the innermost frame that
@@ -370,7 +373,9 @@ def cpu_split(sink: list[CpuSplit]) -> Iterator[None]:
                 side = "idle"
             while frame is not None and side == "plumbing":
                 name = frame.f_code.co_filename
-                if name.startswith(_CPU_SIM_DIRS):
+                if name == _THREAD_BACKEND:
+                    side = "bot"
+                elif name.startswith(_CPU_SIM_DIRS):
                     side = "sim"
                 elif name.startswith(_CPU_BOT_DIRS):
                     side = "bot"
@@ -828,6 +833,9 @@ class Options:
     database: str = ""
     processes: int = 1
     process_index: int = 0  # which of those processes this is
+    #: The SQLite backend: the bot's (aiosqlite) or the one it had before (its own thread,
+    #: bench/sqlite_thread.py), for the comparison the README reports.
+    sqlite_driver: str = "aiosqlite"
     profile: str = ""  # write a cProfile of the click rounds there
 
     @property
@@ -1240,7 +1248,11 @@ def report(results: list[SizeResult], opts: Options) -> None:
         where = parse_database_url(opts.database).redacted()
         print(f"database: PostgreSQL {where}, {opts.processes} bot process(es) sharing it")
     else:
-        print("database: a fresh SQLite file, one bot process")
+        driver = {
+            "aiosqlite": "aiosqlite (the bot's backend)",
+            "thread": "its own thread (the old backend, bench/sqlite_thread.py)",
+        }[opts.sqlite_driver]
+        print(f"database: a fresh SQLite file through {driver}, one bot process")
     print(
         "setup: real /durak new slash command, then Join and Start clicks, per game; measured: "
         "real clicks on the table and on hand messages; times in ms"
@@ -1439,6 +1451,12 @@ def parse_args(argv: Sequence[str] | None) -> tuple[list[int], Options, Path | N
         choices=range(1, 5),
         help="bot processes sharing the PostgreSQL database, each with its share of the games",
     )
+    p.add_argument(
+        "--sqlite-driver",
+        choices=("aiosqlite", "thread"),
+        default=defaults.sqlite_driver,
+        help="SQLite backend: the bot's (aiosqlite) or the old one with its own thread",
+    )
     p.add_argument("--profile", default="", help="write a cProfile of the click rounds here")
     p.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     p.add_argument("--process-index", type=int, default=0, help=argparse.SUPPRESS)
@@ -1472,6 +1490,7 @@ def parse_args(argv: Sequence[str] | None) -> tuple[list[int], Options, Path | N
         database=args.database,
         processes=args.processes,
         process_index=args.process_index,
+        sqlite_driver=args.sqlite_driver,
         profile=args.profile,
     )
     return args.sizes, opts, args.child
@@ -1615,22 +1634,41 @@ def _merge(games: int, parts: Sequence[SizeResult]) -> SizeResult:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run every size in a fresh bot and database; 1 if the bot reported errors."""
     sizes, opts, child = parse_args(argv)
-    if child is not None:  # one of run_processes' bot processes
-        result = asyncio.run(run_size(sizes[0], opts, _stdin_barrier))
-        child.write_text(json.dumps(asdict(result)), encoding="utf-8")
-        return 1 if result.errors else 0
-    results = []
-    for games in sizes:
-        start = time.perf_counter()
-        if opts.processes > 1:
-            results.append(asyncio.run(run_processes(games, opts)))
-        elif opts.database:
-            results.append(asyncio.run(run_in_schema(games, opts)))
-        else:
-            results.append(asyncio.run(run_size(games, opts)))
-        print(f"{games} games done in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    with sqlite_driver(opts.sqlite_driver):
+        if child is not None:  # one of run_processes' bot processes
+            result = asyncio.run(run_size(sizes[0], opts, _stdin_barrier))
+            child.write_text(json.dumps(asdict(result)), encoding="utf-8")
+            return 1 if result.errors else 0
+        results = []
+        for games in sizes:
+            start = time.perf_counter()
+            if opts.processes > 1:
+                results.append(asyncio.run(run_processes(games, opts)))
+            elif opts.database:
+                results.append(asyncio.run(run_in_schema(games, opts)))
+            else:
+                results.append(asyncio.run(run_size(games, opts)))
+            print(f"{games} games done in {time.perf_counter() - start:.0f} s", file=sys.stderr)
     report(results, opts)
     return 1 if any(r.errors for r in results) else 0
+
+
+@contextmanager
+def sqlite_driver(name: str) -> Iterator[None]:
+    """``--sqlite-driver thread``: the old backend in place of the bot's for the block
+    (``Storage.open`` imports ``SqliteDatabase`` from its module when it opens a file)."""
+    if name != "thread":
+        yield
+        return
+    import bot.storage.sqlite as sqlite_backend
+    from bench.sqlite_thread import ThreadSqliteDatabase
+
+    original = sqlite_backend.SqliteDatabase
+    sqlite_backend.SqliteDatabase = ThreadSqliteDatabase  # type: ignore[misc]
+    try:
+        yield
+    finally:
+        sqlite_backend.SqliteDatabase = original  # type: ignore[misc]
 
 
 if __name__ == "__main__":

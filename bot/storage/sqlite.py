@@ -2,12 +2,18 @@
 
 Design notes (the *why*):
 
-* One connection, used only by one thread that this module owns (:class:`_DbThread`): the
-  sqlite3 module blocks, the event loop must not. Owning the thread (rather than reaching
-  into aiosqlite's private ``_execute``/``_conn``, which pinned it below 0.23) lets the
-  group commit run a whole drain of the move queue inside the thread in one hand-over.
-* An :class:`asyncio.Lock` serialises the connection. Every write is one transaction
-  (``BEGIN IMMEDIATE`` ... ``COMMIT``): IMMEDIATE takes the write lock up front so a second
+* aiosqlite, through its public API only: one :class:`aiosqlite.Connection` (its own
+  thread runs the blocking sqlite3 calls, so the event loop never waits on the disk),
+  ``execute``/``execute_fetchall``/``executemany``, ``commit``/``rollback``. Nothing reaches
+  into its internals, so any release of the 0.x series that keeps that API will do
+  (tests/packaging checks no library's private attribute is touched anywhere).
+* Every call is one hand-over to that thread and back, and under load each hand-over
+  waits for a turn of the busy event loop, so the statements are arranged to need few:
+  a write needs one (its ``rowcount``/``lastrowid`` come with the cursor), a SELECT one
+  (``execute_fetchall``), and a group commit of many moves one (see
+  :meth:`SqliteDatabase._update_states`).
+* An :class:`asyncio.Lock` serialises the connection. Every write transaction is explicit
+  (``BEGIN IMMEDIATE`` ... ``commit``): IMMEDIATE takes the write lock up front so a second
   process cannot make us fail half-way with BUSY. Reads share the lock so they never see
   another coroutine's uncommitted rows.
 * WAL journal: readers (a backup, a stats tool) work during writes, and NORMAL sync is
@@ -19,28 +25,30 @@ Design notes (the *why*):
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
-import queue
 import re
 import sqlite3
 import threading
 import time
-from collections import deque
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+import weakref
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, Self, TypeVar
+from typing import Any, Self
+
+import aiosqlite
 
 from .backend import STATE_UPDATE, Database, StateWrite, take_batch
 from .dialect import Connection, Cursor, IntegrityError
 from .migrations import MIGRATIONS_DIR, load_migrations, pending_migrations
+from .rows import StorageError
 
 __all__ = ["CHECKPOINT_BYTES", "PAGE_SIZE", "WAL_SIZE_LIMIT", "SqliteDatabase"]
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 _SQL_COMMENT = re.compile(r"--[^\n]*")
 
 #: Bytes of game state written between two WAL checkpoints: about SQLite's own default of
@@ -50,69 +58,15 @@ CHECKPOINT_BYTES = 4 << 20
 PAGE_SIZE = 4096
 #: What an emptied WAL file may keep on disk (SQLite truncates it to this after a checkpoint).
 WAL_SIZE_LIMIT = 64 << 20
-
-
-# --------------------------------------------------------------------------- the thread
-
-
-class _DbThread(threading.Thread):
-    """The one thread that touches a sqlite3 connection; jobs run in submission order.
-
-    A job is a function of the connection; its result (or exception) is handed back to the
-    event loop that submitted it. Daemon, so a storage that was never closed cannot keep
-    the interpreter from exiting.
-    """
-
-    def __init__(self, path: str, name: str) -> None:
-        super().__init__(name=name, daemon=True)
-        self._path = path
-        self._jobs: queue.SimpleQueue[
-            tuple[Callable[[sqlite3.Connection], Any], asyncio.Future[Any]] | None
-        ] = queue.SimpleQueue()
-        self._conn: sqlite3.Connection | None = None
-
-    def run(self) -> None:
-        while (job := self._jobs.get()) is not None:
-            fn, future = job
-            loop = future.get_loop()
-            try:
-                if self._conn is None:
-                    # isolation_level=None: we issue BEGIN/COMMIT ourselves; the sqlite3
-                    # module's implicit transactions would interleave with ours.
-                    self._conn = sqlite3.connect(
-                        self._path, isolation_level=None, check_same_thread=False
-                    )
-                    self._conn.row_factory = sqlite3.Row
-                result = fn(self._conn)
-            except BaseException as exc:
-                loop.call_soon_threadsafe(_resolve, future, None, exc)
-            else:
-                loop.call_soon_threadsafe(_resolve, future, result, None)
-        if self._conn is not None:
-            self._conn.close()
-
-    async def call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``fn(connection)`` in this thread and wait for its result."""
-        if not self.is_alive():
-            raise sqlite3.ProgrammingError("the database is closed")
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._jobs.put((fn, future))
-        return await future
-
-    async def stop(self) -> None:
-        """Close the connection after the jobs already queued, and end the thread."""
-        if self.is_alive():
-            self._jobs.put(None)
-            await asyncio.get_running_loop().run_in_executor(None, self.join)
-
-
-def _resolve(future: asyncio.Future[Any], result: Any, exc: BaseException | None) -> None:
-    if future.done():  # the waiter was cancelled; the job ran anyway
-        return
-    if exc is not None:
-        future.set_exception(exc)
-    else:
-        future.set_result(result)
+#: Longest the group commit keeps the connection for consecutive batches of moves before it
+#: lets the other transactions (lobbies, results) waiting for the lock have their turn.
+_STATE_TRIP_SECONDS = 0.02
+#: How long opening the database retries switching it to WAL (see ``_switch_to_wal``).
+_WAL_SWITCH_SECONDS = 10.0
+#: A whole batch of moves in one ``UPDATE ... FROM (VALUES ...) RETURNING`` statement needs
+#: SQLite 3.35 (2021; ``UPDATE ... FROM`` came in 3.33, ``RETURNING`` in 3.35); older
+#: libraries write a batch row by row in one explicit transaction.
+_BATCH_STATEMENT = sqlite3.sqlite_version_info >= (3, 35, 0)
 
 
 def _statements(script: str) -> Iterator[str]:
@@ -128,59 +82,14 @@ def _statements(script: str) -> Iterator[str]:
         yield statement  # incomplete: let SQLite say what is wrong with it
 
 
-def _run(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> Cursor:
-    try:
-        cur = conn.execute(sql, params)
-    except sqlite3.IntegrityError as exc:
-        raise IntegrityError(*exc.args) from exc
-    try:
-        rows = cur.fetchall()
-        return Cursor(rows, cur.rowcount, cur.lastrowid)
-    finally:
-        cur.close()  # an unconsumed cursor keeps its statement active (COMMIT would fail)
-
-
-def _run_many(conn: sqlite3.Connection, sql: str, seq: list[Sequence[Any]]) -> None:
-    try:
-        conn.executemany(sql, seq).close()
-    except sqlite3.IntegrityError as exc:
-        raise IntegrityError(*exc.args) from exc
-
-
-class SqliteConnection(Connection):
-    """:class:`Connection` over the database thread."""
-
-    dialect = "sqlite"
-    for_update = ""  # BEGIN IMMEDIATE already holds the database's write lock
-
-    def __init__(self, thread: _DbThread) -> None:
-        self._thread = thread
-
-    async def _execute(self, sql: str, params: tuple[Any, ...]) -> Cursor:
-        return await self._thread.call(lambda conn: _run(conn, sql, params))
-
-    async def executemany(self, sql: str, seq: Iterable[Sequence[Any]]) -> None:
-        rows = list(seq)
-        await self._thread.call(lambda conn: _run_many(conn, sql, rows))
-
-    async def insert_returning_id(self, sql: str, params: Sequence[Any] = ()) -> int | None:
-        cur = await self.execute(sql, params)
-        return cur.lastrowid if cur.rowcount == 1 else None
-
-    async def call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``fn`` with the raw sqlite3 connection in the database thread."""
-        return await self._thread.call(fn)
-
-
-# --------------------------------------------------------------------------- group commit
-
-
-#: ``UPDATE ... FROM`` arrived in SQLite 3.33 (2020); older libraries write moves one by one.
-_UPDATE_FROM = sqlite3.sqlite_version_info >= (3, 33, 0)
+def _is_select(sql: str) -> bool:
+    """A plain SELECT (never a write): its rows and nothing else are wanted."""
+    return sql.lstrip()[:6].upper() == "SELECT"
 
 
 def _batch_update_sql(rows: int) -> str:
-    """``STATE_UPDATE`` for ``rows`` games in one statement (parameters as ``state_params``)."""
+    """``STATE_UPDATE`` for ``rows`` games in one statement (parameters as ``state_params``)
+    that returns the id of every game it changed."""
     values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * rows)
     return (
         "UPDATE games SET state_json = v.column1, version = v.column2, turn_deadline = v.column3,"
@@ -188,85 +97,88 @@ def _batch_update_sql(rows: int) -> str:
         " updated_at = v.column5, record = games.record || COALESCE(v.column6, '')"
         f" FROM (VALUES {values}) AS v"
         " WHERE games.id = v.column7 AND games.version = v.column8 AND games.status = 'running'"
+        " RETURNING id"
     )
 
 
-def _update_states(conn: sqlite3.Connection, batch: Sequence[StateWrite]) -> list[bool]:
-    """Runs in the database thread and stores a batch of moves in one transaction.
+class SqliteConnection(Connection):
+    """:class:`Connection` over the aiosqlite connection (the caller holds the lock)."""
 
-    The moves go into one statement, because each statement costs the database thread a
-    fresh turn at the GIL, which a busy event loop hands over only every few milliseconds:
-    a batch written row by row took over 100 ms under load. When that statement changes
-    fewer rows than the batch holds, some version was stale: the transaction is rolled back
-    and every move is written alone, so that each gets its own answer.
-    """
-    if len(batch) == 1:  # autocommit: the statement is its own transaction
-        return [conn.execute(STATE_UPDATE, batch[0].params).rowcount == 1]
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        if _UPDATE_FROM:
-            params = [p for w in batch for p in w.params]
-            if conn.execute(_batch_update_sql(len(batch)), params).rowcount == len(batch):
-                conn.commit()
-                return [True] * len(batch)
-            conn.rollback()
-            conn.execute("BEGIN IMMEDIATE")
-        stored = [conn.execute(STATE_UPDATE, w.params).rowcount == 1 for w in batch]
-    except BaseException:
-        conn.rollback()
-        raise
-    conn.commit()
-    return stored
+    dialect = "sqlite"
+    for_update = ""  # BEGIN IMMEDIATE already holds the database's write lock
 
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
 
-#: Longest one trip to the database thread keeps committing moves before it hands the
-#: connection back (while it drains the queue the writer holds the storage lock, so other
-#: transactions wait), and how long it waits for the next move before it stops.
-_STATE_TRIP_SECONDS = 0.02
-_STATE_LINGER_SECONDS = 0.005
-#: How long opening the database retries switching it to WAL (see ``_switch_to_wal``).
-_WAL_SWITCH_SECONDS = 10.0
-
-_Settle = Callable[[list[StateWrite], "list[bool] | BaseException"], None]
-
-
-def _drain_queue(
-    conn: sqlite3.Connection,
-    queue: deque[StateWrite],
-    wake: threading.Event,
-    settle: _Settle,
-    closing: threading.Event,
-) -> None:
-    """Runs in the database thread: commit queued moves batch by batch until none comes.
-
-    Each batch is reported to the event loop as soon as it is committed (``settle`` is
-    thread-safe), and moves queued meanwhile go into the next batch without the event loop
-    having to start another trip: under load every hand-over between the loop and this thread
-    waits for a whole turn of the loop, so a move should wait only for its own commit and one
-    hand-over back. The thread waits briefly for the next move (``wake`` is set on every
-    queued move) and stops after ``_STATE_TRIP_SECONDS`` so other transactions get their turn.
-    ``closing`` stops the drain at shutdown; the deque's appends and pops are atomic, so the
-    loop may queue concurrently.
-    """
-    stop = time.monotonic() + _STATE_TRIP_SECONDS
-    while not closing.is_set():
-        wake.clear()
-        batch = take_batch(queue)
-        if not batch:
-            if time.monotonic() >= stop or not wake.wait(_STATE_LINGER_SECONDS):
-                return
-            continue
+    async def _execute(self, sql: str, params: tuple[Any, ...]) -> Cursor:
+        """One statement in one hand-over to the connection's thread (two for a statement
+        other than SELECT that returns rows: a PRAGMA or a RETURNING clause)."""
         try:
-            stored = _update_states(conn, batch)
-        except Exception as exc:  # reported to each waiter; the next batch still gets its go
-            settle(batch, exc)
-        else:
-            settle(batch, stored)
-        if time.monotonic() >= stop:
-            return
+            if _is_select(sql):
+                return Cursor(list(await self.db.execute_fetchall(sql, params)), -1)
+            cur = await self.db.execute(sql, params)
+            # A write ran to its end inside execute (sqlite3 resets the statement there),
+            # so nothing stays open; a statement with rows is read to its end here.
+            rows = list(await cur.fetchall()) if cur.description is not None else []
+            return Cursor(rows, cur.rowcount, cur.lastrowid)
+        except sqlite3.IntegrityError as exc:
+            raise IntegrityError(*exc.args) from exc
+
+    async def executemany(self, sql: str, seq: Iterable[Sequence[Any]]) -> None:
+        try:
+            await self.db.executemany(sql, [tuple(p) for p in seq])
+        except sqlite3.IntegrityError as exc:
+            raise IntegrityError(*exc.args) from exc
+
+    async def insert_returning_id(self, sql: str, params: Sequence[Any] = ()) -> int | None:
+        cur = await self.execute(sql, params)
+        return cur.lastrowid if cur.rowcount == 1 else None
 
 
-# --------------------------------------------------------------------------- the database
+#: Connections not closed yet, stopped when the main thread ends (see ``_stop_at_exit``).
+_OPEN: weakref.WeakSet[aiosqlite.Connection] = weakref.WeakSet()
+_exit_watch: threading.Thread | None = None
+
+
+def _stop_at_exit(db: aiosqlite.Connection) -> None:
+    """Stop ``db``'s thread once the main thread has ended, if nobody closed it.
+
+    aiosqlite's worker thread is not a daemon, so a storage left open (a crash on the way
+    out, a start that failed half-way) kept the interpreter waiting for that thread forever
+    at exit instead of exiting: a bot that should have been restarted hung. A daemon thread
+    of ours waits for the main thread and calls each open connection's ``stop()`` (public:
+    the connection closes after the calls already queued, nothing uncommitted is kept).
+    """
+    global _exit_watch
+    _OPEN.add(db)
+    if _exit_watch is None:
+
+        def watch() -> None:
+            threading.main_thread().join()
+            for conn in list(_OPEN):
+                conn.stop()
+
+        _exit_watch = threading.Thread(target=watch, name="durak-sqlite-exit", daemon=True)
+        _exit_watch.start()
+
+
+async def _connect(path: str) -> aiosqlite.Connection:
+    # isolation_level=None: we issue BEGIN/COMMIT ourselves; the sqlite3 module's implicit
+    # transactions would interleave with ours.
+    db = await aiosqlite.connect(path, isolation_level=None)
+    _stop_at_exit(db)
+    db.row_factory = sqlite3.Row
+    try:
+        await db.execute("PRAGMA busy_timeout = 5000")
+    except BaseException:
+        await _close(db)
+        raise
+    return db
+
+
+async def _close(db: aiosqlite.Connection) -> None:
+    _OPEN.discard(db)
+    await db.close()
 
 
 class SqliteDatabase(Database):
@@ -274,14 +186,14 @@ class SqliteDatabase(Database):
 
     dialect = "sqlite"
 
-    def __init__(self, thread: _DbThread) -> None:
+    def __init__(self, db: aiosqlite.Connection) -> None:
         super().__init__()
-        self._thread = thread
-        self._conn = SqliteConnection(thread)
+        self._db = db
+        self._conn = SqliteConnection(db)
         self._lock = asyncio.Lock()
         #: A second connection that checkpoints the WAL off the commit path (file databases
         #: in WAL mode only), and how many bytes of state were written since its last run.
-        self._checkpointer: _DbThread | None = None
+        self._checkpointer: aiosqlite.Connection | None = None
         self._checkpoint_task: asyncio.Task[None] | None = None
         self._unchecked_bytes = 0
 
@@ -297,19 +209,16 @@ class SqliteDatabase(Database):
         path_str = os.fspath(path)
         if path_str != ":memory:":
             Path(path_str).parent.mkdir(parents=True, exist_ok=True)
-        thread = _DbThread(path_str, "durak-sqlite")
-        thread.start()
-        db = cls(thread)
+        db = cls(await _connect(path_str))
         try:
-            await db._conn.execute("PRAGMA busy_timeout = 5000")
             await db._switch_to_wal()
             for pragma in ("PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON"):
-                await db._conn.execute(pragma)
+                await db._db.execute(pragma)
             db.schema_version = await db._migrate(migrations_dir, target_version)
             if path_str != ":memory:" and await db.journal_mode() == "wal":
                 await db._start_checkpointer(path_str)
         except BaseException:
-            await thread.stop()
+            await db._close()
             raise
         return db
 
@@ -324,7 +233,7 @@ class SqliteDatabase(Database):
         deadline = time.monotonic() + _WAL_SWITCH_SECONDS
         while True:
             try:
-                await self._conn.execute("PRAGMA journal_mode = WAL")
+                await self._db.execute_fetchall("PRAGMA journal_mode = WAL")
                 return
             except sqlite3.OperationalError as exc:
                 if "locked" not in str(exc) or time.monotonic() >= deadline:
@@ -337,28 +246,23 @@ class SqliteDatabase(Database):
         process starting at the same moment waits for the lock and then finds the migration
         applied instead of applying it twice."""
         migrations = load_migrations(migrations_dir)
-
-        def apply_next(conn: sqlite3.Connection) -> tuple[int, bool]:
-            conn.execute("BEGIN IMMEDIATE")
+        db = self._db
+        while True:
+            await db.execute("BEGIN IMMEDIATE")
             try:
-                current = int(conn.execute("PRAGMA user_version").fetchone()[0])
+                rows = list(await db.execute_fetchall("PRAGMA user_version"))
+                current = int(rows[0][0])
                 pending = pending_migrations(migrations, current, target)
                 if not pending:
-                    conn.rollback()
-                    return current, True
+                    await db.rollback()
+                    return current
                 for statement in _statements(pending[0].sql):
-                    conn.execute(statement)
-                conn.execute(f"PRAGMA user_version = {pending[0].version}")
+                    await db.execute(statement)
+                await db.execute(f"PRAGMA user_version = {pending[0].version}")
             except BaseException:
-                conn.rollback()
+                await db.rollback()
                 raise
-            conn.commit()
-            return pending[0].version, False
-
-        while True:
-            version, done = await self._thread.call(apply_next)
-            if done:
-                return version
+            await db.commit()
 
     async def user_version(self) -> int:
         """The schema version recorded in the file."""
@@ -373,20 +277,13 @@ class SqliteDatabase(Database):
         pages: that commit copies the pages into the database file and syncs it, which took
         20-200 ms, and every move queued behind it waited as long (the tail of
         bench/bot_load.py). Here commits never checkpoint; after every ~4 MB of game state
-        a PASSIVE checkpoint runs on a second connection in its own thread, which does not
-        block the writer (WAL allows both at once).
+        a PASSIVE checkpoint runs on a second connection (with a thread of its own), which
+        does not block the writer (WAL allows both at once).
         """
-        await self._conn.execute("PRAGMA wal_autocheckpoint = 0")
+        await self._db.execute("PRAGMA wal_autocheckpoint = 0")
         # the WAL file is reused from its start after a full checkpoint; cap what it keeps
-        await self._conn.execute(f"PRAGMA journal_size_limit = {WAL_SIZE_LIMIT}")
-        checkpointer = _DbThread(path, "durak-sqlite-checkpoint")
-        checkpointer.start()
-        try:
-            await checkpointer.call(lambda conn: conn.execute("PRAGMA busy_timeout = 5000").close())
-        except BaseException:
-            await checkpointer.stop()
-            raise
-        self._checkpointer = checkpointer
+        await self._db.execute(f"PRAGMA journal_size_limit = {WAL_SIZE_LIMIT}")
+        self._checkpointer = await _connect(path)
 
     def _wrote(self, size: int) -> None:
         """Count written bytes; start a background checkpoint once enough have piled up."""
@@ -412,12 +309,8 @@ class SqliteDatabase(Database):
         if self._checkpointer is None:
             return (0, 0)
         self._unchecked_bytes = 0
-
-        def run(conn: sqlite3.Connection) -> tuple[int, int]:
-            row = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-            return (0, 0) if row is None else (int(row[1]), int(row[2]))
-
-        return await self._checkpointer.call(run)
+        rows = list(await self._checkpointer.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)"))
+        return (0, 0) if not rows else (int(rows[0][1]), int(rows[0][2]))
 
     async def journal_mode(self) -> str:
         """Exposed for health checks/tests: WAL silently falls back on some filesystems."""
@@ -429,24 +322,24 @@ class SqliteDatabase(Database):
         if self._checkpoint_task is not None:
             await asyncio.wait([self._checkpoint_task])
         if self._checkpointer is not None:
-            await self._checkpointer.stop()
+            await _close(self._checkpointer)
             self._checkpointer = None
         async with self._lock:
-            await self._thread.stop()
+            await _close(self._db)
 
     # ----------------------------------------------------------------- transactions
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
         async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
+            await self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._conn
             except BaseException:
-                await self._conn.execute("ROLLBACK")
+                await self._db.rollback()
                 raise
             else:
-                await self._conn.execute("COMMIT")
+                await self._db.commit()
                 self._wrote(PAGE_SIZE)  # at least a page: lobbies and results count too
 
     @asynccontextmanager
@@ -454,13 +347,69 @@ class SqliteDatabase(Database):
         async with self._lock:
             yield self._conn
 
+    # ----------------------------------------------------------------- group commit
+
     async def _drain_states(self) -> None:
-        """One trip of the database thread through the move queue (``_drain_queue``)."""
-        loop = asyncio.get_running_loop()
+        """Commit queued moves batch by batch while the lock is ours.
 
-        def settle(batch: list[StateWrite], result: list[bool] | BaseException) -> None:
-            loop.call_soon_threadsafe(self._settle, batch, result)
-
-        queue, wake, closing = self._state_queue, self._state_wake, self._state_closing
+        Moves queued while a batch is being committed go into the next batch at once, so a
+        move waits for at most the commit in flight and its own. After
+        ``_STATE_TRIP_SECONDS`` the lock is let go, so that lobbies and results waiting for
+        it get their turn; the writer task (``Database._write_states``) then queues up for
+        the lock again while moves remain.
+        """
         async with self._lock:
-            await self._thread.call(lambda conn: _drain_queue(conn, queue, wake, settle, closing))
+            stop = time.monotonic() + _STATE_TRIP_SECONDS
+            while self._state_queue and not self._state_closing.is_set():
+                batch = take_batch(self._state_queue)
+                # A task of its own, answered when it ends: if the writer is cancelled (at
+                # shutdown) while aiosqlite's thread commits the batch, its moves still get
+                # the answer the database gave, as they would with the writer alive.
+                commit = asyncio.ensure_future(self._update_states(batch))
+                commit.add_done_callback(functools.partial(self._answer, batch))
+                try:
+                    await asyncio.wait([commit])  # neither raises its error nor cancels it
+                except asyncio.CancelledError:
+                    await asyncio.wait([commit])  # the lock goes only with the connection free
+                    raise
+                if time.monotonic() >= stop:
+                    return
+
+    def _answer(self, batch: list[StateWrite], commit: asyncio.Future[list[bool]]) -> None:
+        """Settle a batch from its commit (an error is reported to each of its moves; the
+        next batch still gets its go)."""
+        if commit.cancelled():
+            self._settle(batch, StorageError("the database is closing"))
+        elif (exc := commit.exception()) is not None:
+            self._settle(batch, exc)
+        else:
+            self._settle(batch, commit.result())
+
+    async def _update_states(self, batch: Sequence[StateWrite]) -> list[bool]:
+        """Store a batch of moves in one transaction and say which were stored.
+
+        One move is one ``UPDATE`` (its own transaction, autocommit). Several are one
+        ``UPDATE ... FROM (VALUES ...) RETURNING id``: one statement is one transaction
+        with no ``BEGIN``/``COMMIT`` round trips around it, and the returned ids say
+        exactly which moves had a current version, so a stale move costs no second pass.
+        (A single statement takes the write lock when it starts, with the busy timeout,
+        just as ``BEGIN IMMEDIATE`` would.) Without ``RETURNING`` (SQLite < 3.35) the
+        moves are written one by one inside ``BEGIN IMMEDIATE`` ... ``COMMIT``.
+        """
+        db = self._db
+        if len(batch) == 1:
+            cur = await db.execute(STATE_UPDATE, batch[0].params)
+            return [cur.rowcount == 1]
+        if _BATCH_STATEMENT:
+            params = [p for w in batch for p in w.params]
+            rows = await db.execute_fetchall(_batch_update_sql(len(batch)), params)
+            stored = {int(r[0]) for r in rows}
+            return [w.game_id in stored for w in batch]
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            done = [(await db.execute(STATE_UPDATE, w.params)).rowcount == 1 for w in batch]
+        except BaseException:
+            await db.rollback()
+            raise
+        await db.commit()
+        return done

@@ -36,6 +36,19 @@ def test_tiny_run_prints_every_row(capsys: pytest.CaptureFixture[str]) -> None:
     assert cpu is not None and float(cpu.group(1)) > 0, out
 
 
+def test_the_old_sqlite_backend_runs_for_the_comparison(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--sqlite-driver thread`` runs the old backend, and only for that run."""
+    import bot.storage.sqlite as sqlite_backend
+
+    bot_class = sqlite_backend.SqliteDatabase
+    argv = ["--sizes", "2", "--clicks", "2", "--think", "0", "--no-trace"]
+    assert bot_load.main([*argv, "--sqlite-driver", "thread"]) == 0
+    out = capsys.readouterr().out
+    assert "through its own thread (the old backend" in out, out
+    assert re.search(r"^\s+2 move\s+4\s", out, re.MULTILINE), out
+    assert sqlite_backend.SqliteDatabase is bot_class
+
+
 def test_untraced_run_reports_no_memory_figure(capsys: pytest.CaptureFixture[str]) -> None:
     # paced: Poisson arrivals with a tiny think time
     assert bot_load.main(["--sizes", "1", "--clicks", "2", "--no-trace", "--think", "0.05"]) == 0

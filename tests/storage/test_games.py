@@ -208,12 +208,12 @@ async def test_group_commit_isolates_a_stale_move(storage: Storage) -> None:
     await _stale_move_isolated(storage)
 
 
-async def test_group_commit_on_sqlite_older_than_update_from(
+async def test_group_commit_on_sqlite_older_than_returning(
     sqlite_storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """SQLite before 3.33 has no UPDATE ... FROM: a batch is written row by row, still in
-    one transaction, and still gives each move its own answer."""
-    monkeypatch.setattr(sqlite_backend, "_UPDATE_FROM", False)
+    """SQLite before 3.35 has no UPDATE ... FROM ... RETURNING: a batch is written row by
+    row, still in one transaction, and still gives each move its own answer."""
+    monkeypatch.setattr(sqlite_backend, "_BATCH_STATEMENT", False)
     await _many_games_in_few_batches(sqlite_storage, monkeypatch)
     await _stale_move_isolated(sqlite_storage)
 
@@ -240,32 +240,69 @@ async def test_a_move_written_by_another_process_makes_ours_stale(db_url: str) -
 async def test_moves_queued_during_a_commit_ride_the_same_trip(
     sqlite_storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The database thread keeps committing what the loop queues meanwhile: moves made one
-    after another (each awaited) need one trip, not one writer wake-up each."""
-    monkeypatch.setattr(sqlite_backend, "_STATE_LINGER_SECONDS", 0.5)
-    monkeypatch.setattr(sqlite_backend, "_STATE_TRIP_SECONDS", 5.0)
+    """Moves queued while a batch is being committed go into the very next batch of the
+    same writer run: they wait for one commit in flight, not for a writer of their own."""
+    monkeypatch.setattr(sqlite_backend, "_STATE_TRIP_SECONDS", 60.0)  # no slow-machine split
     storage = sqlite_storage
-    games = [await _running_game(storage, 10 + 2 * i, 11 + 2 * i) for i in range(3)]
-    real_drain, real_update = sqlite_backend._drain_queue, sqlite_backend._update_states
-    trips: list[int] = []
+    db = storage.database
+    assert isinstance(db, sqlite_backend.SqliteDatabase)
+    games = [await _running_game(storage, 10 + 2 * i, 11 + 2 * i) for i in range(4)]
+    real_update, real_drain = db._update_states, db._drain_states
     batches: list[int] = []
+    trips: list[int] = []
+    later: list[asyncio.Task[None]] = []
 
-    def drain(*args: Any) -> None:
-        trips.append(1)
-        real_drain(*args)
-
-    def update(conn: Any, batch: Any) -> list[bool]:
+    async def update(batch: Any) -> list[bool]:
         batches.append(len(batch))
-        return real_update(conn, batch)
+        if len(batches) == 1:  # while the first move commits, three more arrive
+            later.extend(
+                asyncio.create_task(storage.save_state(g, f'{{"g": {g}}}', 1, 2)) for g in games[1:]
+            )
+            await asyncio.sleep(0)
+        return await real_update(batch)
 
-    monkeypatch.setattr(sqlite_backend, "_drain_queue", drain)
-    monkeypatch.setattr(sqlite_backend, "_update_states", update)
+    async def drain() -> None:
+        trips.append(1)
+        await real_drain()
+
+    monkeypatch.setattr(db, "_update_states", update)
+    monkeypatch.setattr(db, "_drain_states", drain)
+    await storage.save_state(games[0], f'{{"g": {games[0]}}}', 1, 2)
+    await asyncio.gather(*later)
+    assert batches == [1, 3] and trips == [1]
     for g in games:
-        await storage.save_state(g, f'{{"g": {g}}}', 1, 2)
-    assert batches == [1, 1, 1] and trips == [1]
-    await storage.save_state(games[0], '{"g": "again"}', 2, 3)
-    row = await storage.get_game(games[0])
-    assert row is not None and (row.state_json, row.version) == ('{"g": "again"}', 3)
+        row = await storage.get_game(g)
+        assert row is not None and (row.state_json, row.version) == (f'{{"g": {g}}}', 2)
+
+
+async def test_a_batch_committing_when_the_writer_is_cancelled_gets_its_answer(
+    sqlite_storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cancelling the group commit's writer (shutdown) while aiosqlite's thread commits a
+    batch: the commit still happens and its moves get the database's answer."""
+    storage = sqlite_storage
+    db = storage.database
+    assert isinstance(db, sqlite_backend.SqliteDatabase)
+    game_id = await _running_game(storage, 1, 2)
+    real_update = db._update_states
+    committing = asyncio.Event()
+
+    async def update(batch: Any) -> list[bool]:
+        committing.set()
+        for _ in range(5):  # the writer is cancelled meanwhile
+            await asyncio.sleep(0)
+        return await real_update(batch)
+
+    monkeypatch.setattr(db, "_update_states", update)
+    save = asyncio.create_task(storage.save_state(game_id, '{"v": 2}', 1, 2))
+    await committing.wait()
+    writer = db._state_writer
+    assert writer is not None
+    writer.cancel()
+    await asyncio.wait_for(save, 60)  # stored, no error (the bound only stops a hang)
+    assert writer.cancelled()
+    row = await storage.get_game(game_id)
+    assert row is not None and (row.state_json, row.version) == ('{"v": 2}', 2)
 
 
 async def test_close_waits_for_queued_moves(db_url: str, clock: FakeClock) -> None:

@@ -1,5 +1,5 @@
-"""A storage nobody closed must not keep the process from exiting: the SQLite backend's
-database threads are daemons (aiosqlite's worker is not, and a backend on it hung here)."""
+"""A storage nobody closed must not keep the process from exiting (aiosqlite's thread is
+not a daemon; bot/storage/sqlite.py stops it once the main thread has ended)."""
 
 from __future__ import annotations
 
