@@ -259,6 +259,12 @@ def print_times(times: dict[str, Times]) -> None:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deals", type=int, default=200, help="deals per match-up")
+    ap.add_argument(
+        "--first-deal",
+        type=int,
+        default=0,
+        help="seed of the first deal (runs in parallel processes take disjoint ranges)",
+    )
     ap.add_argument("--jobs", type=int, default=1, help="worker processes")
     ap.add_argument(
         "--iterations",
@@ -302,9 +308,8 @@ def main(argv: list[str] | None = None) -> None:
         if ns.only and ns.only not in label:
             continue
         rules = RuleSet.preset(preset, players=len(kinds))
-        work = [
-            (rules, kinds, seed, ns.iterations, ns.seconds, ns.wall_cap) for seed in range(ns.deals)
-        ]
+        seeds = range(ns.first_deal, ns.first_deal + ns.deals)
+        work = [(rules, kinds, seed, ns.iterations, ns.seconds, ns.wall_cap) for seed in seeds]
         t0 = time.perf_counter()
         tally = Tally()
 
