@@ -9,9 +9,13 @@ seat-games. Besides our levels it knows two sparring partners (``bench/sparring`
 
 The searching players (``hard``, ``hard-v1``) get the bot's think budget from
 ``engine.ai.BOT_MAX_SECONDS``/``BOT_MAX_ITERATIONS`` unless ``--iterations``/``--seconds``
-override it; think time is printed per level as CPU time of one core (what the budget bounds)
-and wall time, for the moves that searched and for all moves, with hard's playouts per
-CPU-second.
+override it. Hard's wall-clock cap (``engine.ai.hard.WALL_FACTOR`` times the budget, which in
+the bot keeps a person from waiting long on a loaded machine) is lifted here unless
+``--wall-cap`` is given: the bench measures judgement at the bot's CPU budget, and on a
+shared machine the wall cap would cut hard's search by an amount that depends on the load
+(both players then count CPU time of their thread). Think time is printed per level as CPU
+time of one core (what the budget bounds) and wall time, for the moves that searched and
+for all moves, with hard's playouts per CPU-second.
 
     .venv/bin/python bench/ai_strength.py --deals 200 --jobs 2      # 400 games per 2p match-up
     .venv/bin/python bench/ai_strength.py --deals 20 --only "hoarder"
@@ -38,6 +42,7 @@ from bench.sparring.hard_v1 import HardV1
 from bench.sparring.hoarder import Hoarder
 from engine import Action, Game, Observation, RuleSet
 from engine.ai import BOT_MAX_ITERATIONS, BOT_MAX_SECONDS, Player, make_player
+from engine.ai import hard as hard_module
 from engine.ai.arena import play_game
 from engine.rules import PRESETS
 
@@ -125,9 +130,12 @@ def seatings(kinds: Sequence[str], n: int) -> list[list[str]]:
 
 
 def play_deal(
-    args: tuple[RuleSet, Sequence[str], int, int | None, float | None],
+    args: tuple[RuleSet, Sequence[str], int, int | None, float | None, bool],
 ) -> Tally:
-    rules, kinds, seed, iters, secs = args
+    rules, kinds, seed, iters, secs, wall_cap = args
+    if not wall_cap:
+        # per process (workers too): the bot's safety net, not part of the judgement measured
+        hard_module.WALL_FACTOR = 1e9
     n = rules.players
     tally = Tally()
     for rot, seat_kinds in enumerate(seatings(kinds, n)):
@@ -251,6 +259,12 @@ def print_times(times: dict[str, Times]) -> None:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deals", type=int, default=200, help="deals per match-up")
+    ap.add_argument(
+        "--first-deal",
+        type=int,
+        default=0,
+        help="seed of the first deal (runs in parallel processes take disjoint ranges)",
+    )
     ap.add_argument("--jobs", type=int, default=1, help="worker processes")
     ap.add_argument(
         "--iterations",
@@ -263,6 +277,11 @@ def main(argv: list[str] | None = None) -> None:
         type=float,
         default=None,
         help=f"searchers' CPU seconds per move (default: the bot's, {BOT_MAX_SECONDS:g})",
+    )
+    ap.add_argument(
+        "--wall-cap",
+        action="store_true",
+        help="keep hard's wall-clock cap (the bot's); off by default: load must not cut the search",
     )
     ap.add_argument("--only", default="", help="run match-ups whose label contains this")
     ap.add_argument("--progress", type=int, default=0, help="print the tally every N deals")
@@ -289,7 +308,8 @@ def main(argv: list[str] | None = None) -> None:
         if ns.only and ns.only not in label:
             continue
         rules = RuleSet.preset(preset, players=len(kinds))
-        work = [(rules, kinds, seed, ns.iterations, ns.seconds) for seed in range(ns.deals)]
+        seeds = range(ns.first_deal, ns.first_deal + ns.deals)
+        work = [(rules, kinds, seed, ns.iterations, ns.seconds, ns.wall_cap) for seed in seeds]
         t0 = time.perf_counter()
         tally = Tally()
 

@@ -5,9 +5,12 @@ the pruning) would otherwise change this opponent too, and "hard vs hard-v1" wou
 moving target. These four modules are ``engine/ai/{hard,search,policies,view}.py`` at commit
 f510abb, unchanged except that their imports name the engine's stable modules
 (``engine``, ``engine.actions``, ``engine.cards``, ``engine.variants``) instead of relative
-paths. It includes the old pruning bug (only the cheapest beater of each kind is searched) on
-purpose: that is the behaviour being measured against. Do not edit or "fix" it; if an engine
-API it uses moves, change only the import.
+paths, and that its think clock is the thread's CPU time (``time.thread_time``) rather than
+the wall clock: today's hard counts its budget in CPU time, and on a loaded machine a wall
+clock gave hard-v1 about a third of hard's CPU, so "hard vs hard-v1 at the budget" was not
+an equal-think-time match. It includes the old pruning bug (only the cheapest beater of
+each kind is searched) on purpose: that is the behaviour being measured against. Do not
+edit or "fix" it; if an engine API it uses moves, change only the import.
 """
 
 from __future__ import annotations

@@ -174,7 +174,7 @@ class HardPlayer:
         tries = [0] * len(keys)
         done = rounds = 0
         while done < iters:
-            if deadline is not None and rounds and time.perf_counter() >= deadline:
+            if deadline is not None and rounds and time.thread_time() >= deadline:
                 break
             rounds += 1
             hands, talon = sample_blind(obs, self.rng)
@@ -210,7 +210,7 @@ class HardPlayer:
         iters = self.max_iterations
         if iters is None:
             iters = DEFAULT_ITERATIONS if self.max_seconds is None else 10**9
-        deadline = None if self.max_seconds is None else time.perf_counter() + self.max_seconds
+        deadline = None if self.max_seconds is None else time.thread_time() + self.max_seconds
         return iters, deadline
 
     def _sample(
@@ -228,7 +228,7 @@ class HardPlayer:
         done = 0
         rounds = 0
         while done < iters:
-            if deadline is not None and rounds and time.perf_counter() >= deadline:
+            if deadline is not None and rounds and time.thread_time() >= deadline:
                 break
             rounds += 1
             if exact is not None:
