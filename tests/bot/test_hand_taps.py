@@ -12,7 +12,14 @@ import pytest
 import simcord
 
 from bot.game.models import GameSession, SeatInfo
-from bot.surfaces.hand_controls import controls, face_key, reachable
+from bot.surfaces.hand_controls import (
+    controls,
+    face_key,
+    own_cards,
+    reachable,
+    step_clicks,
+    valid_selection,
+)
 from bot.surfaces.hand_views import hand_message, layout
 from engine import ActionKind, Card, Game, RuleSet
 from engine.rules import PRESETS
@@ -128,7 +135,11 @@ async def test_a_card_with_two_uses_shows_both_and_the_second_click_plays(
     assert all(d is not None for _, d in session.game.table)
 
 
-async def test_a_lead_of_two_cards_takes_three_clicks(simcord_env: simcord.Env, world: Any) -> None:
+async def test_a_card_with_a_partner_plays_alone_on_one_tap(
+    simcord_env: simcord.Env, world: Any
+) -> None:
+    """9♣ could be led alone or with 9♦: the tap leads it alone (a single-card move is one
+    click); the pair is in the "Play several cards…" menu."""
     channel, alice = world["channel"], world["alice"]
     game_id = await _start(
         simcord_env,
@@ -140,18 +151,64 @@ async def test_a_lead_of_two_cards_takes_three_clicks(simcord_env: simcord.Env, 
         defender=1,
     )
     hand = await _hand(alice, channel, game_id)
-    first = await alice.click(hand, custom_id=_card_id(hand, "9c"))
-    assert first.response is not None
-    second = await alice.click(
-        first.response.message, custom_id=_card_id(first.response.message, "9d")
-    )
-    assert second.response is not None
-    lead = [c for c in custom_ids(second.response.message, "durak:act:") if ":attack:9c9d" in c]
-    assert lead
-    await alice.click(second.response.message, custom_id=lead[0])
+    menu = _menu(hand)
+    assert [o.value for o in menu.options] == ["attack:9c9d"]
+    assert menu.options[0].label == "Attack: 9♣ 9♦"
     session = service(simcord_env).session(game_id)
     assert session is not None
-    assert sorted(str(c) for c, _ in session.game.table) == ["9c", "9d"]
+    version = session.version
+    tapped = await alice.click(hand, custom_id=_card_id(hand, "9c"))
+    assert tapped.response is not None and tapped.response.id == hand.id
+    assert session.version > version
+    assert [str(c) for c, _ in session.game.table] == ["9c"]
+    assert Card.parse("9d") in session.game.hand(0)
+
+
+async def test_a_lead_of_two_cards_takes_two_clicks_in_the_menu(
+    simcord_env: simcord.Env, world: Any
+) -> None:
+    channel, alice = world["channel"], world["alice"]
+    game_id = await _start(
+        simcord_env,
+        world,
+        hands=[["9c", "9d", "9h", "Ks"], ["7c", "8h", "Qd", "Jc"]],
+        trump_card="6h",
+        talon=["Kh", "Ah"],
+        attacker=0,
+        defender=1,
+    )
+    old = await _hand(alice, channel, game_id)
+    hand = await _hand(alice, channel, game_id)  # the newer message is the live one
+    menu = _menu(hand)
+    # every lead of two or three nines, and nothing else
+    assert sorted(o.value for o in menu.options) == [
+        "attack:9c9d",
+        "attack:9c9d9h",
+        "attack:9c9h",
+        "attack:9d9h",
+    ]
+    assert menu.placeholder == "Play several cards…"
+    # opening the menu and picking is the whole move: 2 clicks (<= n + 1 = 3)
+    picked = await alice.select(hand, ["attack:9c9h"], custom_id=menu.custom_id)
+    assert picked.response is not None and picked.response.id == hand.id
+    session = service(simcord_env).session(game_id)
+    assert session is not None
+    assert sorted(str(c) for c, _ in session.game.table) == ["9c", "9h"]
+    assert Card.parse("9d") in session.game.hand(0)
+    # the menu of the older message, now out of date: refused politely, nothing moves
+    version, table = session.version, list(session.game.table)
+    stale = await alice.select(
+        message_as(channel, alice, old.id), ["attack:9c9d"], custom_id=_menu(old).custom_id
+    )
+    assert stale.response is not None and stale.response.ephemeral
+    assert "out of date" in (stale.response.content or "")
+    assert session.version == version and list(session.game.table) == table
+
+
+def _menu(msg: discord.Message) -> Any:
+    found = [c for c in components(msg) if (c.custom_id or "").startswith("durak:several:")]
+    assert len(found) == 1, custom_ids(msg)
+    return found[0]
 
 
 async def test_stale_and_foreign_taps_are_answered(simcord_env: simcord.Env, world: Any) -> None:
@@ -207,10 +264,30 @@ def _check_position(name: str, game: Game, seat: int) -> None:
             selections.add(tuple(cards[:i]))
     for sel in selections:
         hc = controls(obs, sel)
-        offered = [*hc.completions, *hc.verbs, *(tp.action for tp in hc.taps if tp.action)]
+        offered = [
+            *hc.completions,
+            *hc.verbs,
+            *(tp.action for tp in hc.taps if tp.action),
+            *(opt.action for opt in hc.several if opt.action),
+        ]
         assert all(a in obs.legal_actions for a in offered), (name, sel)
+        starters = [opt.selection for opt in hc.several if opt.action is None]
+        assert all(valid_selection(obs, st) == st for st in starters), (name, starters)
+        assert len(hc.several) <= 25
         lay = layout(hc)
-        assert lay.verb_rows + (lay.selects or -(-len(hc.taps) // 5)) <= 5, (name, sel)
+        assert lay.rows <= 5, (name, sel)
+        assert lay.move_components + lay.refresh + bool(sel) <= 25, (name, sel)
+    # a single-card move is one click unless its card has several one-card uses; a move of
+    # n cards takes at most n + 1 clicks
+    moves = [a for a in obs.legal_actions if own_cards(a)]
+    for a in moves:
+        clicks = sum(step_clicks(s) for s in paths[face_key(a)])
+        own = own_cards(a)
+        if len(own) == 1:
+            uses = [b for b in moves if own_cards(b) == own]
+            assert clicks == (1 if len(uses) == 1 else 2), (name, a, paths[face_key(a)])
+        else:
+            assert clicks <= len(own) + 1, (name, a, paths[face_key(a)])
         if obs.hand_sizes[seat] <= 20:
             assert not lay.selects, (name, obs.hand_sizes[seat])
 
