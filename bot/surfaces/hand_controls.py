@@ -50,6 +50,7 @@ __all__ = [
     "Tap",
     "controls",
     "face_key",
+    "menu_room",
     "own_cards",
     "reachable",
     "step_clicks",
@@ -172,7 +173,7 @@ def tap(
         if not uses:
             return None
         single = [a for a, own in moves if own == {card}]
-        if len(single) == 1:
+        if len(single) == 1 and (len(uses) == 1 or menu_room(obs, moves)):
             # its one-card use, even if it could also go with partners (those moves are
             # in the "Play several cards…" menu): a single-card move is one click
             return Tap(card, single[0], ())
@@ -204,7 +205,7 @@ def controls(obs: Observation, selection: Sequence[Card] = ()) -> HandControls:
             if found is not None:
                 taps.append(found)
         completions: list[Action] = []
-        menu = _several(obs, moves)
+        menu = _several(obs, moves) if menu_room(obs, moves) else ()
     else:
         menu = ()
         for card in _sort(units, obs):
@@ -214,6 +215,24 @@ def controls(obs: Observation, selection: Sequence[Card] = ()) -> HandControls:
         completions = [a for a, own in moves if own == set(chosen)]
     verbs = [a for a in obs.legal_actions if a.kind in VERB_KINDS]
     return HandControls(chosen, tuple(taps), tuple(completions), tuple(verbs), blind, menu)
+
+
+#: Card and verb buttons that fit above the "Play several cards…" menu: four rows of five
+#: (Discord gives a message five rows; the menu takes one).
+MENU_ROOM = 20
+
+
+def menu_room(obs: Observation, moves: list[tuple[Action, frozenset[Card]]] | None = None) -> bool:
+    """Whether the card buttons and the verbs leave a row for the "Play several cards…" menu.
+    If not (more than about 20 playable cards: big fool, a long game), the hand falls back
+    to selecting: a card that could also go with partners is selected by a tap, and its
+    moves (alone or together) are verbs; the cards stay buttons, never a card menu."""
+    if moves is None:
+        moves = _card_moves(obs)
+    blind = any(a.kind in BLIND_KINDS for a, _ in moves)
+    units = {c if blind else c % PACK for _, own in moves for c in own}
+    verbs = sum(1 for a in obs.legal_actions if a.kind in VERB_KINDS)
+    return len(units) + verbs <= MENU_ROOM
 
 
 def _faces(cards: Iterable[Card]) -> Counter[int]:

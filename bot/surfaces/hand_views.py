@@ -193,11 +193,10 @@ def layout(hc: HandControls) -> HandLayout:
     card_rows = -(-taps // BUTTONS_PER_ROW)
     if card_rows + verb_rows + menu <= MAX_ROWS:
         return HandLayout(hc, verbs, verb_rows, 0, menu)
-    if menu:
-        for refresh in (True, False):
-            count = verbs - (0 if refresh else 1)
-            if -(-(taps + count) // BUTTONS_PER_ROW) + 1 <= MAX_ROWS:
-                return HandLayout(hc, count, verb_rows, 0, menu, packed=True, refresh=refresh)
+    for refresh in (True, False):
+        count = verbs - (0 if refresh else 1)
+        if -(-(taps + count) // BUTTONS_PER_ROW) + menu <= MAX_ROWS:
+            return HandLayout(hc, count, verb_rows, 0, menu, packed=True, refresh=refresh)
     return HandLayout(hc, verbs, verb_rows, -(-taps // SELECT_OPTIONS), menu)
 
 

@@ -15,6 +15,7 @@ from bot.game.models import GameSession, SeatInfo
 from bot.surfaces.hand_controls import (
     controls,
     face_key,
+    menu_room,
     own_cards,
     reachable,
     step_clicks,
@@ -277,15 +278,19 @@ def _check_position(name: str, game: Game, seat: int) -> None:
         lay = layout(hc)
         assert lay.rows <= 5, (name, sel)
         assert lay.move_components + lay.refresh + bool(sel) <= 25, (name, sel)
-    # a single-card move is one click unless its card has several one-card uses; a move of
-    # n cards takes at most n + 1 clicks
+    # a single-card move is one click unless its card has several one-card uses (or the hand
+    # is too big to leave a row for the menu, and the card has partners); a move of n cards
+    # takes at most n + 1 clicks
     moves = [a for a in obs.legal_actions if own_cards(a)]
+    room = menu_room(obs)
     for a in moves:
         clicks = sum(step_clicks(s) for s in paths[face_key(a)])
         own = own_cards(a)
         if len(own) == 1:
             uses = [b for b in moves if own_cards(b) == own]
-            assert clicks == (1 if len(uses) == 1 else 2), (name, a, paths[face_key(a)])
+            partners = any(own[0] in own_cards(b) for b in moves if len(own_cards(b)) > 1)
+            one = len(uses) == 1 and (room or not partners)
+            assert clicks == (1 if one else 2), (name, a, paths[face_key(a)])
         else:
             assert clicks <= len(own) + 1, (name, a, paths[face_key(a)])
         if obs.hand_sizes[seat] <= 20:
