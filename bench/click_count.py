@@ -174,13 +174,13 @@ LEGEND = """\
 c/mv: clicks per move; 1crd: most clicks for a one-card move of a card with one one-card use
 (aim 1; share of moves); sev.: clicks for a one-card move of a card with several one-card
 uses (beat A or B, beat or transfer: tap, then which), or with partners in a "full" hand
-(share); multi: moves of n>=2 cards,
-c/crd: their clicks per card, n+: most clicks beyond n (aim <= +1); verb: most clicks for
-take/done/...; menu: share of views with the "Play several cards…" menu, strt: views whose
-menu offers starters (more than 25 moves of several cards); full: views with over 20 cards
-and verbs to tap, no row left for the menu (a card with partners selects); comps: most move
-components on one hand message (aim <= 25); rows: most rows (<= 5); hand: largest hand;
-selVw: views that needed card selects; <=20sel: of them, hands of at most 20 cards (aim 0)."""
+(share); multi: moves of n>=2 cards, c/crd: their clicks per card, n+: most clicks beyond n
+(aim <= +1); verb: most clicks for take/done/...; menu: share of views with the "Play
+several cards…" menu; strt: views whose menu offers starters (over 25 moves of several
+cards); full: views with over 20 cards and verbs to tap, no row left for the menu (a card
+with partners selects); comps: most move components on one hand message (aim <= 25); rows:
+most rows (<= 5); hand: largest hand; selVw: views that needed card selects; <=20sel: of
+them, hands of at most 20 cards (aim 0)."""
 
 
 def path_clicks(
