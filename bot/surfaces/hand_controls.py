@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -257,10 +257,12 @@ def _several(obs: Observation, moves: list[tuple[Action, frozenset[Card]]]) -> t
 
     Every move of n >= 2 hand cards as its own option when they fit one menu (two clicks).
     Otherwise only the moves taps cannot already reach in n + 1 clicks need the menu, and if
-    those are still too many, the menu offers starters: pairs first (pair, then n - 2 taps
-    and a verb: n + 1 clicks), chosen greedily by how many moves they open, and single cards
-    for the moves no pair fitted (n + 2 clicks, the smallest count left; the bench reports
-    it)."""
+    those are still too many: the smallest of them (pairs, the commonest) stay options that
+    play at once, and the rest are opened by pair *starters* (the pair is selected, n - 2 taps
+    add the other cards, a verb plays them: n + 1 clicks), as many moves direct as leave room
+    for the starters. Only when pairs cannot cover them in one menu, card starters open what
+    is left (a card, n - 1 taps, a verb: n + 2 clicks, the smallest count left; the bench
+    reports it)."""
     multi: dict[tuple[object, ...], Action] = {}
     for a, own in moves:
         if len(own) >= 2:
@@ -275,38 +277,59 @@ def _several(obs: Observation, moves: list[tuple[Action, frozenset[Card]]]) -> t
     left = [a for a in order if not selecting.intersection(own_cards(a))]
     if len(left) <= MENU_OPTIONS:
         return tuple(Several(a, ()) for a in left)
-    wanted = [(a, _faces(own_cards(a))) for a in left]
+    by_size = sorted(left, key=lambda a: len(own_cards(a)))
+    out: list[Several] | None = None
+    for keep in range(MENU_OPTIONS - 1, -1, -1):
+        pairs = _pair_cover(by_size[keep:], MENU_OPTIONS - keep, obs)
+        if pairs is not None:
+            out = [Several(a, ()) for a in by_size[:keep]]
+            out += [Several(None, sel) for sel in pairs]
+            break
+    if out is None:  # pairs do not fit: pairs as far as they go, then cards
+        wanted = [(a, _faces(own_cards(a))) for a in left]
+        chosen = _greedy_pairs(wanted, obs, lambda rest: len(_hitting(rest)))
+        out = [Several(None, sel) for sel in chosen]
+        out += [Several(None, (c,)) for c in _hitting(wanted)]
+    return tuple(sorted(out, key=lambda o: _option_key(o, obs))[:MENU_OPTIONS])
+
+
+def _pair_cover(moves: list[Action], slots: int, obs: Observation) -> list[tuple[Card, ...]] | None:
+    """At most ``slots`` pairs such that each of ``moves`` holds one (greedy), or None."""
+    wanted = [(a, _faces(own_cards(a))) for a in moves]
+    chosen = _greedy_pairs(wanted, obs, lambda rest: 0, slots)
+    return chosen if not wanted and len(chosen) <= slots else None
+
+
+def _greedy_pairs(
+    wanted: list[tuple[Action, Counter[int]]],
+    obs: Observation,
+    reserve: Callable[[list[tuple[Action, Counter[int]]]], int],
+    slots: int = MENU_OPTIONS,
+) -> list[tuple[Card, ...]]:
+    """Pairs that open the most of ``wanted`` first, while they and ``reserve(rest)`` fit in
+    ``slots``; the moves they open are taken out of ``wanted`` (in place)."""
     pairs: dict[tuple[int, ...], tuple[Card, ...]] = {}
     for a, _ in wanted:
         for pair in combinations(own_cards(a), 2):
             pairs.setdefault(tuple(sorted(c % PACK for c in pair)), _sort(pair, obs))
     chosen: list[tuple[Card, ...]] = []
-    while wanted:
+    while wanted and pairs and len(chosen) < slots:
         opened = {key: [m for m in wanted if _within(Counter(key), m[1])] for key in pairs}
-        key = min(opened, key=lambda k: (-len(opened[k]), _pair_rank(k, pairs, obs)))
+        key = min(opened, key=lambda k: (-len(opened[k]), _sort_keys(pairs[k], obs)))
         if not opened[key]:
             break
         rest = [m for m in wanted if m not in opened[key]]
-        if len(chosen) + 1 + len(_hitting(rest)) > MENU_OPTIONS:
+        if len(chosen) + 1 + reserve(rest) > slots:
             break
         chosen.append(pairs.pop(key))
-        wanted = rest
-    starters = chosen + [(c,) for c in _hitting(wanted)]
-    out: list[Several] = []
-    for sel in sorted(starters, key=lambda cs: _sort_keys(cs, obs)):
-        only = [a for a in left if _within(_faces(sel), _faces(own_cards(a)))]
-        if len(sel) > 1 and len(only) == 1 and len(own_cards(only[0])) == len(sel):
-            out.append(Several(only[0], ()))  # the pair opens nothing more: play it
-        else:
-            out.append(Several(None, sel))
-    return tuple(out[:MENU_OPTIONS])
+        wanted[:] = rest
+    return chosen
 
 
-def _pair_rank(
-    key: tuple[int, ...], pairs: dict[tuple[int, ...], tuple[Card, ...]], obs: Observation
-) -> tuple[object, ...]:
-    """Tie-break of the starter choice: the lower cards first (a stable, readable menu)."""
-    return _sort_keys(pairs[key], obs)
+def _option_key(option: Several, obs: Observation) -> tuple[object, ...]:
+    """Menu order: by the cards, a move before the starter of the same cards."""
+    cards = own_cards(option.action) if option.action is not None else option.selection
+    return (_sort_keys(cards, obs), option.action is None)
 
 
 def _sort_keys(cards: Iterable[Card], obs: Observation) -> tuple[object, ...]:

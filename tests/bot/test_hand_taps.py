@@ -206,6 +206,81 @@ async def test_a_lead_of_two_cards_takes_two_clicks_in_the_menu(
     assert session.version == version and list(session.game.table) == table
 
 
+async def test_more_than_25_leads_of_several_cards_open_from_a_starter(
+    simcord_env: simcord.Env, world: Any
+) -> None:
+    """Four nines, four tens and three jacks: 26 leads of several cards, more than a menu
+    holds. The pairs and most triples stay options; a pair *starter* opens the rest: the four
+    nines are starter (2 clicks), two taps and the move, 5 clicks = n + 1."""
+    channel, alice = world["channel"], world["alice"]
+    game_id = await _start(
+        simcord_env,
+        world,
+        hands=[
+            ["9c", "9d", "9h", "9s", "Tc", "Td", "Th", "Ts", "Jc", "Jd", "Jh"],
+            ["7c", "8h", "Qd", "Qs", "Ac", "Kd"],
+        ],
+        trump_card="6h",
+        talon=["Kh", "Ah"],
+        attacker=0,
+        defender=1,
+    )
+    hand = await _hand(alice, channel, game_id)
+    values = [o.value for o in _menu(hand).options]
+    assert len(values) <= 25 and "attack:9c9d" in values and "+:9c9d" in values
+    assert not any(v.startswith("attack:") and len(v) > len("attack:9c9d9h") for v in values)
+    label = next(o.label for o in _menu(hand).options if o.value == "+:9c9d")
+    assert label == "Start with 9♣ 9♦, add more…"
+    session = service(simcord_env).session(game_id)
+    assert session is not None
+    version = session.version
+    started = await alice.select(hand, ["+:9c9d"], custom_id=_menu(hand).custom_id)
+    assert started.response is not None and started.response.id == hand.id
+    assert session.version == version  # a selection, no move yet
+    shown = started.response.message
+    assert {"✓ 9♣", "✓ 9♦"} <= set(_labels(shown))
+    assert any(c.endswith(":attack:9c9d") for c in custom_ids(shown, "durak:act:"))
+    for card in ("9h", "9s"):
+        tapped = await alice.click(shown, custom_id=_card_id(shown, card))
+        assert tapped.response is not None
+        shown = tapped.response.message
+    four = [c for c in custom_ids(shown, "durak:act:") if c.endswith(":attack:9c9d9h9s")]
+    assert four, custom_ids(shown)
+    await alice.click(shown, custom_id=four[0])
+    assert session.version > version
+    assert sorted(str(c) for c, _ in session.game.table) == ["9c", "9d", "9h", "9s"]
+
+
+async def test_a_forged_menu_choice_is_refused(simcord_env: simcord.Env, world: Any) -> None:
+    """A starter or a move the hand does not hold (a tampered value) moves nothing."""
+    channel, alice = world["channel"], world["alice"]
+    game_id = await _start(
+        simcord_env,
+        world,
+        hands=[["9c", "9d", "Ks"], ["7c", "8h", "Qd"]],
+        trump_card="6h",
+        talon=["Kh", "Ah"],
+        attacker=0,
+        defender=1,
+    )
+    hand = await _hand(alice, channel, game_id)
+    session = service(simcord_env).session(game_id)
+    assert session is not None
+    version = session.version
+    menu = _menu(hand).custom_id
+    for value in ("+:7c8h", "attack:7c8h", "+:zz"):
+        # each answer redraws the hand: the forged option goes onto the message again
+        stored = simcord_env.backend.get_message(channel.id, hand.id)
+        for row in stored.components:
+            for comp in row["components"]:
+                if comp.get("custom_id") == menu:
+                    comp["options"].append({"label": "forged", "value": value})
+        answer = await alice.select(message_as(channel, alice, hand.id), [value], custom_id=menu)
+        assert answer.response is not None and answer.response.ephemeral
+        assert answer.response.content, value  # a polite sentence, never silence
+        assert session.version == version and not session.game.table
+
+
 def _menu(msg: discord.Message) -> Any:
     found = [c for c in components(msg) if (c.custom_id or "").startswith("durak:several:")]
     assert len(found) == 1, custom_ids(msg)
@@ -311,6 +386,41 @@ def test_every_legal_action_is_reachable_and_no_control_is_illegal(name: str) ->
             if step % 7 == 0:
                 _check_position(name, game, seat)
             game.apply(rng.choice(game.legal_actions(seat)))
+
+
+def test_a_full_hand_keeps_card_buttons_and_selects_a_card_with_partners() -> None:
+    """Over 20 cards to tap leave no row for the menu: the cards stay buttons (no card menu),
+    a card with a partner of its rank selects (tap, then the lead alone or together), a lone
+    card still leads on one tap."""
+    hand = [
+        *(f"{r}c" for r in "6789TJQKA"),
+        *(f"{r}d" for r in "6789TJQK"),
+        *(f"{r}h" for r in "6789"),
+    ]
+    game = Game.from_position(
+        RuleSet.preset("podkidnoy", players=2, max_attack=6),
+        hands=[hand, ["6s", "7s", "8s", "9s", "Ts", "Js"]],
+        trump_card=None,
+        trump="s",
+        attacker=0,
+    )
+    obs = game.observation(0)
+    assert not menu_room(obs)
+    hc = controls(obs)
+    assert not hc.several and len(hc.taps) == 21
+    lay = layout(hc)
+    assert not lay.selects and lay.rows <= 5 and lay.move_components <= 25
+    six, ace = Card.parse("6c"), Card.parse("Ac")
+    partnered = next(tp for tp in hc.taps if tp.card == six)
+    assert partnered.action is None and partnered.selection == (six,)
+    alone = next(tp for tp in hc.taps if tp.card == ace)
+    assert alone.action is not None and alone.action.cards == (ace,)
+    seats = [SeatInfo(i, f"p{i}", 100 + i, None) for i in range(2)]
+    session = GameSession(1, 10, 20, 30, 100, "podkidnoy", seats, game, seed=7, version=5)
+    _, _, view = hand_message(session, 0, "en")
+    assert len(view.children) <= 25
+    assert not [i for i in view.children if ":cards:" in getattr(i, "custom_id", "")]
+    assert not [i for i in view.children if "several:" in getattr(i, "custom_id", "")]
 
 
 def test_a_hand_of_twenty_cards_needs_no_paging() -> None:
