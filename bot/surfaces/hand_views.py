@@ -216,9 +216,10 @@ def hand_message(
     """Content, embed and components of a player's private hand message.
 
     Tap-a-card (bot.surfaces.hand_controls): each card the seat can play now is a button; a
-    card with one use plays it, a card with several uses (or one that can go with others)
-    selects, and the moves made of the selected cards appear as verb buttons. Take, done,
-    pass and the other card-less moves are always buttons. Only legal moves get a control.
+    card whose one-card use is one move plays it, a card with several one-card uses selects,
+    and the moves made of the selected cards appear as verb buttons. Moves of several cards
+    are the "Play several cards…" menu (the last row). Take, done, pass and the other
+    card-less moves are always buttons. Only legal moves get a control.
     """
     obs = session.game.observation(seat)
     gid, ver = session.game_id, session.version
