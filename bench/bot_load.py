@@ -779,6 +779,8 @@ async def warm_up(
     tap = custom_ids(env, table.channel_id, shown.message_id, "durak:card:")[0]
     version = session.version
     await clicker.wave([(actor, table.channel_id, shown.message_id, tap)], paced=False)
+    # (the click is acknowledged before the move is applied: wait for the move)
+    await _moves_applied(service_of(env), [(table.game_id, version)])
     after = service_of(env).session(table.game_id)
     if after is None or after.version == version:
         raise RuntimeError("the warm-up game's first tap made no move")

@@ -155,7 +155,7 @@ class HandLayout:
     selects: int
     #: Whether the "Play several cards…" menu is shown (its own row, the last).
     menu: bool = False
-    #: Verb buttons follow the card buttons in the same rows (a big hand with a menu).
+    #: Verb buttons follow the card buttons in the same rows (a big hand: no row to spare).
     packed: bool = False
     #: Whether the Refresh button fits (a live hand redraws itself; a full hand drops it).
     refresh: bool = True
