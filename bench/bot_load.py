@@ -682,8 +682,8 @@ def service_of(env: simcord.Env) -> GameService:
 
 
 def one_click_moves(ids: list[str], session: Any, seat: int) -> list[str]:
-    """The ids on a hand that make a move in one click: verbs, and taps on a card with one
-    use (tap-a-card: a tap on any other card only selects it)."""
+    """The ids on a hand that make a move in one click: verbs, and taps on a card whose
+    one-card use is one move (tap-a-card: a tap on a card with several uses selects it)."""
     from bot.surfaces.hand_controls import controls
 
     direct = {str(tp.card) for tp in controls(session.game.observation(seat)).taps if tp.action}
@@ -778,15 +778,17 @@ async def warm_up(
         [(actor, table.channel_id, table.message_id, f"durak:show:{table.game_id}")], paced=False
     )
     assert shown.message_id is not None
-    attacker = session.game.attacker
-    ids = custom_ids(env, table.channel_id, shown.message_id, "durak:")
-    moves = one_click_moves(ids, session, attacker)
-    if not moves:
-        # Every card has a partner of its rank (a tap only selects): select one, then lead it.
-        tap = next(c for c in ids if c.startswith("durak:card:"))
-        await clicker.wave([(actor, table.channel_id, shown.message_id, tap)], paced=False)
-        moves = custom_ids(env, table.channel_id, shown.message_id, "durak:act:")
-    await clicker.wave([(actor, table.channel_id, shown.message_id, moves[0])], paced=False)
+    # A tap on the first card leads it: every card of a leader's hand has a one-card lead,
+    # which is one click even when the card has partners of its rank (their leads together
+    # are in the "Play several cards…" menu).
+    tap = custom_ids(env, table.channel_id, shown.message_id, "durak:card:")[0]
+    version = session.version
+    await clicker.wave([(actor, table.channel_id, shown.message_id, tap)], paced=False)
+    # (the click is acknowledged before the move is applied: wait for the move)
+    await _moves_applied(service_of(env), [(table.game_id, version)])
+    after = service_of(env).session(table.game_id)
+    if after is None or after.version == version:
+        raise RuntimeError("the warm-up game's first tap made no move")
     await table.actors[session.host_id].slash(table.channel, "durak cancel")
 
 

@@ -13,6 +13,9 @@ Custom id formats (all ≤ 100 characters):
   click time (bot/surfaces/hand_controls.py)
 * ``durak:cards:<game>:<version>:<selection>:<menu>`` — a hand too big for buttons: card
   selects, 25 cards each (values: cards); a choice is a tap
+* ``durak:several:<game>:<version>`` — the "Play several cards…" menu; values are a move of
+  several cards (``<kind>:<cards>``) or a starter to select (``+:<cards>``), both checked at
+  click time
 * ``durak:hand:<game>:<version>:<page>:<selection>`` — refresh (keeps the selection), clear
   the selection, reopen; ``page`` is always 0 (hands shown before tap-a-card paged)
 * ``durak:tgt:<game>:<version>:<page>`` — the attack-card select of hands shown before
@@ -38,6 +41,7 @@ from .hand_views import (
     CardButton,
     CardSelect,
     HandNavButton,
+    SeveralSelect,
     ShowHandButton,
     TargetSelect,
 )
@@ -52,7 +56,7 @@ class UnknownDurakItem(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
-        r"durak:(?!(?:lobby|lobbyai|lobbyhost|leave|show|act|card|cards|hand|tgt|lb|again|rec"
+        r"durak:(?!(?:lobby|lobbyai|lobbyhost|leave|show|act|card|cards|several|hand|tgt|lb|again|rec"
         r"|hint):)(?P<rest>.*)"
     ),
 ):
@@ -81,6 +85,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActButton,
     CardButton,
     CardSelect,
+    SeveralSelect,
     HandNavButton,
     TargetSelect,
     LeaderboardButton,

@@ -22,7 +22,7 @@ from ..rendering.common import card_text, cards_text
 from ..rendering.result import result_text
 from ..rendering.table import hand_embed
 from .answers import acknowledge, on_public_message, update_message
-from .hand_controls import HandControls, Tap, controls, tap
+from .hand_controls import HandControls, Several, Tap, controls, tap, valid_selection
 from .hint_views import add_hint_button
 from .interactions import (
     BUTTONS_PER_ROW,
@@ -144,7 +144,8 @@ def _selection_id(cards: Sequence[Card]) -> str:
 @dataclass(frozen=True, slots=True)
 class HandLayout:
     """How a hand's controls fit Discord's five rows: card buttons (five a row) or, when a
-    hand has more playable cards than the rows left, card select menus (25 cards each)."""
+    hand has more playable cards than the rows left, card select menus (25 cards each); the
+    verb buttons; and the "Play several cards…" menu (a row of its own, the last)."""
 
     controls: HandControls
     #: Verb buttons in order: the selection's completions, take/done/..., clear, refresh.
@@ -152,24 +153,51 @@ class HandLayout:
     verb_rows: int
     #: Card select menus instead of card buttons (0: buttons).
     selects: int
+    #: Whether the "Play several cards…" menu is shown (its own row, the last).
+    menu: bool = False
+    #: Verb buttons follow the card buttons in the same rows (a big hand: no row to spare).
+    packed: bool = False
+    #: Whether the Refresh button fits (a live hand redraws itself; a full hand drops it).
+    refresh: bool = True
 
     @property
     def move_components(self) -> int:
         """Components that make or build a move (refresh and clear do neither)."""
         hc = self.controls
         cards = self.selects if self.selects else len(hc.taps)
-        return cards + len(hc.completions) + len(hc.verbs)
+        return cards + len(hc.completions) + len(hc.verbs) + (1 if self.menu else 0)
+
+    @property
+    def rows(self) -> int:
+        """Rows taken on the message (at most Discord's five)."""
+        if self.packed:
+            cells = len(self.controls.taps) + self.verb_count
+            return -(-cells // BUTTONS_PER_ROW) + self.menu
+        cards = self.selects or -(-len(self.controls.taps) // BUTTONS_PER_ROW)
+        return cards + self.verb_rows + self.menu
+
+    @property
+    def card_click(self) -> int:
+        """Clicks of one card tap: a button is one, a card menu two (open, pick)."""
+        return 2 if self.selects else 1
 
 
 def layout(hc: HandControls) -> HandLayout:
-    """Fit ``hc`` into five rows, never paging: verbs take the bottom rows, cards the rest."""
+    """Fit ``hc`` into five rows, never paging. In order of preference: cards, verbs and the
+    menu in rows of their own; verbs after the cards in shared rows; the same without
+    Refresh; card select menus (only for hands too big for buttons)."""
+    menu = bool(hc.several)
     verbs = len(hc.completions) + len(hc.verbs) + (1 if hc.selection else 0) + 1
     verb_rows = max(1, -(-verbs // BUTTONS_PER_ROW))
-    card_rows = MAX_ROWS - verb_rows
     taps = len(hc.taps)
-    if taps <= card_rows * BUTTONS_PER_ROW:
-        return HandLayout(hc, verbs, verb_rows, 0)
-    return HandLayout(hc, verbs, verb_rows, -(-taps // SELECT_OPTIONS))
+    card_rows = -(-taps // BUTTONS_PER_ROW)
+    if card_rows + verb_rows + menu <= MAX_ROWS:
+        return HandLayout(hc, verbs, verb_rows, 0, menu)
+    for refresh in (True, False):
+        count = verbs - (0 if refresh else 1)
+        if -(-(taps + count) // BUTTONS_PER_ROW) + menu <= MAX_ROWS:
+            return HandLayout(hc, count, verb_rows, 0, menu, packed=True, refresh=refresh)
+    return HandLayout(hc, verbs, verb_rows, -(-taps // SELECT_OPTIONS), menu)
 
 
 def hand_controls(session: GameSession, seat: int, selection: Sequence[Card] = ()) -> HandLayout:
@@ -188,9 +216,10 @@ def hand_message(
     """Content, embed and components of a player's private hand message.
 
     Tap-a-card (bot.surfaces.hand_controls): each card the seat can play now is a button; a
-    card with one use plays it, a card with several uses (or one that can go with others)
-    selects, and the moves made of the selected cards appear as verb buttons. Take, done,
-    pass and the other card-less moves are always buttons. Only legal moves get a control.
+    card whose one-card use is one move plays it, a card with several one-card uses selects,
+    and the moves made of the selected cards appear as verb buttons. Moves of several cards
+    are the "Play several cards…" menu (the last row). Take, done, pass and the other
+    card-less moves are always buttons. Only legal moves get a control.
     """
     obs = session.game.observation(seat)
     gid, ver = session.game_id, session.version
@@ -202,11 +231,10 @@ def hand_message(
     lay = layout(hc)
     sel = _selection_id(hc.selection)
     chosen = set(hc.selection)
-    card_rows = MAX_ROWS - lay.verb_rows
     if lay.selects:
         for i in range(lay.selects):
             chunk = hc.taps[i * SELECT_OPTIONS : (i + 1) * SELECT_OPTIONS]
-            if i >= card_rows:
+            if i >= MAX_ROWS - lay.verb_rows - lay.menu:
                 log.warning("game %d: hand of seat %d has more cards than rows", gid, seat)
                 break
             view.add_item(CardSelect(gid, ver, sel, i, chunk, hc.blind, obs, locale, row=i))
@@ -256,11 +284,21 @@ def hand_message(
         )
     if hc.selection:
         buttons.append(HandNavButton(gid, ver, 0, "-", t("hand.button.clear", locale), clear=True))
-    buttons.append(HandNavButton(gid, ver, 0, sel, t("hand.button.refresh", locale), refresh=True))
-    first = lay.selects or -(-len(hc.taps) // BUTTONS_PER_ROW)  # rows the cards took
-    for i, item in enumerate(buttons):
-        item.row = min(first + i // BUTTONS_PER_ROW, MAX_ROWS - 1)
-        view.add_item(item)
+    if lay.refresh:
+        buttons.append(
+            HandNavButton(gid, ver, 0, sel, t("hand.button.refresh", locale), refresh=True)
+        )
+    if lay.packed:  # the verbs follow the cards in the same rows
+        for i, item in enumerate(buttons, start=len(hc.taps)):
+            item.row = i // BUTTONS_PER_ROW
+            view.add_item(item)
+    else:
+        first = lay.selects or -(-len(hc.taps) // BUTTONS_PER_ROW)  # rows the cards took
+        for i, item in enumerate(buttons):
+            item.row = min(first + i // BUTTONS_PER_ROW, MAX_ROWS - 1)
+            view.add_item(item)
+    if lay.menu:
+        view.add_item(SeveralSelect(gid, ver, hc.several, obs, locale, row=lay.rows - 1))
     add_hint_button(view, session, seat, locale)  # (bot/surfaces/hint_views.py)
     add_learn_tips(embed, session, seat, locale)  # /durak learn (bot/surfaces/learn.py)
     return note, embed, view
@@ -758,6 +796,105 @@ class CardSelect(
             await self.malformed(interaction)
             return
         await self.tap_card(interaction, *tap)
+
+
+class SeveralSelect(
+    _HandItem,
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"durak:several:(?P<rest>.*)",
+):
+    """The "Play several cards…" menu: ``durak:several:<game>:<version>``. An option's value
+    is a move (``<kind>:<cards>``, played at once) or a starter (``+:<cards>``, selected so
+    taps can add to it). Both are checked against the game as it is at click time: the
+    service refuses a move that is not legal (or a stale version), and a starter no legal
+    move holds any more is refused as out of date."""
+
+    def __init__(
+        self,
+        game_id: int | None,
+        version: int = 0,
+        options: Sequence[Several] = (),
+        obs: Observation | None = None,
+        locale: str = "en",
+        row: int | None = None,
+        *,
+        rest: str | None = None,
+    ) -> None:
+        self.rest = rest if rest is not None else f"{game_id}:{version}"
+        choices: list[discord.SelectOption] = []
+        for opt in options[:SELECT_OPTIONS]:
+            if opt.action is not None and obs is not None:
+                cards = "".join(str(c) for c in opt.action.cards)
+                choices.append(
+                    discord.SelectOption(
+                        label=_move_label(opt.action, obs, locale)[:100],
+                        value=f"{opt.action.kind.value}:{cards}",
+                        emoji=_move_emoji(opt.action, obs),
+                    )
+                )
+            else:
+                cards = "".join(str(c) for c in opt.selection)
+                choices.append(
+                    discord.SelectOption(
+                        label=t("hand.several.start", locale, cards=cards_text(opt.selection))[
+                            :100
+                        ],
+                        value=f"+:{cards}",
+                    )
+                )
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"durak:several:{self.rest}",
+                placeholder=t("hand.several.placeholder", locale)[:150],
+                options=choices or [discord.SelectOption(label="-", value="-")],
+                row=row,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> SeveralSelect:
+        return cls(None, rest=match["rest"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        parts = _ints(self.rest, 2)
+        values = self.item.values
+        choice = values[0].split(":", 1) if len(values) == 1 else []
+        cards = _card_list(choice[1]) if len(choice) == 2 else None
+        if parts is None or not all(p.isdigit() for p in parts) or not cards:
+            await self.malformed(interaction)
+            return
+        game_id, version = int(parts[0]), int(parts[1])
+        if on_public_message(interaction):
+            await self.answer_public(interaction, game_id)
+            return
+        service = _service(interaction)
+        if choice[0] == "+":  # a starter: show it selected, taps add the rest
+            try:
+                session, seat = await service.require_player(game_id, interaction.user.id)
+            except ServiceError as err:
+                await self.refuse(interaction, game_id, err)
+                return
+            chosen = [Card.parse(c) for c in cards]
+            shown = valid_selection(session.game.observation(seat), chosen)
+            if version != session.version or len(shown) != len(chosen):
+                await self.refuse(interaction, game_id, StaleAction())
+                return
+            await _edit_hand(interaction, session, seat, selection=shown)
+            return
+        if not await acknowledge(interaction):
+            return
+        try:
+            _, seat = await service.require_player(game_id, interaction.user.id)
+            action = parse_action(seat, choice[0], cards)
+        except ServiceError as err:
+            await self.refuse(interaction, game_id, err)
+            return
+        except ValueError:
+            await self.malformed(interaction)
+            return
+        await self.play(interaction, game_id, version, seat, action)
 
 
 class TargetSelect(

@@ -28,6 +28,16 @@ def test_tiny_run_reports_both_ways(capsys: pytest.CaptureFixture[str]) -> None:
 def test_tiny_run_prints_the_tap_table_and_the_aims(capsys: pytest.CaptureFixture[str]) -> None:
     click_count.main(["--games", "2"])
     out = capsys.readouterr().out
-    for game in ("podkidnoy, 2 players", "podkidnoy, 6 players", "big fool, 4 players"):
-        assert re.search(rf"^{game} +[\d.]+ ", out, re.MULTILINE), out
+    assert re.search(r"^game +c/mv +1crd .* comps ", out, re.MULTILINE), out
+    for game in (
+        "podkidnoy, 2 players",
+        "podkidnoy, 4 players",
+        "podkidnoy, 6 players",
+        "perevodnoy, 4 players",
+        "big fool, 4 players",
+        "big fool, 6 players",
+    ):
+        row = re.search(rf"^{game} +[\d.]+ +(\d+) ", out, re.MULTILINE)
+        # a single-card move of a card with one one-card use: one click, partners or not
+        assert row is not None and row.group(1) == "1", out
     assert re.search(r"^aims \(.*\): met$", out, re.MULTILINE), out

@@ -148,13 +148,24 @@ async def click_action(
     """Make ``action`` on ``hand`` by the clicks a player would use: the card taps and the
     verb of its shortest click path (bot/surfaces/hand_controls.py), each on the component
     the hand shows at that moment. Every control clicked must be there, with a label."""
-    from bot.surfaces.hand_controls import face_key, reachable
+    from bot.surfaces.hand_controls import Several, face_key, reachable
     from engine import Card
 
     path = reachable(session.game.observation(seat))[face_key(action)]
     result: simcord.InteractionResult | None = None
     for step in path:
-        if isinstance(step, Card):
+        if isinstance(step, Several):  # the "Play several cards…" menu: open, pick
+            menu = next(
+                c for c in components(hand) if (c.custom_id or "").startswith("durak:several:")
+            )
+            if step.action is not None:
+                value = f"{step.action.kind.value}:{''.join(str(c) for c in step.action.cards)}"
+            else:
+                value = f"+:{''.join(str(c) for c in step.selection)}"
+            option = next(o for o in menu.options if o.value == value)
+            assert option.label, "every menu option has a readable label"
+            result = await actor.select(hand, [value], custom_id=menu.custom_id)
+        elif isinstance(step, Card):
             ids = [c for c in custom_ids(hand, "durak:card:") if c.endswith(f":{step}")]
             if ids:
                 result = await actor.click(hand, custom_id=ids[0])

@@ -8,7 +8,7 @@ import discord
 
 from bot.game.models import GameSession, PublicEvent, SeatInfo, public_events
 from bot.rendering.table import table_embed
-from bot.surfaces.hand_controls import face_key, reachable, tap
+from bot.surfaces.hand_controls import Several, face_key, reachable, step_clicks, tap
 from bot.surfaces.hand_views import hand_message
 from engine import Action, ActionKind, Card, Event, Game, RuleSet
 
@@ -71,8 +71,8 @@ def _taps(view: discord.ui.View) -> list[str]:
 
 async def test_big_hand_needs_no_paging_and_every_move_is_reachable() -> None:
     # Seat 0 leads holding 18 cards: with pairs and triples there are far more than 20 leads,
-    # which paged as a button each; now every card is one button and a lead of n cards is
-    # n taps and a verb.
+    # which paged as a button each; now every card is one button that leads it alone, and
+    # the 24 leads of several cards are the options of one "Play several cards…" menu.
     hand = [f"{r}{s}" for r in "6789TJ" for s in "cdh"]
     rest = [f"{r}{s}" for r in "QKA" for s in "cdh"]
     game = Game.from_position(
@@ -87,14 +87,22 @@ async def test_big_hand_needs_no_paging_and_every_move_is_reachable() -> None:
     assert len(legal) > 20
     _, _, view = hand_message(session, 0, "en")
     _check_limits(view)
-    assert not [i for i in _items(view) if isinstance(i, discord.ui.Select)]
+    selects = [i for i in _items(view) if isinstance(i, discord.ui.Select)]
+    assert [s.custom_id.split(":")[1] for s in selects] == ["several"]  # no card menus
+    assert len(selects[0].options) == len([a for a in legal if len(a.cards) > 1])
     assert sorted(_taps(view)) == sorted(hand)
     paths = reachable(game.observation(0))
     for action in legal:
         path = paths[face_key(action)]
-        assert len(path) <= len(action.cards) + 1, (action, path)
+        clicks = sum(step_clicks(step) for step in path)
+        assert clicks <= (1 if len(action.cards) == 1 else len(action.cards) + 1), (action, path)
         for sel_len in range(1, len(path)):
-            shown = [c for c in path[:sel_len] if isinstance(c, Card)]
+            shown: tuple[Card, ...] = ()
+            for step in path[:sel_len]:
+                if isinstance(step, Several):
+                    shown = step.selection
+                elif isinstance(step, Card):
+                    shown = (*shown, step)
             _, _, view = hand_message(session, 0, "en", selection=shown)
             _check_limits(view)
 
@@ -189,8 +197,9 @@ async def test_table_shows_only_public_information() -> None:
 
 async def test_big_fool_twins_give_one_button_per_face() -> None:
     """Big fool: a card and its twin look and play alike, so a hand holding both shows one
-    button for the two; tapping it selects (it can lead alone or with its twin), and the
-    twin then joins the selection for a two-card lead."""
+    button for the two; tapping it leads it alone, and the twin pair is led from the
+    "Play several cards…" menu. A selection (from a starter) still names physical cards, so
+    the twin can join it for a two-card lead."""
     game = Game.from_position(
         RuleSet.preset("big"),
         hands=[["6c", "6c'", "7d", "7d'", "8h"], ["9s", "9s'", "Ts", "Ts'", "6h", "Kc"]],
@@ -206,7 +215,11 @@ async def test_big_fool_twins_give_one_button_per_face() -> None:
     assert _taps(view) == ["6c", "7d", "8h"]
     six, twin = Card.parse("6c"), Card.parse("6c'")
     step = tap(obs, (), six)
-    assert step is not None and step.selection == (six,)
+    assert step is not None and step.action is not None
+    assert step.action.kind is ActionKind.ATTACK and step.action.cards == (six,)
+    menu = [i for i in _items(view) if isinstance(i, discord.ui.Select)]
+    assert [o.value for o in menu[0].options] == ["attack:6c6c'", "attack:7d7d'"]
+    assert [o.label for o in menu[0].options] == ["Attack: 6♣ 6♣", "Attack: 7♦ 7♦"]
     _, _, view = hand_message(session, 0, "en", selection=(six,))
     assert _acts(view)[0].endswith(":attack:6c")
     assert "6c'" in _taps(view)
