@@ -30,6 +30,7 @@ from ..game import Game
 from ..observation import Observation
 from ..variants import VARIANTS
 from ..variants.base import CLOSED, OUT_OF_PLAY, card_list
+from .fastplay import playout_plain
 from .policies import normal_policy
 from .view import view_of_game
 
@@ -412,8 +413,11 @@ def playout(g: Game, rng: random.Random, max_steps: int = 600) -> bool:
     """Play ``g`` on in place, every seat using the ``normal`` policy on its own view.
 
     False when the game did not finish within ``max_steps`` (the policies went round in a
-    circle); the caller scores such a playout as neither a win nor a loss.
+    circle); the caller scores such a playout as neither a win nor a loss. The plain game
+    takes ``fastplay.playout_plain``, the same moves without a view per step.
     """
+    if g.rules.variant == "none":
+        return playout_plain(g, rng, max_steps)
     for _ in range(max_steps):
         if g.result is not None:
             return True
