@@ -29,10 +29,9 @@ from __future__ import annotations
 
 import random
 
-from ..actions import EX, PA, PI, SH, TR, Action, T
-from ..cards import RANK_MASK
+from ..actions import EX, PA, PI, SH, TR, A, Action, T
 from ..game import Game
-from ..tables import _SINGLE, _TAKE
+from ..tables import _LEAD1, _RANK_OF, _SINGLE, _TAKE, _combos
 from .policies import LONG_GAME, NORMAL, normal_policy
 from .view import TRUMP_BONUS, view_of_game
 
@@ -109,44 +108,107 @@ def _general(g: Game) -> tuple[int, list[Action]]:
     return seat, acts
 
 
-def _lead(g: Game, seat: int, acts: list[Action]) -> Action:
-    """``policies._lead`` with the weights of ``normal``."""
+def _score(cards: tuple[int, ...], t: int, late: bool, pen: float, held: int) -> float:
+    """``policies._lead``'s score of a lead before its endgame terms (``held``: the cards of
+    that rank in the hand), in the same arithmetic so that ties fall the same way."""
+    k = len(cards)
+    left = cards[0] % 13
+    trumps = 0
+    for c in cards:
+        if c // 13 & 3 == t:
+            trumps += 1
+    score = -(k * (left + 2) + TRUMP_BONUS * trumps) / k * 2.0
+    if trumps:
+        score -= pen
+    if k > 1:
+        score += (6 if late else 2 if left + 2 <= 10 and not trumps else -8) * (k - 1)
+    if held - k:
+        score -= 2
+    return score
+
+
+#: The first best lead of a group of one rank and its score, before the endgame, keyed by the
+#: group, the lead limit, seat, trump suit, lateness and penalty (see ``_best_of_group``).
+_GROUP_BEST: dict[int, tuple[Action, float]] = {}
+
+
+def _best_of_group(
+    seat: int, same: int, limit: int, t: int, late: bool, talon_long: bool
+) -> tuple[Action, float]:
+    k = same.bit_count()
+    most = k if k < limit else limit
+    key = ((((same << 6 | most) << 3 | seat) << 3 | t) << 1 | late) << 1 | talon_long
+    got = _GROUP_BEST.get(key)
+    if got is None:
+        pen = _LEAD_PEN if talon_long else 8
+        best = None
+        best_score = -1e9
+        for a in _combos(seat, A, same, limit):
+            score = _score(a.cards, t, late, pen, k)
+            if score > best_score:
+                best, best_score = a, score
+        assert best is not None
+        got = _GROUP_BEST[key] = (best, best_score)
+    return got
+
+
+def _lead(g: Game, seat: int) -> Action:
+    """``policies._lead`` with the weights of ``normal``, over the leads ``_add_leads`` makes
+    (in its order: rank groups by their lowest card, each group's combinations in
+    ``_combos`` order); a group's best lead is memoised while the talon lasts."""
+    d = g.defender
+    limit = g.hands[d].bit_count()
+    if g._limit < limit:
+        limit = g._limit
+    if limit <= 0:
+        raise IndexError("no lead is possible")  # (as the general playout's acts[0] would)
     talon_count = len(g.talon)
     late = talon_count <= max(2, g.n)
-    endgame = talon_count == 0
     t = g.trump
-    hand = g.hands[seat]
-    pen = _LEAD_PEN if talon_count > 4 else 8
-    possible = -1
-    d = g.defender
+    hand = rest = g.hands[seat]
+    talon_long = talon_count > 4
+    if talon_count:
+        best: Action | None = None
+        best_score = -1e9
+        pen = _LEAD_PEN if talon_long else 8
+        singles = _LEAD1[seat]
+        while rest:
+            low = rest & -rest
+            i = low.bit_length() - 1
+            same = hand & _RANK_OF[i]
+            rest ^= same
+            if same == low:
+                if i // 13 & 3 == t:
+                    score = -(i % 13 + 2 + TRUMP_BONUS) * 2.0 - pen
+                else:
+                    score = -(i % 13 + 2) * 2.0
+                if score > best_score:
+                    best, best_score = singles[i], score
+                continue
+            a, score = _best_of_group(seat, same, limit, t, late, talon_long)
+            if score > best_score:
+                best, best_score = a, score
+        assert best is not None
+        return best
+    # the endgame: every lead is scored, with what the defender may hold
+    acts: list[Action] = []
+    g._add_leads(seat, acts)
+    possible = _possible(g, seat, d)
     beaters = g._beat_tab[d]
+    size = hand.bit_count()
     best = acts[0]
     best_score = -1e9
     for a in acts:
         cards = a.cards
         k = len(cards)
-        left = cards[0] % 13
-        trumps = 0
+        score = _score(cards, t, late, 8, (hand & _RANK_OF[cards[0]]).bit_count())
+        unbeatable = 0
         for c in cards:
-            if c // 13 & 3 == t:
-                trumps += 1
-        score = -(k * (left + 2) + TRUMP_BONUS * trumps) / k * 2.0
-        if trumps:
-            score -= pen
-        if k > 1:
-            score += (6 if late else 2 if left + 2 <= 10 and not trumps else -8) * (k - 1)
-        if (hand & RANK_MASK[left + 2]).bit_count() - k:
-            score -= 2
-        if endgame:
-            if possible < 0:
-                possible = _possible(g, seat, d)
-            unbeatable = 0
-            for c in cards:
-                if not beaters[c] & possible:
-                    unbeatable += 1
-            score += 12 * unbeatable
-            if k == hand.bit_count():
-                score += 100
+            if not beaters[c] & possible:
+                unbeatable += 1
+        score += 12 * unbeatable
+        if k == size:
+            score += 100
         if score > best_score:
             best, best_score = a, score
     return best
@@ -325,9 +387,7 @@ def playout_plain(g: Game, rng: random.Random, max_steps: int = 600) -> bool:
                 if ex >= 0:
                     g.apply_unchecked(_EX[seat][ex])
                     continue
-            acts = []
-            g._add_leads(seat, acts)
-            g.apply_unchecked(_lead(g, seat, acts))
+            g.apply_unchecked(_lead(g, seat))
             continue
         d = g.defender
         if not g.taking and g._unb:
