@@ -22,6 +22,7 @@ from engine.ai.hard import HardPlayer
 from engine.ai.policies import normal_policy
 from engine.ai.search import actor, build_world, sample_hands, world_template
 from engine.ai.view import view_of_game
+from engine.state import GameState
 
 from .test_players import _must_act, _random_positions
 
@@ -143,3 +144,26 @@ def test_hard_chooses_and_scores_as_with_the_reference(
     fast = run()
     monkeypatch.setattr(hard_module, "playout", reference_playout)
     assert fast == run()
+
+
+@pytest.mark.parametrize(
+    "rules", [r for r in RULES if r.variant == "none"], ids=lambda r: f"{r.players}p-{r.transfer}"
+)
+def test_cheap_worlds_equal_worlds_built_from_the_template(rules: RuleSet) -> None:
+    """``Worlds`` copies its first world for the later samples: every slot of such a world must
+    be what :func:`build_world` (``Game.from_dict``) makes of the same sampled cards."""
+    rng = random.Random(rules.players)
+    checked = 0
+    for g in _random_positions(rules, seed=rules.players + 9, count=40)[::5]:
+        seat = rng.randrange(g.n)
+        obs = g.observation(seat)
+        template = world_template(obs)
+        worlds = search.Worlds(obs, template)
+        for _ in range(4):
+            hands, talon = sample_hands(obs, rng)
+            fast = worlds.build(hands, talon)
+            slow = build_world(obs, template, hands, talon)
+            for name in GameState.__slots__:
+                assert getattr(fast, name) == getattr(slow, name), name
+            checked += 1
+    assert checked
