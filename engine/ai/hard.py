@@ -26,6 +26,7 @@ from .search import (
     EndgameSolver,
     Inference,
     NodeCapReached,
+    Worlds,
     blind_template,
     build_world,
     exact_world,
@@ -210,6 +211,7 @@ class HardPlayer:
                 out = {}
         blind = is_blind(obs)
         template = blind_template(obs) if blind else world_template(obs)
+        worlds = Worlds(obs, template)
         voids = self.inference.void_masks(obs)
         wins = dict.fromkeys(acts, 0.0)
         tries = dict.fromkeys(acts, 0)
@@ -225,7 +227,7 @@ class HardPlayer:
             elif obs.face_down:
                 world = face_down_world(obs, template, self.rng, voids)
             else:
-                world = build_world(obs, template, *sample_hands(obs, self.rng, voids))
+                world = worlds.build(*sample_hands(obs, self.rng, voids))
             in_world = world.legal_actions(obs.seat)
             seed = self.rng.getrandbits(32)
             for a in acts:
@@ -323,6 +325,7 @@ class HardPlayer:
         inside the noise, so "the highest score" alone picks noise).
         """
         template = world_template(obs)
+        worlds = Worlds(obs, template)
         voids = self.inference.void_masks(obs)
         base = cands.index(default) if default is not None and default in cands else 0
         k = len(cands)
@@ -340,8 +343,7 @@ class HardPlayer:
             elif obs.face_down:
                 world = face_down_world(obs, template, self.rng, voids)
             else:
-                hands, talon = sample_hands(obs, self.rng, voids)
-                world = build_world(obs, template, hands, talon)
+                world = worlds.build(*sample_hands(obs, self.rng, voids))
             legal = world.legal_actions(obs.seat)
             seed = self.rng.getrandbits(32)
             if cands[base] not in legal:

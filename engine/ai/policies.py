@@ -349,7 +349,11 @@ LONG_GAME = 400
 
 
 def normal_policy(v: View, rng: random.Random, w: Weights = NORMAL) -> Action | None:
-    """Expert rules of thumb: cheap cards first, trumps kept for late, count what was seen."""
+    """Expert rules of thumb: cheap cards first, trumps kept for late, count what was seen.
+
+    ``hard``'s playouts on the plain game play these rules through ``fastplay`` (inlined on
+    the sampled world's state, for speed); a change here must be made there too, which
+    ``tests/ai/test_playout_equivalence.py`` enforces."""
     acts = v.acts
     if not acts:
         return None
