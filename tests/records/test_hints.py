@@ -62,6 +62,7 @@ def _hint_ids(msg: Any) -> list[str]:
     return custom_ids(msg, "durak:hint:")
 
 
+@pytest.mark.slow(sample=1)  # a whole game: in make test, not make check
 async def test_hint_button_against_computers_only(simcord_env: simcord.Env, world: Any) -> None:
     channel, alice = world["channel"], world["alice"]
     session = await start_against_computer(channel, alice, simcord_env)
