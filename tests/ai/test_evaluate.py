@@ -22,6 +22,7 @@ def test_a_proven_endgame_scores_one_and_zero() -> None:
     assert scores == {ace: 1.0, seven: 0.0, take: 0.0}
 
 
+@pytest.mark.slow(sample=1)  # a self-play game: in make test, not make check
 def test_sampled_scores_are_reproducible_and_rank_a_blunder_below() -> None:
     """Early in a deal: leading the lowest plain card keeps a better chance than leading the
     highest trump, and the same seed gives the same numbers."""

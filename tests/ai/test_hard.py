@@ -174,6 +174,7 @@ def test_hard_only_legal_moves_and_never_stalls(rules: RuleSet) -> None:
                 assert choice in obs.legal_actions
 
 
+@pytest.mark.slow(sample=1)  # self-play games: in make test, not make check
 def test_hard_is_deterministic_under_a_seed() -> None:
     rules = RuleSet.preset("perevodnoy", players=3)
     positions = _random_positions(rules, seed=8, count=30)

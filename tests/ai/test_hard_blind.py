@@ -108,6 +108,7 @@ def test_hard_tries_a_long_shot_where_a_miss_costs_no_more_than_taking() -> None
         assert hard.last_method[0] == "sampling"
 
 
+@pytest.mark.slow(sample=1)  # a self-play game: in make test, not make check
 def test_hard_blind_choice_does_not_depend_on_the_own_hand() -> None:
     """Swap a card of the blind seat's hand with one of the talon: its observation is the
     same, and so, from the same seed, is its move (it cannot have peeked)."""

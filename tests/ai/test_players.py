@@ -110,6 +110,7 @@ def test_unknown_kind_is_refused() -> None:
         make_player("grandmaster")
 
 
+@pytest.mark.slow(sample=1)  # self-play games: in make test, not make check
 def test_normal_beats_random() -> None:
     """Over 200 seat-alternated 2-player deals, normal is the fool far less than half the time."""
     fools = 0

@@ -9,6 +9,7 @@ import pytest
 from bench import ratings_board
 
 
+@pytest.mark.slow(sample=1)  # runs the benchmark: in make test, not make check
 def test_tiny_run_prints_every_query_and_the_summary(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import atexit
+import shutil
+import sqlite3
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +20,7 @@ import simcord
 from bot.app import DurakBot
 from bot.cardart.emojis import wanted_emojis
 from bot.config import Config
+from bot.storage import Storage
 
 SEED = 20260101
 
@@ -61,9 +70,40 @@ def card_faces_drawn() -> None:
     wanted_emojis()
 
 
+@cache
+def migrated_database() -> Path:
+    """An empty SQLite database at the latest schema, made once per test process.
+
+    Every bot test starts on a copy of it instead of migrating a new file: the migrations
+    (each in a transaction of its own) and the WAL switch cost more wall time than most
+    tests themselves, and what they do is the storage suite's subject
+    (tests/storage/test_migrations.py), not that of each game test. A copy is exactly what
+    the bot would have made on its first start."""
+    folder = Path(tempfile.mkdtemp(prefix="durak-tests-"))
+    atexit.register(shutil.rmtree, folder, True)
+    path = folder / "migrated.db"
+
+    async def create() -> None:
+        async with await Storage.open(path):
+            pass
+
+    # In a thread of its own: the caller may be running an event loop already.
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, create()).result()
+    # Fold the WAL into the file (closing the last connection removes it), so that copying
+    # the one file copies the whole database.
+    with closing(sqlite3.connect(path)) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").close()
+    assert not path.with_name(path.name + "-wal").exists()
+    return path
+
+
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "durak.db"
+    """The bot's SQLite file: a copy of an empty, fully migrated database."""
+    path = tmp_path / "durak.db"
+    shutil.copyfile(migrated_database(), path)
+    return path
 
 
 @pytest.fixture

@@ -143,6 +143,7 @@ async def test_a_refused_edit_after_the_acknowledgement_falls_back_to_the_live_h
 # --------------------------------------------------------------------------- the right words
 
 
+@pytest.mark.slow(sample=1)  # a whole game: in make test, not make check
 async def test_the_move_that_ends_the_game_says_so(tmp_path: Path) -> None:
     total = await _moves_to_the_end(tmp_path / "reference.db")
     async with simcord.run(make_bot(tmp_path / "durak.db")) as env:
@@ -165,6 +166,7 @@ async def test_the_move_that_ends_the_game_says_so(tmp_path: Path) -> None:
         await env.bot.close()
 
 
+@pytest.mark.slow(sample=1)  # a whole game and a restart: in make test, not make check
 async def test_a_hand_of_an_ended_game_says_so_before_and_after_a_restart(tmp_path: Path) -> None:
     db = tmp_path / "durak.db"
     async with simcord.run(make_bot(db)) as env:

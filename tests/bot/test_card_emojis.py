@@ -69,6 +69,7 @@ def _fresh_png(image: Image.Image) -> bytes:
     return out.getvalue()
 
 
+@pytest.mark.slow(sample=1)  # draws the 105 faces twice: in make test, not make check
 def test_every_face_renders_deterministically() -> None:
     """Rendering twice from scratch gives the same bytes (the content hash relies on it), and
     every card, plain and trump, and the back are distinct 128 px RGBA pictures."""

@@ -185,6 +185,7 @@ def _announced(channel: Any) -> list[discord.Message]:
     return [m for m in channel.history() if not m.flags.ephemeral and "fool" in m.content.lower()]
 
 
+@pytest.mark.slow(sample=1)  # a whole game: in make test, not make check
 @pytest.mark.usefixtures("slow_backoff")
 async def test_final_writes_failing_with_503_are_delivered_later(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
@@ -215,6 +216,7 @@ async def test_final_writes_failing_with_503_are_delivered_later(
         await env.bot.close()
 
 
+@pytest.mark.slow(sample=1)  # a whole game and a restart: in make test, not make check
 @pytest.mark.usefixtures("slow_backoff")
 async def test_final_writes_owed_when_the_bot_restarts_are_delivered_after_it(
     tmp_path: Path,
@@ -283,6 +285,7 @@ def everyone_away(env: simcord.Env) -> None:
     env.bot.pings.watch_live = 0
 
 
+@pytest.mark.slow(sample=1)  # a restart mid-game: in make test, not make check
 async def test_a_ping_owed_at_a_restart_is_delivered_after_it_once(tmp_path: Path) -> None:
     db = tmp_path / "durak.db"
     async with simcord.run(make_bot(db)) as env:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 import simcord
 
 from bot.storage import Storage
@@ -91,6 +92,7 @@ async def test_two_player_game_by_clicks(simcord_env: simcord.Env, world: Any) -
     assert timers == []
 
 
+@pytest.mark.slow(sample=1)  # a whole game: in make test, not make check
 async def test_four_player_game_by_clicks(simcord_env: simcord.Env, world: Any) -> None:
     names = ["alice", "bob", "carol", "dave"]
     game_id = await start_game(world, names, mode="podkidnoy")

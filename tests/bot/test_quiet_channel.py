@@ -78,6 +78,7 @@ async def play_with_thinking(
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow(sample=1)  # a whole game: in make test, not make check
 async def test_a_whole_two_player_game_makes_at_most_five_public_messages(
     simcord_env: simcord.Env,
 ) -> None:

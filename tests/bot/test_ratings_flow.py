@@ -34,6 +34,7 @@ def _shown(delta: int) -> str:
     return f"{delta:+d}".replace("-", "−")
 
 
+@pytest.mark.slow(sample=1)  # whole games: in make test, not make check
 async def test_games_are_rated_like_openskill_and_shown(
     simcord_env: simcord.Env, world: Any
 ) -> None:

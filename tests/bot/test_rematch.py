@@ -34,6 +34,7 @@ async def _finish(env: simcord.Env, world: dict[str, Any], game_id: int, names: 
     return session
 
 
+@pytest.mark.slow(sample=1)  # whole games: in make test, not make check
 async def test_play_again_keeps_seats_deals_by_the_rules_and_keeps_the_tally(
     simcord_env: simcord.Env, world: Any
 ) -> None:
@@ -123,6 +124,7 @@ async def test_play_again_keeps_seats_deals_by_the_rules_and_keeps_the_tally(
     assert list(fools) == expected
 
 
+@pytest.mark.slow(sample=1)  # a whole game: in make test, not make check
 async def test_declining_calls_the_rematch_off(simcord_env: simcord.Env, world: Any) -> None:
     channel = world["channel"]
     names = ["alice", "bob"]
@@ -152,6 +154,7 @@ async def test_declining_calls_the_rematch_off(simcord_env: simcord.Env, world: 
     assert reopened.response is not None and not reopened.response.ephemeral
 
 
+@pytest.mark.slow(sample=1)  # whole games and a restart: in make test, not make check
 async def test_against_a_computer_one_click_deals_again_and_survives_a_restart(
     tmp_path: Path,
 ) -> None:
@@ -221,6 +224,7 @@ def test_series_round_trips_and_counts_matchsticks() -> None:
     assert Series.from_json({"id": "x"}) is None and Series.from_json(None) is None
 
 
+@pytest.mark.slow(sample=1)  # a whole game and a restart: in make test, not make check
 async def test_a_pending_rematch_survives_a_restart(tmp_path: Path) -> None:
     db = tmp_path / "pending.db"
     async with simcord.run(make_bot(db)) as env:

@@ -128,6 +128,7 @@ class SpyFactory:
         return Spy()
 
 
+@pytest.mark.slow(sample=1)  # a whole game: in make test, not make check
 async def test_game_against_a_computer(tmp_path: Path) -> None:
     spy = SpyFactory()
     bot = make_bot(tmp_path / "ai.db")
@@ -179,6 +180,7 @@ async def test_computer_waits_for_the_configured_delay(tmp_path: Path) -> None:
         await env.bot.close()
 
 
+@pytest.mark.slow(sample=1)  # a whole game: in make test, not make check
 async def test_leaving_hands_the_seat_to_a_computer_and_counts_a_forfeit(
     simcord_env: simcord.Env, world: Any
 ) -> None:

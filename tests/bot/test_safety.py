@@ -169,6 +169,7 @@ async def test_malformed_and_unknown_ids_get_polite_answers(
         assert answer.response.content.startswith("This button could not be understood"), cid
 
 
+@pytest.mark.slow(sample=1)  # a whole game: in make test, not make check
 async def test_clicks_on_a_finished_game(simcord_env: simcord.Env, world: Any) -> None:
     channel = world["channel"]
     game_id = await start_game(world, ["alice", "bob"])

@@ -82,6 +82,7 @@ def lines(msg: discord.Message) -> list[str]:
 # --------------------------------------------------------------------------- results
 
 
+@pytest.mark.slow(sample=1)  # whole games: in make test, not make check
 async def test_results_leaderboard_and_stats_count_fools_draws_teams_and_forfeits(
     simcord_env: simcord.Env, world: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -268,6 +269,7 @@ async def test_settings_are_for_admins_only(simcord_env: simcord.Env, world: Any
     assert (await service(simcord_env).settings(world["guild"].id)).turn_timer_seconds == 30
 
 
+@pytest.mark.slow(sample=1)  # whole games: in make test, not make check
 async def test_house_rules_shape_new_games(simcord_env: simcord.Env, world: Any) -> None:
     channel, alice, mod = world["channel"], world["alice"], world["mod"]
     await mod.slash(

@@ -124,6 +124,7 @@ def test_no_voice_warnings(
     assert not [r for r in caplog.records if "voice" in r.getMessage()]
 
 
+@pytest.mark.slow(sample=1)  # a bot subprocess: in make test, not make check
 def test_sigterm_stops_the_bot_cleanly(tmp_path: Path) -> None:
     """`docker stop` sends SIGTERM to the bot as PID 1: it must close and exit 0 instead of
     being ignored until Docker kills it."""

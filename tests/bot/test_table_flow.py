@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 import simcord
 
 from bot.game.models import GameSession, PublicEvent, SeatInfo, public_events
@@ -41,6 +42,7 @@ async def _play_counting(env: simcord.Env, world: dict[str, Any], game_id: int) 
     return counts
 
 
+@pytest.mark.slow(sample=1)  # a whole game: in make test, not make check
 async def test_new_games_pass_seats_with_nothing_to_add_by_default(
     simcord_env: simcord.Env, world: Any
 ) -> None:
@@ -52,6 +54,7 @@ async def test_new_games_pass_seats_with_nothing_to_add_by_default(
     assert counts["forced"] == 0 and counts["moves"] > 20, counts
 
 
+@pytest.mark.slow(sample=1)  # a whole game: in make test, not make check
 async def test_pagat_etiquette_is_a_house_rule(simcord_env: simcord.Env, world: Any) -> None:
     channel = world["channel"]
 

@@ -140,6 +140,7 @@ async def test_reminder_safe_default_and_forfeit_after_two_expiries(
     assert session.version == final
 
 
+@pytest.mark.slow(sample=1)  # timer expiries over a game: in make test, not make check
 async def test_own_move_clears_strikes_and_a_three_player_game_goes_on(
     simcord_env: simcord.Env, world: Any
 ) -> None:
@@ -215,6 +216,7 @@ class BrokenPlayer:
         raise RuntimeError("the computer crashed")
 
 
+@pytest.mark.slow(sample=1)  # a whole game: in make test, not make check
 async def test_a_failing_computer_does_not_freeze_the_table(db_path: Path) -> None:
     bot = life_bot(db_path)  # no turn timer: the fallback itself must keep the game going
     bot._ai_factory = lambda kind, seed: BrokenPlayer()

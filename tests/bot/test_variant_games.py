@@ -134,6 +134,7 @@ async def test_every_preset_plays_a_whole_game_by_clicks(
     assert not custom_ids(table, "durak:act:")
 
 
+@pytest.mark.slow(sample=1)  # a whole game: in make test, not make check
 async def test_invisible_shows_the_trump_suit_never_the_card(
     simcord_env: simcord.Env, world: Any
 ) -> None:

@@ -124,6 +124,7 @@ async def play_hidden_game(
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow(sample=1)  # a whole game: in make test, not make check
 @pytest.mark.parametrize("seed", [0, 1])
 async def test_take_on_trust_game_by_clicks_hides_face_down_cards(
     simcord_env: simcord.Env, world: Any, seed: int

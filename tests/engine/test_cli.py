@@ -100,6 +100,7 @@ def test_legal_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2 and capsys.readouterr().err.startswith("error: ")
 
 
+@pytest.mark.slow(sample=1)  # a subprocess: in make test, not make check
 def test_module_runs_as_a_subprocess(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     path.write_text('{"hands": [["6c"], ["6c"]], "trump": "h"}')

@@ -403,6 +403,7 @@ def test_trust_computer_challenges_a_sure_lie() -> None:
     assert choice is not None and choice.kind.value == "challenge"
 
 
+@pytest.mark.slow(sample=1)  # whole games between computers: in make test, not make check
 @pytest.mark.parametrize("n", [2, 3, 4, 6])
 def test_trust_computer_players_finish(n: int) -> None:
     rules = RuleSet.preset("take-on-trust", players=n)

@@ -106,8 +106,18 @@ def test_the_layout_checker_sees_an_overlap() -> None:
     assert len(problems) == 5, problems
 
 
+#: The presets whose layout make check looks at (a table of each kind: plain, transfer, teams);
+#: the sweep over the other presets is marked slow(sample=1): make test and CI draw all of it.
+CHECK_PRESETS = ("podkidnoy", "perevodnoy", "teams-2v2")
+
 CASES = [
-    (preset, players, stage, locale)
+    pytest.param(
+        preset,
+        players,
+        stage,
+        locale,
+        marks=() if preset in CHECK_PRESETS else pytest.mark.slow(sample=1),
+    )
     for preset in PRESETS
     for players in _sizes(preset)[:: max(1, len(_sizes(preset)) - 1)]
     for stage in STAGES

@@ -17,6 +17,7 @@ from tests.bot.helpers import custom_ids, message, play_out, service, start_agai
 from tests.bot.test_play import start_game
 
 
+@pytest.mark.slow(sample=1)  # whole games with a hint per move: in make test, not make check
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_a_hint_depends_only_on_what_the_seat_sees(preset: str) -> None:
     """In random games of every preset: deal the cards the seat cannot see differently (a
@@ -61,6 +62,7 @@ def _hint_ids(msg: Any) -> list[str]:
     return custom_ids(msg, "durak:hint:")
 
 
+@pytest.mark.slow(sample=1)  # a whole game: in make test, not make check
 async def test_hint_button_against_computers_only(simcord_env: simcord.Env, world: Any) -> None:
     channel, alice = world["channel"], world["alice"]
     session = await start_against_computer(channel, alice, simcord_env)

@@ -7,6 +7,7 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import pytest
 import simcord
 
 from bot.game.records import Replay
@@ -35,6 +36,7 @@ def _picture_size(msg: Any) -> int:
     return int(msg.attachments[0].size)
 
 
+@pytest.mark.slow(sample=1)  # a whole game, a review in a worker process: not in make check
 async def test_replay_steps_through_the_stored_positions(
     simcord_env: simcord.Env, world: Any
 ) -> None:

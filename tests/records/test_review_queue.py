@@ -48,6 +48,7 @@ async def test_servers_take_turns_and_limits_hold(monkeypatch: pytest.MonkeyPatc
     queue.close()
 
 
+@pytest.mark.slow(sample=1)  # a worker process: in make test, not make check
 def test_the_worker_job_reviews_a_record() -> None:
     record = play("podkidnoy", 2, 3)
     review = reviews.run_review(record.to_text(), 0, 2)

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 LEAK = """
@@ -24,6 +26,7 @@ asyncio.run(main())
 """
 
 
+@pytest.mark.slow(sample=1)  # a subprocess: in make test, not make check
 def test_an_unclosed_sqlite_storage_lets_the_process_exit(tmp_path: Path) -> None:
     db = tmp_path / "durak.db"
     # the timeout only stops a hang (it was one: the process waited for the thread forever)

@@ -373,6 +373,7 @@ def test_ascii_mode_prints_no_suit_symbols() -> None:
     assert re.search(r"Your hand: (\d{1,2}|[JQKA])[cdhs]( |$)", text, re.M)
 
 
+@pytest.mark.slow(sample=1)  # a subprocess: in make test, not make check
 def test_module_runs_as_a_program() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "engine.play", "--seed", "1", "--ai", "random"],
