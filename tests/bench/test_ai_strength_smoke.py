@@ -22,7 +22,7 @@ def test_every_preset_is_matched_at_a_table_it_allows() -> None:
     assert sizes["reverse"] == 2 and sizes["teams-2v2"] == 4
 
 
-@pytest.mark.slow(sample=1)  # runs the benchmark: in make test, not make check
+@pytest.mark.slow(sample=0)  # runs the benchmark: CI (a full sweep) only
 def test_tiny_run_prints_both_rates(capsys: pytest.CaptureFixture[str]) -> None:
     ai_strength.main(["--variants", "--deals", "1", "--iterations", "4", "--only", "reverse "])
     out = capsys.readouterr().out
@@ -35,7 +35,7 @@ def test_tiny_run_prints_both_rates(capsys: pytest.CaptureFixture[str]) -> None:
     assert line, out
 
 
-@pytest.mark.slow(sample=1)  # runs the benchmark: in make test, not make check
+@pytest.mark.slow(sample=0)  # runs the benchmark: CI (a full sweep) only
 def test_quick_run_of_issue_20_match_ups(capsys: pytest.CaptureFixture[str]) -> None:
     """The sparring partners play and the report names both rates, the intervals, the game
     count, think times and playouts/s (figures themselves are the bench's business)."""

@@ -14,7 +14,7 @@ from bench import bot_load
 from tests import postgres
 
 
-@pytest.mark.slow(sample=1)  # runs the benchmark: in make test, not make check
+@pytest.mark.slow(sample=0)  # runs the benchmark: CI (a full sweep) only
 def test_tiny_run_prints_every_row(capsys: pytest.CaptureFixture[str]) -> None:
     # --think 0: bursts (the default, clicks every 4 s, would make this test slow)
     assert bot_load.main(["--sizes", "2", "--clicks", "4", "--think", "0"]) == 0
@@ -37,7 +37,7 @@ def test_tiny_run_prints_every_row(capsys: pytest.CaptureFixture[str]) -> None:
     assert cpu is not None and float(cpu.group(1)) > 0, out
 
 
-@pytest.mark.slow(sample=1)  # runs the benchmark: in make test, not make check
+@pytest.mark.slow(sample=0)  # runs the benchmark: CI (a full sweep) only
 def test_the_old_sqlite_backend_runs_for_the_comparison(capsys: pytest.CaptureFixture[str]) -> None:
     """``--sqlite-driver thread`` runs the old backend, and only for that run."""
     import bot.storage.sqlite as sqlite_backend
@@ -51,7 +51,7 @@ def test_the_old_sqlite_backend_runs_for_the_comparison(capsys: pytest.CaptureFi
     assert sqlite_backend.SqliteDatabase is bot_class
 
 
-@pytest.mark.slow(sample=1)  # runs the benchmark: in make test, not make check
+@pytest.mark.slow(sample=0)  # runs the benchmark: CI (a full sweep) only
 def test_untraced_run_reports_no_memory_figure(capsys: pytest.CaptureFixture[str]) -> None:
     # paced: Poisson arrivals with a tiny think time
     assert bot_load.main(["--sizes", "1", "--clicks", "2", "--no-trace", "--think", "0.05"]) == 0
@@ -60,7 +60,7 @@ def test_untraced_run_reports_no_memory_figure(capsys: pytest.CaptureFixture[str
     assert re.search(r"^\s+1 move\s+2\s", out, re.MULTILINE), out
 
 
-@pytest.mark.slow(sample=1)  # a whole game or sweep: in make test, not make check
+@pytest.mark.slow(sample=0)  # runs the benchmark: CI (a full sweep) only
 def test_two_processes_on_postgresql(capsys: pytest.CaptureFixture[str]) -> None:
     """The PostgreSQL mode: two bot processes, their clicks pooled into one report."""
     postgres.skip_unless_available()

@@ -9,7 +9,7 @@ import pytest
 from bench import click_count
 
 
-@pytest.mark.slow(sample=1)  # runs the benchmark: in make test, not make check
+@pytest.mark.slow(sample=0)  # runs the benchmark: CI (a full sweep) only
 def test_tiny_run_reports_both_ways(capsys: pytest.CaptureFixture[str]) -> None:
     click_count.main(["--done-styles", "--games", "3"])
     out = capsys.readouterr().out
@@ -26,7 +26,7 @@ def test_tiny_run_reports_both_ways(capsys: pytest.CaptureFixture[str]) -> None:
     assert "no forced pass in the online style: met" in out
 
 
-@pytest.mark.slow(sample=1)  # runs the benchmark: in make test, not make check
+@pytest.mark.slow(sample=0)  # runs the benchmark: CI (a full sweep) only
 def test_tiny_run_prints_the_tap_table_and_the_aims(capsys: pytest.CaptureFixture[str]) -> None:
     click_count.main(["--games", "2"])
     out = capsys.readouterr().out

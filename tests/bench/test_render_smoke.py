@@ -9,7 +9,7 @@ import pytest
 from bench import render
 
 
-@pytest.mark.slow(sample=1)  # a whole game or sweep: in make test, not make check
+@pytest.mark.slow(sample=0)  # runs the benchmark: CI (a full sweep) only
 def test_tiny_run_prints_every_table_and_the_summary(capsys: pytest.CaptureFixture[str]) -> None:
     render.main(["--repeats", "2"])
     out = capsys.readouterr().out

@@ -44,7 +44,7 @@ async def _reference(db: Path) -> tuple[list[str], dict[str, Any], list[tuple[in
     return moves, state, results
 
 
-@pytest.mark.slow(sample=1)  # a whole game or sweep: in make test, not make check
+@pytest.mark.slow(sample=2)  # whole games per case: make test runs a sample, CI all
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 async def test_restart_mid_game_continues_to_the_same_end(tmp_path: Path, backend: str) -> None:
     """A whole game by clicks with a restart in the middle, on each backend, ends exactly as

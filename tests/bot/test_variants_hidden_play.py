@@ -124,7 +124,7 @@ async def play_hidden_game(
     raise AssertionError("the game did not end")
 
 
-@pytest.mark.slow(sample=1)  # a whole game: in make test, not make check
+@pytest.mark.slow(sample=2)  # whole games per case: make test runs a sample, CI all
 @pytest.mark.parametrize("seed", [0, 1])
 async def test_take_on_trust_game_by_clicks_hides_face_down_cards(
     simcord_env: simcord.Env, world: Any, seed: int
@@ -136,7 +136,7 @@ async def test_take_on_trust_game_by_clicks_hides_face_down_cards(
     assert "public:face_down" in kinds  # the channel was told that a card went down, not which
 
 
-@pytest.mark.slow(sample=1)  # a whole game or sweep: in make test, not make check
+@pytest.mark.slow(sample=2)  # whole games per case: make test runs a sample, CI all
 @pytest.mark.parametrize("seats", [2, 3])
 async def test_reverse_game_by_clicks_never_shows_a_player_their_own_cards(
     simcord_env: simcord.Env, world: Any, seats: int

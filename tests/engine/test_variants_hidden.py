@@ -96,7 +96,7 @@ def test_round_no_exchange_once_a_player_is_out() -> None:
     assert g.result is not None and g.result.fool == 1
 
 
-@pytest.mark.slow(sample=1)  # a whole game or sweep: in make test, not make check
+@pytest.mark.slow(sample=2)  # whole games per case: make test runs a sample, CI all
 @pytest.mark.parametrize("kind", ["normal", "hard"])
 def test_round_computer_players_finish(kind: str) -> None:
     for seed in range(2 if kind == "hard" else 20):
@@ -235,7 +235,7 @@ def test_scored_games_have_one_fool_or_a_draw(name: str, n: int) -> None:
         assert r is not None and sorted([*r.losers, *r.finish_order]) == list(range(n))
 
 
-@pytest.mark.slow(sample=1)  # a whole game or sweep: in make test, not make check
+@pytest.mark.slow(sample=2)  # whole games per case: make test runs a sample, CI all
 @pytest.mark.parametrize("name", ["point", "epaulet"])
 def test_scored_games_computer_players_finish(name: str) -> None:
     for n in (2, 4):
@@ -403,7 +403,7 @@ def test_trust_computer_challenges_a_sure_lie() -> None:
     assert choice is not None and choice.kind.value == "challenge"
 
 
-@pytest.mark.slow(sample=1)  # whole games between computers: in make test, not make check
+@pytest.mark.slow(sample=2)  # whole games per case: make test runs a sample, CI all
 @pytest.mark.parametrize("n", [2, 3, 4, 6])
 def test_trust_computer_players_finish(n: int) -> None:
     rules = RuleSet.preset("take-on-trust", players=n)
@@ -526,7 +526,7 @@ def test_reverse_slot_numbers_round_trip_in_notation() -> None:
         Action.parse("0 lead_blind #0")
 
 
-@pytest.mark.slow(sample=1)  # a whole game or sweep: in make test, not make check
+@pytest.mark.slow(sample=2)  # whole games per case: make test runs a sample, CI all
 @pytest.mark.parametrize("n", [2, 3, 4, 6])
 def test_reverse_computer_players_finish(n: int) -> None:
     rules = RuleSet.preset("reverse", players=n)
@@ -555,7 +555,7 @@ def _counts(name: str) -> list[int]:
     return out
 
 
-@pytest.mark.slow(sample=1)  # a whole game or sweep: in make test, not make check
+@pytest.mark.slow(sample=2)  # whole games per case: make test runs a sample, CI all
 @pytest.mark.parametrize("name", HIDDEN)
 def test_illegal_actions_are_refused_and_change_nothing(name: str) -> None:
     from engine import Action, IllegalAction

@@ -17,7 +17,7 @@ from tests.bot.helpers import custom_ids, message, play_out, service, start_agai
 from tests.bot.test_play import start_game
 
 
-@pytest.mark.slow(sample=1)  # whole games with a hint per move: in make test, not make check
+@pytest.mark.slow(sample=4)  # whole games per case: make test runs a sample, CI all
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_a_hint_depends_only_on_what_the_seat_sees(preset: str) -> None:
     """In random games of every preset: deal the cards the seat cannot see differently (a

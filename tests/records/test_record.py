@@ -118,7 +118,7 @@ async def _play_and_compare(db: Path, url: str | None) -> None:
         await env.bot.close()
 
 
-@pytest.mark.slow(sample=1)  # a whole game: in make test, not make check
+@pytest.mark.slow(sample=2)  # whole games per case: make test runs a sample, CI all
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 async def test_a_stored_game_replays_to_every_stored_state(tmp_path: Path, backend: str) -> None:
     async with AsyncExitStack() as stack:
