@@ -14,7 +14,7 @@ from tests import postgres
 #: A test marked ``slow`` runs one case in this many by default (``@pytest.mark.slow(sample=n)``
 #: sets its own; ``sample=0``: only in a full sweep). The sample is the same on every run and
 #: in every xdist worker (the n-th case of each test function, in collection order).
-SAMPLE_EVERY = 8
+SAMPLE_EVERY = 16
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -140,7 +140,7 @@ def _typed_findings() -> dict[str, set[tuple[int, str, str]]]:
     return findings
 
 
-@pytest.mark.slow
+@pytest.mark.slow(sample=0)  # a typed mypy pass over the tree: CI (a full sweep) only
 def test_no_private_attribute_of_a_foreign_object() -> None:
     """The typed check; its sample (the old aiosqlite usage) must be caught."""
     findings = _typed_findings()

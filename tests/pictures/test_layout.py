@@ -107,7 +107,7 @@ def test_the_layout_checker_sees_an_overlap() -> None:
 
 
 #: The presets whose layout make check looks at (a table of each kind: plain, transfer, teams);
-#: the sweep over the other presets is marked slow(sample=1): make test and CI draw all of it.
+#: the sweep over the other presets is marked slow: make test draws a sample, CI all of it.
 CHECK_PRESETS = ("podkidnoy", "perevodnoy", "teams-2v2")
 
 CASES = [
@@ -116,7 +116,7 @@ CASES = [
         players,
         stage,
         locale,
-        marks=() if preset in CHECK_PRESETS else pytest.mark.slow(sample=1),
+        marks=() if preset in CHECK_PRESETS else pytest.mark.slow,
     )
     for preset in PRESETS
     for players in _sizes(preset)[:: max(1, len(_sizes(preset)) - 1)]
