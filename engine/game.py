@@ -132,6 +132,7 @@ class Game(GameMoves):
         g.exchange_grace = False
         g.trump_holder = -1
         g.known = [0] * n
+        g.narrate = True
         g.result = None
         g.version = 0
         g.deal_no = 1
@@ -227,6 +228,7 @@ class Game(GameMoves):
         g.version = self.version
         g.deal_no = self.deal_no
         g.dealer = self.dealer
+        g.narrate = self.narrate
         g._deck = self._deck
         g._beat_tab = self._beat_tab
         g._beaters = self._beaters

@@ -279,15 +279,22 @@ class GameMoves(GameState):
         """Apply an action already known to be in ``legal_actions`` (the search fast path).
 
         The branches are ordered by how often random play takes them, and events are built
-        with every field through ``_event`` (see there).
+        with every field through ``_event`` (see there). With ``narrate`` off (search worlds,
+        random self-play) the engine builds no events of its own, so the list returned is empty
+        or holds only what a variant adds: building them was about a fifth of the cost of an
+        action that nobody reads.
         """
         seat, kind, cards = action
         self.version += 1
+        tell = self.narrate
         if kind is PA:
             self.passed |= 1 << seat
             ev = [_PASS_EV[seat]]
         elif kind is D:
-            a, d = cards
+            # plain ints from here (``+ 0``): a ``Card``, an int subclass, takes CPython's
+            # unspecialised paths wherever it indexes a table or is compared
+            a = cards[0] + 0
+            d = cards[1] + 0
             keep = ~(1 << d)
             self.hands[seat] &= keep
             self.known[seat] &= keep
@@ -298,14 +305,16 @@ class GameMoves(GameState):
             self.table_ranks |= _RANK_OF[d]
             self.passed = 0
             self._unb -= 1
-            ev = [_event(Event, ("defend", seat, cards, self.attacker, 0, ()))]
+            ev = [_event(Event, ("defend", seat, cards, self.attacker, 0, ()))] if tell else []
         elif kind is A:
             if len(cards) == 1:
-                m = _BIT[cards[0]]
-                self.table.append([cards[0], -1])
+                c = cards[0] + 0  # the table holds plain ints (see DEFEND)
+                m = _BIT[c]
+                self.table.append([c, -1])
             else:
                 m = ranks = 0
-                for c in cards:
+                for card in cards:
+                    c = card + 0
                     m |= 1 << c
                     ranks |= _RANK_OF[c]  # one rank, except in three fool's mixed leads
                     self.table.append([c, -1])
@@ -320,14 +329,14 @@ class GameMoves(GameState):
             self._unb = len(cards)
             limit = self._blimit  # _limit as in _refresh_bout, beaten_before being 0
             self._limit = limit if limit < def_start else def_start
-            self.table_ranks = _RANK_OF[cards[0]] if len(cards) == 1 else ranks
-            ev = [_event(Event, ("attack", seat, cards, self.defender, 0, ()))]
+            self.table_ranks = _RANK_OF[c] if len(cards) == 1 else ranks
+            ev = [_event(Event, ("attack", seat, cards, self.defender, 0, ()))] if tell else []
         elif kind is TK:
             self.taking = True
             self.passed = 0
             ev = [_TAKE_EV[seat]]
         elif kind is T or kind is PI:
-            c = cards[0]
+            c = cards[0] + 0
             keep = ~(1 << c)
             self.hands[seat] &= keep
             self.known[seat] &= keep
@@ -335,16 +344,19 @@ class GameMoves(GameState):
             self.table_ranks |= _RANK_OF[c]
             self.passed = 0
             self._unb += 1
-            verb = "throw" if kind is T else "pile"
-            ev = [_event(Event, (verb, seat, cards, self.defender, 0, ()))]
+            if tell:
+                verb = "throw" if kind is T else "pile"
+                ev = [_event(Event, (verb, seat, cards, self.defender, 0, ()))]
+            else:
+                ev = []
         elif kind is TR or kind is SH:
             nd = self._nd  # only the defender transfers: to the next active seat
             if kind is TR:
                 m = mask_of(cards)
                 self.hands[seat] &= ~m
                 self.known[seat] &= ~m
-                for c in cards:
-                    self.table.append([c, -1])
+                for card in cards:
+                    self.table.append([card + 0, -1])
             else:
                 self.shown |= 1 << cards[0]
                 self.known[seat] |= 1 << cards[0]
@@ -353,8 +365,11 @@ class GameMoves(GameState):
             self.beaten_before = sum(1 for p in self.table if p[1] >= 0)
             self.passed = 0
             self._refresh_bout()
-            verb = "transfer" if kind is TR else "show"
-            ev = [_event(Event, (verb, seat, cards, nd, 0, ()))]
+            if tell:
+                verb = "transfer" if kind is TR else "show"
+                ev = [_event(Event, (verb, seat, cards, nd, 0, ()))]
+            else:
+                ev = []
         elif kind is EX:
             # an exchange can take away a seat's last throwable card, so the bout may end
             ev = []
@@ -414,7 +429,8 @@ class GameMoves(GameState):
         self.trump_card = low
         self.lowest_origin = -1  # the turned-up card can never be exchanged again
         self._exchange_on = False
-        ev.append(Event("exchange", seat, (CARDS[low], CARDS[up])))
+        if self.narrate:
+            ev.append(Event("exchange", seat, (CARDS[low], CARDS[up])))
 
     def _end_bout(self, ev: list[Event]) -> None:
         """The table goes to the defender (taken) or the discard, then refill and new roles.
@@ -433,14 +449,16 @@ class GameMoves(GameState):
             self.known[d] |= m
             if m >> self._low & 1 and not self._ex_regained:
                 self.lowest_origin = -1  # picked up: nobody may exchange it any more (pagat)
-            picked = tuple(map(CARDS.__getitem__, cards))  # ascending, like bits(m)
-            ev.append(_event(Event, ("picked_up", d, picked, -1, len(cards), ())))
+            if self.narrate:
+                picked = tuple(map(CARDS.__getitem__, cards))  # ascending, like bits(m)
+                ev.append(_event(Event, ("picked_up", d, picked, -1, len(cards), ())))
         else:
             m = sum(map(_BIT.__getitem__, _chain(self.table)))  # every attack card is beaten
             self.discard |= m
             if m >> self._low & 1:
                 self._exchange_on = False  # the lowest trump is discarded: no exchange any more
-            ev.append(_event(Event, ("beaten", d, (), -1, m.bit_count(), ())))
+            if self.narrate:
+                ev.append(_event(Event, ("beaten", d, (), -1, m.bit_count(), ())))
         if self._v_bout_end:
             last = -1 if taken else self.table[-1][1]
             self._variant.on_bout_end(self, taken, m, last, ev)
@@ -483,6 +501,7 @@ class GameMoves(GameState):
         act = self._active
         severnyi = r.severnyi
         v_draws = self._v_draws
+        tell = self.narrate
         first = self.first_attacker
         if 0 <= first < self.n:
             order = self._draw_tab[first][self.defender]
@@ -505,7 +524,6 @@ class GameMoves(GameState):
             hands[s] |= m
             if m >> low & 1 and self.lowest_origin < 0:
                 self.lowest_origin = s
-            got = tuple(map(CARDS.__getitem__, drawn))
             public: tuple[Card, ...] = ()
             if self.trump_index >= start:  # the turned-up trump is drawn face up
                 up = self.trump_card
@@ -516,14 +534,18 @@ class GameMoves(GameState):
                     public = (CARDS[up],)
             if severnyi and start == 0:
                 # Durak Severnyi: the hidden last card is shown and its suit becomes trumps
+                got = tuple(map(CARDS.__getitem__, drawn))
                 last = got[-1]
                 self.known[s] |= 1 << last
                 public = (*public, last)
-                ev.append(_event(Event, ("draw", s, got, -1, len(got), public)))
+                if tell:
+                    ev.append(_event(Event, ("draw", s, got, -1, len(got), public)))
                 self._set_trump(last.suit)
                 self.trump_card = int(last)
-                ev.append(_event(Event, ("trump_change", s, (last,), -1, 0, ())))
-            else:
+                if tell:
+                    ev.append(_event(Event, ("trump_change", s, (last,), -1, 0, ())))
+            elif tell:
+                got = tuple(map(CARDS.__getitem__, drawn))
                 ev.append(_event(Event, ("draw", s, got, -1, len(got), public)))
             if not talon:
                 break
@@ -543,7 +565,8 @@ class GameMoves(GameState):
             if self._active >> s & 1 and not hands[s]:
                 self._active &= ~(1 << s)
                 self.out.append(s)
-                ev.append(_event(Event, ("out", s, (), -1, len(self.out), ())))
+                if self.narrate:
+                    ev.append(_event(Event, ("out", s, (), -1, len(self.out), ())))
 
     def _check_over(self, ev: list[Event]) -> bool:
         act = self._active

@@ -72,6 +72,7 @@ class GameState:
         "known",
         "lowest_origin",
         "n",
+        "narrate",
         "out",
         "passed",
         "result",
@@ -119,6 +120,9 @@ class GameState:
     version: int
     deal_no: int
     dealer: int
+    #: whether applying an action builds its ``Event`` list (see ``apply_unchecked``); search
+    #: and random self-play turn it off, since about a fifth of an action's cost is narration
+    narrate: bool
     _deck: int
     _beat_tab: tuple[tuple[int, ...], ...]  # [seat][card]: the cards that beat it (Variant)
     _beaters: tuple[int, ...]  # _beat_tab[defender], kept with the roles (one index less a move)

@@ -280,7 +280,9 @@ def build_world(
     data["talon"] = [str(CARDS[c]) for c in talon]
     data["trump_index"] = trump_index
     # a sampled world may hold a bout that would be complete there; it stays as the seat sees it
-    return Game.from_dict(data, settle=False)
+    world = Game.from_dict(data, settle=False)
+    world.narrate = False  # nobody reads a sampled world's events (and copies inherit this)
+    return world
 
 
 class Worlds:

@@ -562,6 +562,31 @@ def test_json_round_trip_continues_identically(name: str, n: int, seed: int, cut
     assert h.to_dict() == g.to_dict()
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "n"), COMBOS)
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_game_that_does_not_narrate_plays_identically(name: str, n: int, seed: int) -> None:
+    """Search worlds and random self-play turn ``narrate`` off: that may only drop events
+    (the engine's own), never change what happens."""
+    g = Game.new(RuleSet.preset(name, players=n), seed=seed, dealer=seed % n)
+    q = g.copy()
+    q.narrate = False
+    rng = random.Random(seed)
+    told = quiet = 0
+    while g.result is None:
+        acts = g.all_legal_actions()
+        assert q.all_legal_actions() == acts
+        a = rng.choice(acts)
+        events, dropped = g.apply_unchecked(a), q.apply_unchecked(a)
+        assert all(e in events for e in dropped)  # only what a variant adds itself
+        told, quiet = told + len(events), quiet + len(dropped)
+        if g.version % 16 == 0:
+            assert q.to_dict() == g.to_dict()
+    assert q.to_dict() == g.to_dict() and q.result == g.result
+    assert quiet < told
+
+
 def test_copy_sets_every_slot_and_shares_no_mutable_state() -> None:
     g = Game.new(RuleSet.preset("perevodnoy", players=3), seed=7)
     rng = random.Random(7)
