@@ -43,7 +43,16 @@ from .observation import Observation
 from .position import SCHEMA, SCHEMA_VERSION
 from .result import Result
 from .rules import RuleSet
-from .tables import _BEATS, _DECK_CARDS, _ELIGIBLE, _NEXT_ACTIVE, _beats_for, _draw_table, _popcount
+from .tables import (
+    _BEATS,
+    _DECK_CARDS,
+    _ELIGIBLE,
+    _NEXT_ACTIVE,
+    _beats_for,
+    _draw_table,
+    _popcount,
+    shuffle,
+)
 from .variants import VARIANTS
 from .variants.base import aside_masks
 
@@ -75,9 +84,8 @@ class Game(GameMoves):
         n = rules.players
         if not 0 <= dealer < n:
             raise InvalidPosition(f"dealer must be a seat from 0 to {n - 1}")
-        rng = random.Random(seed)
         deck = list(_DECK_CARDS[rules.deck_size, rules.packs])  # plain ints, like Cards shuffle
-        rng.shuffle(deck)
+        shuffle(random.Random(seed), deck)
         g = cls._blank(rules)
         g.deal_no = deal_no
         g.dealer = dealer

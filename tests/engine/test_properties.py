@@ -32,6 +32,7 @@ from engine.cards import (
     deck_mask,
 )
 from engine.state import GameState
+from engine.tables import shuffle
 from engine.variants import VARIANTS
 
 MAX_STEPS = 5000
@@ -585,6 +586,17 @@ def test_a_game_that_does_not_narrate_plays_identically(name: str, n: int, seed:
             assert q.to_dict() == g.to_dict()
     assert q.to_dict() == g.to_dict() and q.result == g.result
     assert quiet < told
+
+
+def test_the_deal_shuffle_draws_exactly_as_the_standard_library() -> None:
+    """``Game.new`` shuffles with its own copy of ``random.shuffle`` (for speed): a seed must
+    keep dealing what it always dealt, one pack or two."""
+    for seed in range(400):
+        for size in (24, 32, 36, 52, 104):
+            ours, stdlib = list(range(size)), list(range(size))
+            shuffle(random.Random(seed), ours)
+            random.Random(seed).shuffle(stdlib)
+            assert ours == stdlib, (seed, size)
 
 
 def test_copy_sets_every_slot_and_shares_no_mutable_state() -> None:
