@@ -279,6 +279,9 @@ class DurakBot(commands.AutoShardedBot):
         for row in await self.storage.load_lobbies():
             if row.table_message_id is not None:
                 await self.publisher.refresh(row.id)
+        for game_id in self.service.unopened:
+            await self.publisher.unopened(game_id)
+        self.service.unopened.clear()
         await self.publisher.delivery.resume()
 
     async def _sync_commands(self) -> None:

@@ -138,6 +138,9 @@ class LobbyCommands(commands.Cog):
         except Exception:
             await service.cancel(info.game_id, interaction.user.id)
             raise
+        # recorded at once: if the bot stops before the table is up, the restart finds the
+        # lobby without a table and corrects this notice (LobbyService.restore_lobbies)
+        await service.set_notice(info.game_id, notice.channel.id, notice.id)
         thread: discord.Thread | None = None
         try:
             thread = await prompt_retry(
@@ -147,11 +150,10 @@ class LobbyCommands(commands.Cog):
             table = await prompt_retry(
                 lambda: _send_lobby(room, interaction, info)  # built anew: a picture is a file
             )
-        except discord.HTTPException as exc:
+        except Exception as exc:  # Discord refused, or a bug: either way nothing half-made
             await self._abandon_thread(interaction, service, info, thread, exc)
             return
         await service.attach_message(info.game_id, table.id, thread_id=thread.id)
-        await service.set_notice(info.game_id, notice.channel.id, notice.id)
         await _send_invite(thread, info, interaction.user.id, invited)
         try:
             await prompt_retry(
@@ -173,16 +175,21 @@ class LobbyCommands(commands.Cog):
         service: GameService,
         info: Any,
         thread: discord.Thread | None,
-        exc: discord.HTTPException,
+        exc: Exception,
     ) -> None:
-        """Undo a start Discord refused: see :meth:`_new_in_thread`."""
+        """Undo a start Discord refused (or a bug broke): see :meth:`_new_in_thread`."""
         loc = info.locale
-        log.warning(
-            "game %d: could not open its table in a thread (%s %s); lobby cancelled",
-            info.game_id,
-            exc.status,
-            exc.text or type(exc).__name__,
-        )
+        if isinstance(exc, discord.HTTPException):
+            log.warning(
+                "game %d: could not open its table in a thread (%s %s); lobby cancelled",
+                info.game_id,
+                exc.status,
+                exc.text or type(exc).__name__,
+            )
+        else:
+            log.error(
+                "game %d: opening its table failed; lobby cancelled", info.game_id, exc_info=exc
+            )
         await service.cancel(info.game_id, interaction.user.id)
         if thread is not None:
             with contextlib.suppress(discord.HTTPException):

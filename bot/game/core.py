@@ -76,6 +76,9 @@ class _ServiceCore:
         self._lobby_locks: dict[int, asyncio.Lock] = {}
         #: One idle-expiry task per open lobby (see :mod:`.lobby`).
         self._lobby_timers: dict[int, asyncio.Task[None]] = {}
+        #: Lobbies found at a restart whose table never reached Discord (see restore_lobbies);
+        #: their channel notice is corrected once the gateway is up.
+        self.unopened: list[int] = []
         self._players: dict[tuple[int, int], AiPlayer] = {}
         self._closing = False
         self._background: set[asyncio.Task[None]] = set()

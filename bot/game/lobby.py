@@ -176,10 +176,19 @@ class _LobbyFlow(_PlayFlow):
     async def restore_lobbies(self) -> int:
         """After a restart: wait again for each open lobby's stored deadline (one that
         passed while the bot was down expires at once); a lobby from before expiry existed
-        gets a fresh idle time."""
+        gets a fresh idle time.
+
+        A lobby whose table message was never recorded was being opened when the process
+        stopped: nobody can reach it, so it is cancelled and listed in ``unopened`` for its
+        channel notice ("… is opening a Durak table…") to be corrected."""
         count = 0
         for row in await self.storage.load_lobbies():
             if not self.shards.owns(row.guild_id):
+                continue
+            if row.table_message_id is None:
+                await self.storage.cancel_game(row.id)
+                self.unopened.append(row.id)
+                log.info("game %d: its table was never opened (restart); cancelled", row.id)
                 continue
             if row.turn_deadline is None:
                 await self._touch_lobby(row.id, row.guild_id)

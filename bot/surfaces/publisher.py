@@ -114,6 +114,12 @@ class DiscordPublisher:
         if stage in ("playing", "cancelled", "expired"):  # "finished": deliver_result's job
             await self._follow_notice(game_id, stage, state.locale)
 
+    async def unopened(self, game_id: int) -> None:
+        """A lobby the bot was opening when it stopped (``restore_lobbies`` cancelled it):
+        its channel notice says so instead of "… is opening a Durak table…" for good."""
+        state = await self.service.public_state(game_id)
+        await self._follow_notice(game_id, "unopened", state.locale)
+
     async def deliver_ping(self, game_id: int, seat: int, kind: str, version: int) -> None:
         session = self.service.session(game_id)
         if session is None:

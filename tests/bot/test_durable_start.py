@@ -10,6 +10,7 @@ table deleted, the notice removed, the host told privately. Faults come from sim
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ import pytest
 import simcord
 
 import bot.surfaces.delivery
+import cogs.lobby
 from bot.app import DurakBot
 from tests.bot.conftest import make_bot
 from tests.bot.helpers import message, service
@@ -82,3 +84,48 @@ async def test_a_lasting_refusal_cleans_up_and_tells_the_host(
     again = await alice.slash(channel, "durak new", seats=2)
     assert not again.ephemeral
     assert [t for t in channel.threads if t.history()]
+
+
+async def test_a_bug_while_opening_cleans_up_like_a_refusal(
+    simcord_env: simcord.Env, world: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    channel, alice = world["channel"], world["alice"]
+
+    async def broken(*_args: Any) -> Any:
+        raise RuntimeError("a bug in drawing the lobby")
+
+    monkeypatch.setattr(cogs.lobby, "_send_lobby", broken)
+    created = await alice.slash(channel, "durak new", seats=2)
+    assert not [t for t in _notice_texts(channel) if "opening a Durak table" in t]
+    told = [f for f in created.followups if f.ephemeral]
+    assert told and "could not open the table" in told[0].content
+    assert not await service(simcord_env).storage.load_lobbies()
+
+
+async def test_a_restart_while_opening_corrects_the_notice(
+    simcord_env: simcord.Env, world: Any, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process stops after the public notice and before the table is up (a crash, a
+    deploy): the restarted bot cancels the lobby nobody can reach and says so in the notice,
+    which would otherwise say "… is opening a Durak table…" for good."""
+    channel, alice = world["channel"], world["alice"]
+
+    async def stopped(*_args: Any) -> Any:
+        raise asyncio.CancelledError  # what a shutdown does to a command in flight
+
+    monkeypatch.setattr(cogs.lobby, "_send_lobby", stopped)
+    await alice.slash(channel, "durak new", seats=2)
+    assert [t for t in _notice_texts(channel) if "opening a Durak table" in t]
+    (lobby,) = await service(simcord_env).storage.load_lobbies()
+    assert lobby.table_message_id is None
+    await simcord_env.bot.close()
+    monkeypatch.undo()
+    await simcord_env.restart_bot(make_bot(db_path, default_threads=True))
+    await simcord_env.advance_time(1)
+    (notice,) = _notice_texts(channel)
+    assert "could not be opened: the bot restarted" in notice and "/durak new" in notice
+    svc = service(simcord_env)
+    assert not await svc.storage.load_lobbies()
+    assert await svc.game_for_user(alice.id) is None
+    again = await alice.slash(channel, "durak new", seats=2)
+    assert not again.ephemeral
