@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..actions import BLIND_KINDS, EX, PA, PI, SH, TK, TR, A, Action, ActionKind, D, T
 from ..cards import RANK_MASK, bits
+from . import scored
 from .view import TRUMP_BONUS, View
 
 # ---------------------------------------------------------------------------- random
@@ -151,6 +152,8 @@ def _should_take(
 
 
 def _defend(v: View, rng: random.Random, w: Weights = NORMAL) -> Action:
+    if v.rules.variant in scored.SCORED:
+        return scored.defend(v, rng)
     acts = v.acts
     unbeaten = [a for a, d in v.table if d < 0]
     shows = [a for a in acts if a.kind is SH]
@@ -272,6 +275,8 @@ def _unbeatable_by(v: View, seat: int, card: int) -> bool:
 def _lead(v: View, rng: random.Random, w: Weights = NORMAL) -> Action:
     # (the hottest function of hard's playouts: card values are computed inline, see
     # View.value, rather than through calls)
+    if v.rules.variant in scored.SCORED:
+        return scored.lead(v, rng)
     late = _late(v)
     endgame = v.talon_count == 0
     t = v.trump
@@ -328,6 +333,10 @@ def _wants_to_add(v: View, card: int, w: Weights = NORMAL) -> bool:
 
 
 def _add(v: View, rng: random.Random, w: Weights = NORMAL) -> Action | None:
+    if v.rules.variant in scored.SCORED:
+        act = scored.add(v, rng)
+        if not isinstance(act, scored.Plain):
+            return act
     adds = [a for a in v.acts if a.kind in (T, PI)]
     # partners never defend against us, but a partner's defence is not ours to load either
     if not v.opponent(v.defender):
