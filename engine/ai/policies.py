@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..actions import BLIND_KINDS, EX, PA, PI, SH, TK, TR, A, Action, ActionKind, D, T
 from ..cards import RANK_MASK, bits
+from . import simple_fool
 from .view import TRUMP_BONUS, View
 
 # ---------------------------------------------------------------------------- random
@@ -41,6 +42,10 @@ def easy_policy(v: View, rng: random.Random) -> Action | None:
     acts = v.acts
     if not acts:
         return None
+    if v.version > LONG_GAME and v.must_act() and rng.random() < 0.25:
+        # round fool: handing hands back and forth, the same lowest lead can go round for
+        # ever (found: deal 180 against normal); break the cycle as normal does
+        return acts[rng.randrange(len(acts))]
     answers = [a for a in acts if a.kind in (D, TR)]
     if any(a.kind is TK for a in acts):
         if answers:
@@ -133,6 +138,8 @@ def _should_take(
     if v.talon_count == 0 or _late(v):
         return False
     limit = w.take_talon if v.rules.transfer == "off" else w.take_talon_transfer
+    if simple_fool.simple(v.rules):
+        limit = simple_fool.TAKE_TALON
     if v.talon_count > limit and not any(v.is_trump(a) for a in unbeaten):
         dear = any(v.is_trump(d) or (w.take_ace and d % 13 == 12) for _, d in plan)
         home = sum(1 if d < 0 else 2 for _, d in v.table)
@@ -277,6 +284,7 @@ def _lead(v: View, rng: random.Random, w: Weights = NORMAL) -> Action:
     t = v.trump
     hand = v.hand
     pen = w.lead_trump_penalty if v.talon_count > 4 else 8
+    group = simple_fool.GROUP_BONUS if simple_fool.simple(v.rules) else 0.0
     best: Action | None = None
     best_score = -1e9
     for a in v.acts:
@@ -295,6 +303,8 @@ def _lead(v: View, rng: random.Random, w: Weights = NORMAL) -> Action:
         if k > 1:
             # pairs: fine when cheap, or late when getting rid of cards is what matters
             score += (6 if late else 2 if left + 2 <= 10 and not trumps else -8) * (k - 1)
+            if not trumps:
+                score += group * (k - 1)
         if (hand & RANK_MASK[left + 2]).bit_count() - k:
             score -= 2  # leaving one of a rank behind wastes a throw-in follow-up
         if endgame:
