@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..actions import BLIND_KINDS, EX, PA, PI, SH, TK, TR, A, Action, ActionKind, D, T
 from ..cards import RANK_MASK, bits
-from . import simple_fool
+from . import round_fool, simple_fool
 from .view import TRUMP_BONUS, View
 
 # ---------------------------------------------------------------------------- random
@@ -135,8 +135,8 @@ def _should_take(
     v: View, unbeaten: list[int], plan: list[tuple[int, int]], w: Weights = NORMAL
 ) -> bool:
     """Take a cheap attack early rather than spend trumps or aces on it."""
-    if v.talon_count == 0 or _late(v):
-        return False
+    if v.talon_count == 0 or _late(v) or round_fool.active(v):
+        return False  # (round fool: a trump saved is a trump handed over with the hand)
     limit = w.take_talon if v.rules.transfer == "off" else w.take_talon_transfer
     if simple_fool.simple(v.rules):
         limit = simple_fool.TAKE_TALON
@@ -172,7 +172,7 @@ def _defend(v: View, rng: random.Random, w: Weights = NORMAL) -> Action:
         if _late(v):
             return max(plain, key=lambda a: (len(a.cards), -sum(map(v.value, a.cards))))
         return min(plain, key=lambda a: (len(a.cards), sum(map(v.value, a.cards))))
-    plan = defence_plan(v, unbeaten)
+    plan = (round_fool.defence_plan if round_fool.active(v) else defence_plan)(v, unbeaten)
     take = next(a for a in acts if a.kind is TK)
     if plan is not None and not _should_take(v, unbeaten, plan, w):
         a, d = plan[0]
@@ -281,6 +281,8 @@ def _lead(v: View, rng: random.Random, w: Weights = NORMAL) -> Action:
     # View.value, rather than through calls)
     late = _late(v)
     endgame = v.talon_count == 0
+    if endgame and round_fool.active(v):
+        return round_fool.endgame_lead(v)
     t = v.trump
     hand = v.hand
     pen = w.lead_trump_penalty if v.talon_count > 4 else 8
@@ -322,6 +324,8 @@ def _wants_to_add(v: View, card: int, w: Weights = NORMAL) -> bool:
     """Whether throwing/piling ``card`` at the defender is worth giving it up."""
     rank = card % 13 + 2
     trump = v.is_trump(card)
+    if v.talon_count == 0 and not v.taking and round_fool.active(v):
+        return round_fool.endgame_add(v, card)
     if v.talon_count == 0:
         if v.hand.bit_count() <= 2:
             return True  # emptying the hand wins the deal
