@@ -51,6 +51,10 @@ def easy_policy(v: View, rng: random.Random) -> Action | None:
         if answers:
             return min(answers, key=lambda a: (v.value(_played_card(a)), len(a.cards)))
         return next(a for a in acts if a.kind is TK)
+    if round_fool.active(v):
+        out = round_fool.going_out(v)
+        if out is not None:
+            return out
     leads = [a for a in acts if a.kind is A and len(a.cards) == 1]
     if leads:
         return min(leads, key=lambda a: v.value(a.cards[0]))

@@ -96,4 +96,21 @@ def endgame_add(v: View, card: int) -> bool:
     return not rest or _ranks(rest) % 2 == 0
 
 
-__all__ = ["active", "defence_plan", "endgame_add", "endgame_lead"]
+def going_out(v: View) -> Action | None:
+    """``easy``'s one rule here: with the talon out, lead the whole hand when one lead can.
+
+    The player holding the empty hand when a bout ends is out; otherwise the hand (and any
+    chance of going out with it) goes over to the other player. Without it, ``easy`` (the
+    plain game's lowest single card) was no better than random play in Round fool
+    (deals 0-399, 800 games, not-fool easy / random: 51.4% / 53.0%; with it 54.8% / 49.8%;
+    deals 5000-5399: 54.2% / 50.2% and 58.9% / 45.6%)."""
+    if v.talon_count:
+        return None
+    size = v.hand.bit_count()
+    for a in v.acts:
+        if a.kind is A and len(a.cards) == size:
+            return a
+    return None
+
+
+__all__ = ["active", "defence_plan", "endgame_add", "endgame_lead", "going_out"]

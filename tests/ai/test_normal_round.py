@@ -1,12 +1,13 @@
 """``normal`` in Round fool (the two players exchange hands after every bout): spend the best
-card, and with the talon out leave an even number of ranks (``engine.ai.round_fool``)."""
+card, and with the talon out leave an even number of ranks (``engine.ai.round_fool``); and
+``easy``'s one rule there, going out when a lead can."""
 
 from __future__ import annotations
 
 import random
 
 from engine import Action, Game, RuleSet
-from engine.ai.policies import normal_policy
+from engine.ai.policies import easy_policy, normal_policy
 from engine.ai.view import view_of_game
 
 DECK = [r + s for s in "cdhs" for r in "6789TJQKA"]
@@ -75,3 +76,16 @@ def test_endgame_throw_in_keeps_an_even_number_of_ranks() -> None:
     assert _normal(g, 0) == Action.parse("0 pass")
     plain = _position("podkidnoy", hands, table, talon=False, attacker=0)
     assert _normal(plain, 0) == Action.parse("0 throw 7s")
+
+
+def test_easy_leads_its_whole_hand_when_that_goes_out() -> None:
+    # easy's one rule of the variant: holding only the pair of sixes with the talon out, lead
+    # both (the empty hand is out at the end of the bout); its plain rule, the lowest single
+    # card, would hand the other six over with the hand.
+    hands = [["6c", "6s"], ["7c", "8s", "Jh", "Qd"]]
+    g = _position("round", hands, [], talon=False, attacker=0)
+    v = view_of_game(g, 0, g.legal_actions(0))
+    assert easy_policy(v, random.Random(0)) == Action.parse("0 attack 6c 6s")
+    plain = _position("podkidnoy", hands, [], talon=False, attacker=0)
+    v = view_of_game(plain, 0, plain.legal_actions(0))
+    assert easy_policy(v, random.Random(0)) == Action.parse("0 attack 6c")
