@@ -18,13 +18,15 @@ economy is upside down:
   count (a card goes in only if the hand is then empty or keeps an even number of ranks); at
   a defender who takes, the plain rule stands (the pile comes back with the hand).
 
-How they were found (``/work/runs`` throwaway scripts, normal against easy, 400 seat-swapped
-games on deals 0-199, not-fool rates normal / easy): the plain judgement 44.8% / 60.0%;
-the best beater and no take while the talon lasts 54.2% / 50.7%; plus the endgame's even
-ranks for the lead and the throw-ins 65.0% / 42.2% (leaving out any one of the four rules
-cost 6 to 16 points); on fresh deals 5000-5199, 63.7% / 41.5%. Tried and dropped: leading
-the strongest card or group while the talon lasts, throwing in everything, taking in the
-endgame when both hands have an even number of ranks.
+How they were found (variants of the policy played against easy on the duplicate deals of
+``bench/ai_strength.py``, 400 seat-swapped games on deals 0-199, not-fool rates normal /
+easy): the plain judgement 44.8% / 60.0%; the best beater and no take while the talon lasts
+54.2% / 50.7%; plus the endgame's even ranks for the lead and the throw-ins 65.0% / 42.2%
+(leaving out any one of the four rules cost 6 to 16 points); on fresh deals 5000-5199,
+63.7% / 41.5%. Against ``easy`` with its own rule here (:func:`going_out`): 63.5% / 43.8%
+and 62.7% / 42.5%. Tried and dropped: leading the strongest card or group while the talon
+lasts, throwing in everything, taking in the endgame when both hands have an even number of
+ranks.
 """
 
 from __future__ import annotations

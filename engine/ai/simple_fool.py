@@ -16,8 +16,8 @@ attacker leads again. Two of the plain game's rules of thumb are wrong there:
 How they were found (``bench/ai_strength.py --variants --only "prostoy 2p: normal vs easy"``,
 400 seat-swapped games; not-fool rates normal / easy): before, 56.8% / 65.2% on deals 0-199
 and 59.2% / 57.8% on deals 5000-5199. Beating instead of taking alone: 70.0% / 48.5% and
-68.5% / 50.2%; with the group bonus (tried 4, 8, 16, 24, 32; 16 and up about equal) see the
-commit and docs/ai.md for the final figures.
+68.5% / 50.2%; with the group bonus as well (tried 4, 8, 16, 24, 32; 16 and up about equal)
+74.5% / 44.0% and 71.8% / 48.5%.
 
 ``hard``'s playouts on this preset run through ``fastplay`` (its variant is "none"), which
 restates the same two rules; ``tests/ai/test_playout_equivalence.py`` holds them together.
