@@ -32,6 +32,7 @@ import random
 from ..actions import EX, PA, PI, SH, TR, A, Action, T
 from ..game import Game
 from ..tables import _LEAD1, _RANK_OF, _SINGLE, _TAKE, _combos
+from . import simple_fool
 from .policies import LONG_GAME, NORMAL, normal_policy
 from .view import TRUMP_BONUS, view_of_game
 
@@ -48,6 +49,7 @@ _LEAD_PEN = _W.lead_trump_penalty
 _TRANSFER_RANK = _W.transfer_rank
 _PILE_LATE = max(11, _W.pile_rank)
 _THROW_LATE = max(12, _W.throw_rank)
+_GROUP = simple_fool.GROUP_BONUS
 
 
 def _value(c: int, t: int) -> int:
@@ -108,9 +110,12 @@ def _general(g: Game) -> tuple[int, list[Action]]:
     return seat, acts
 
 
-def _score(cards: tuple[int, ...], t: int, late: bool, pen: float, held: int) -> float:
+def _score(
+    cards: tuple[int, ...], t: int, late: bool, pen: float, held: int, group: float
+) -> float:
     """``policies._lead``'s score of a lead before its endgame terms (``held``: the cards of
-    that rank in the hand), in the same arithmetic so that ties fall the same way."""
+    that rank in the hand; ``group``: the simple fool's bonus per extra plain card, else 0),
+    in the same arithmetic so that ties fall the same way."""
     k = len(cards)
     left = cards[0] % 13
     trumps = 0
@@ -122,29 +127,34 @@ def _score(cards: tuple[int, ...], t: int, late: bool, pen: float, held: int) ->
         score -= pen
     if k > 1:
         score += (6 if late else 2 if left + 2 <= 10 and not trumps else -8) * (k - 1)
+        if not trumps:
+            score += group * (k - 1)
     if held - k:
         score -= 2
     return score
 
 
 #: The first best lead of a group of one rank and its score, before the endgame, keyed by the
-#: group, the lead limit, seat, trump suit, lateness and penalty (see ``_best_of_group``).
+#: group, the lead limit, seat, trump suit, lateness, penalty and the simple fool (see
+#: ``_best_of_group``).
 _GROUP_BEST: dict[int, tuple[Action, float]] = {}
 
 
 def _best_of_group(
-    seat: int, same: int, limit: int, t: int, late: bool, talon_long: bool
+    seat: int, same: int, limit: int, t: int, late: bool, talon_long: bool, simple: bool
 ) -> tuple[Action, float]:
     k = same.bit_count()
     most = k if k < limit else limit
-    key = ((((same << 6 | most) << 3 | seat) << 3 | t) << 1 | late) << 1 | talon_long
+    key = (((((same << 6 | most) << 3 | seat) << 3 | t) << 1 | late) << 1 | talon_long) << 1
+    key |= simple
     got = _GROUP_BEST.get(key)
     if got is None:
         pen = _LEAD_PEN if talon_long else 8
+        group = _GROUP if simple else 0.0
         best = None
         best_score = -1e9
         for a in _combos(seat, A, same, limit):
-            score = _score(a.cards, t, late, pen, k)
+            score = _score(a.cards, t, late, pen, k, group)
             if score > best_score:
                 best, best_score = a, score
         assert best is not None
@@ -167,6 +177,7 @@ def _lead(g: Game, seat: int) -> Action:
     t = g.trump
     hand = rest = g.hands[seat]
     talon_long = talon_count > 4
+    simple = g.rules.throw_in == "none"  # simple_fool.simple
     if talon_count:
         best: Action | None = None
         best_score = -1e9
@@ -185,7 +196,7 @@ def _lead(g: Game, seat: int) -> Action:
                 if score > best_score:
                     best, best_score = singles[i], score
                 continue
-            a, score = _best_of_group(seat, same, limit, t, late, talon_long)
+            a, score = _best_of_group(seat, same, limit, t, late, talon_long, simple)
             if score > best_score:
                 best, best_score = a, score
         assert best is not None
@@ -201,7 +212,8 @@ def _lead(g: Game, seat: int) -> Action:
     for a in acts:
         cards = a.cards
         k = len(cards)
-        score = _score(cards, t, late, 8, (hand & _RANK_OF[cards[0]]).bit_count())
+        held = (hand & _RANK_OF[cards[0]]).bit_count()
+        score = _score(cards, t, late, 8, held, _GROUP if simple else 0.0)
         unbeatable = 0
         for c in cards:
             if not beaters[c] & possible:
@@ -246,6 +258,8 @@ def _should_take(g: Game, t: int, unbeaten: list[int], plan: list[tuple[int, int
     if talon_count == 0 or talon_count <= max(2, g.n):
         return False
     limit = _TAKE_TALON if not g._transfer else _TAKE_TALON_TR
+    if g.rules.throw_in == "none":  # simple_fool.simple
+        limit = simple_fool.TAKE_TALON
     table = g.table
     if talon_count > limit and not any(a // 13 & 3 == t for a in unbeaten):
         dear = any(d // 13 & 3 == t or (_TAKE_ACE and d % 13 == 12) for _, d in plan)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..actions import BLIND_KINDS, EX, PA, PI, SH, TK, TR, A, Action, ActionKind, D, T
 from ..cards import RANK_MASK, bits
-from . import scored
+from . import round_fool, scored, simple_fool
 from .view import TRUMP_BONUS, View
 
 # ---------------------------------------------------------------------------- random
@@ -42,11 +42,19 @@ def easy_policy(v: View, rng: random.Random) -> Action | None:
     acts = v.acts
     if not acts:
         return None
+    if v.version > LONG_GAME and v.must_act() and rng.random() < 0.25:
+        # round fool: handing hands back and forth, the same lowest lead can go round for
+        # ever (found: deal 180 against normal); break the cycle as normal does
+        return acts[rng.randrange(len(acts))]
     answers = [a for a in acts if a.kind in (D, TR)]
     if any(a.kind is TK for a in acts):
         if answers:
             return min(answers, key=lambda a: (v.value(_played_card(a)), len(a.cards)))
         return next(a for a in acts if a.kind is TK)
+    if round_fool.active(v):
+        out = round_fool.going_out(v)
+        if out is not None:
+            return out
     leads = [a for a in acts if a.kind is A and len(a.cards) == 1]
     if leads:
         return min(leads, key=lambda a: v.value(a.cards[0]))
@@ -131,9 +139,11 @@ def _should_take(
     v: View, unbeaten: list[int], plan: list[tuple[int, int]], w: Weights = NORMAL
 ) -> bool:
     """Take a cheap attack early rather than spend trumps or aces on it."""
-    if v.talon_count == 0 or _late(v):
-        return False
+    if v.talon_count == 0 or _late(v) or round_fool.active(v):
+        return False  # (round fool: a trump saved is a trump handed over with the hand)
     limit = w.take_talon if v.rules.transfer == "off" else w.take_talon_transfer
+    if simple_fool.simple(v.rules):
+        limit = simple_fool.TAKE_TALON
     if v.talon_count > limit and not any(v.is_trump(a) for a in unbeaten):
         dear = any(v.is_trump(d) or (w.take_ace and d % 13 == 12) for _, d in plan)
         home = sum(1 if d < 0 else 2 for _, d in v.table)
@@ -168,7 +178,7 @@ def _defend(v: View, rng: random.Random, w: Weights = NORMAL) -> Action:
         if _late(v):
             return max(plain, key=lambda a: (len(a.cards), -sum(map(v.value, a.cards))))
         return min(plain, key=lambda a: (len(a.cards), sum(map(v.value, a.cards))))
-    plan = defence_plan(v, unbeaten)
+    plan = (round_fool.defence_plan if round_fool.active(v) else defence_plan)(v, unbeaten)
     take = next(a for a in acts if a.kind is TK)
     if plan is not None and not _should_take(v, unbeaten, plan, w):
         a, d = plan[0]
@@ -279,9 +289,12 @@ def _lead(v: View, rng: random.Random, w: Weights = NORMAL) -> Action:
         return scored.lead(v, rng)
     late = _late(v)
     endgame = v.talon_count == 0
+    if endgame and round_fool.active(v):
+        return round_fool.endgame_lead(v)
     t = v.trump
     hand = v.hand
     pen = w.lead_trump_penalty if v.talon_count > 4 else 8
+    group = simple_fool.GROUP_BONUS if simple_fool.simple(v.rules) else 0.0
     best: Action | None = None
     best_score = -1e9
     for a in v.acts:
@@ -300,6 +313,8 @@ def _lead(v: View, rng: random.Random, w: Weights = NORMAL) -> Action:
         if k > 1:
             # pairs: fine when cheap, or late when getting rid of cards is what matters
             score += (6 if late else 2 if left + 2 <= 10 and not trumps else -8) * (k - 1)
+            if not trumps:
+                score += group * (k - 1)
         if (hand & RANK_MASK[left + 2]).bit_count() - k:
             score -= 2  # leaving one of a rank behind wastes a throw-in follow-up
         if endgame:
@@ -317,6 +332,8 @@ def _wants_to_add(v: View, card: int, w: Weights = NORMAL) -> bool:
     """Whether throwing/piling ``card`` at the defender is worth giving it up."""
     rank = card % 13 + 2
     trump = v.is_trump(card)
+    if v.talon_count == 0 and not v.taking and round_fool.active(v):
+        return round_fool.endgame_add(v, card)
     if v.talon_count == 0:
         if v.hand.bit_count() <= 2:
             return True  # emptying the hand wins the deal
