@@ -291,10 +291,7 @@ class GameMoves(GameState):
             self.passed |= 1 << seat
             ev = [_PASS_EV[seat]]
         elif kind is D:
-            # plain ints from here (``+ 0``): a ``Card``, an int subclass, takes CPython's
-            # unspecialised paths wherever it indexes a table or is compared
-            a = cards[0] + 0
-            d = cards[1] + 0
+            a, d = cards
             keep = ~(1 << d)
             self.hands[seat] &= keep
             self.known[seat] &= keep
@@ -308,13 +305,12 @@ class GameMoves(GameState):
             ev = [_event(Event, ("defend", seat, cards, self.attacker, 0, ()))] if tell else []
         elif kind is A:
             if len(cards) == 1:
-                c = cards[0] + 0  # the table holds plain ints (see DEFEND)
+                c = cards[0]
                 m = _BIT[c]
                 self.table.append([c, -1])
             else:
                 m = ranks = 0
-                for card in cards:
-                    c = card + 0
+                for c in cards:
                     m |= 1 << c
                     ranks |= _RANK_OF[c]  # one rank, except in three fool's mixed leads
                     self.table.append([c, -1])
@@ -336,7 +332,7 @@ class GameMoves(GameState):
             self.passed = 0
             ev = [_TAKE_EV[seat]]
         elif kind is T or kind is PI:
-            c = cards[0] + 0
+            c = cards[0]
             keep = ~(1 << c)
             self.hands[seat] &= keep
             self.known[seat] &= keep
@@ -355,8 +351,8 @@ class GameMoves(GameState):
                 m = mask_of(cards)
                 self.hands[seat] &= ~m
                 self.known[seat] &= ~m
-                for card in cards:
-                    self.table.append([card + 0, -1])
+                for c in cards:
+                    self.table.append([c, -1])
             else:
                 self.shown |= 1 << cards[0]
                 self.known[seat] |= 1 << cards[0]

@@ -36,7 +36,7 @@ from typing import Any
 
 import discord
 
-from .hand_views import (
+from .hand_items import (
     ActButton,
     CardButton,
     CardSelect,

@@ -11,7 +11,7 @@ import discord
 
 from ..game.models import AI_DIFFICULTIES, GameSession, LobbyInfo
 from ..i18n import pick_locale, t
-from .hand_views import ShowHandButton
+from .hand_items import ShowHandButton
 from .interactions import _can_manage, _components_view, _Guarded, _ints, _player, _service
 
 log = logging.getLogger(__name__)

@@ -14,7 +14,7 @@ from bot.game.models import GameSession, PublicEvent, SeatInfo
 from bot.i18n import SUPPORTED_LOCALES, has_key, t
 from bot.rendering.server import rules_embed
 from bot.rendering.table import event_line
-from bot.surfaces.hand_views import _move_label
+from bot.surfaces.hand_labels import _move_label
 from engine import PRESETS, Action, ActionKind, Card, Game, RuleSet
 from engine.variants import VARIANTS
 from tests.bot.helpers import message, message_text, rules_details, service
