@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..actions import BLIND_KINDS, EX, PA, PI, SH, TK, TR, A, Action, ActionKind, D, T
 from ..cards import RANK_MASK, bits
+from .spend import never_takes, pile_rank, singles_only
 from .view import TRUMP_BONUS, View
 
 # ---------------------------------------------------------------------------- random
@@ -130,7 +131,7 @@ def _should_take(
     v: View, unbeaten: list[int], plan: list[tuple[int, int]], w: Weights = NORMAL
 ) -> bool:
     """Take a cheap attack early rather than spend trumps or aces on it."""
-    if v.talon_count == 0 or _late(v):
+    if v.talon_count == 0 or _late(v) or never_takes(v):
         return False
     limit = w.take_talon if v.rules.transfer == "off" else w.take_talon_transfer
     if v.talon_count > limit and not any(v.is_trump(a) for a in unbeaten):
@@ -277,6 +278,7 @@ def _lead(v: View, rng: random.Random, w: Weights = NORMAL) -> Action:
     t = v.trump
     hand = v.hand
     pen = w.lead_trump_penalty if v.talon_count > 4 else 8
+    singles = singles_only(v)
     best: Action | None = None
     best_score = -1e9
     for a in v.acts:
@@ -284,6 +286,8 @@ def _lead(v: View, rng: random.Random, w: Weights = NORMAL) -> Action:
             continue
         cards = a.cards
         k = len(cards)
+        if singles and k > 1:
+            continue
         left = cards[0] % 13
         trumps = 0
         for c in cards:
@@ -295,7 +299,7 @@ def _lead(v: View, rng: random.Random, w: Weights = NORMAL) -> Action:
         if k > 1:
             # pairs: fine when cheap, or late when getting rid of cards is what matters
             score += (6 if late else 2 if left + 2 <= 10 and not trumps else -8) * (k - 1)
-        if (hand & RANK_MASK[left + 2]).bit_count() - k:
+        if (hand & RANK_MASK[left + 2]).bit_count() - k and not singles:
             score -= 2  # leaving one of a rank behind wastes a throw-in follow-up
         if endgame:
             unbeatable = sum(1 for c in cards if _unbeatable_by(v, v.defender, c))
@@ -321,6 +325,9 @@ def _wants_to_add(v: View, card: int, w: Weights = NORMAL) -> bool:
     if trump:
         return False
     if v.taking:
+        cap = pile_rank(v)
+        if cap is not None:
+            return rank <= cap
         return rank <= (max(11, w.pile_rank) if _late(v) else w.pile_rank)
     if _late(v):
         return rank <= max(12, w.throw_rank)

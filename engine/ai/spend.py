@@ -1,0 +1,65 @@
+"""``normal``'s judgement on the presets where the plain game's card economy is wrong.
+
+The plain game's ``normal`` saves its trumps and aces while the talon lasts: it takes an attack
+rather than beat it with one, and hands a taker any plain card. Three catalogue variants
+change what those cards are worth, and there that economy loses to the beginner (``easy``,
+who beats whenever it can); measured with ``bench/ai_strength.py --variants`` (normal's
+not-fool rate minus easy's, 2 players, 2,000 seat-swapped games per figure, deals
+10000-10999 and 20000-20999; each rule below on its own and with the others):
+
+- **trumpless** (no trumps): an ace is not a reserve that beats anything, only the top of
+  its suit, and a card handed to a taker is a card it keeps (nothing can trump it later).
+  Normal was even with easy (+1.5 / +0.1). Beating rather than taking: +4 to +8; leading the
+  lowest single card rather than pairs while the talon lasts (a pair is seen at once and
+  must be beaten in two suits; led singly, the second card can still follow as a throw-in
+  once the beater is seen): +4 to +7; all of these and piling only cards up to 10 on a
+  taker: +11.2 / +11.2.
+- **royal** (the lowest rank is beaten only by an ace): the 6 is everybody's cheapest lead,
+  so saving aces meant taking 6 after 6 into a hand that cannot beat with them. Normal was
+  +8.4 / +5.6; beating whenever it can: +23.7 / +23.1; and not piling aces (the only
+  answers to the 6s) on a taker: +29.3 / +29.1. (Keeping the trump part of the take rule and
+  dropping only the aces: +18.4 / +18.5.)
+- **big** (two packs: 18 trumps in play, a talon of 60 cards): trumps are not scarce and
+  taking while the long talon lasts only piles cards up. Normal was +4.0 / +0.9; beating
+  whenever it can: +39.3 / +39.5 (the take rule's cost test kept: +33.7 / +37.1).
+
+Every rule here is gated on the variant, so Podkidnoy, Perevodnoy and every other preset play
+exactly as before. These presets' playouts in ``hard`` go through ``search.playout`` with
+``normal_policy`` (``fastplay`` is the plain game's only), so nothing needs restating there.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .view import View
+
+#: Variants where ``normal`` beats every attack it can while the talon lasts (never takes to
+#: save a trump or an ace): their trumps or aces are not the reserve the plain game's are.
+BEAT_WHEN_ABLE: Final = frozenset({"trumpless", "royal", "big"})
+
+#: Highest plain rank ``normal`` piles on a defender who takes, while the talon lasts, where
+#: the plain game's (any plain card) would hand the taker what it should not have: an ace
+#: (in trumpless fool the top of its suit, which nothing can trump later; in royal fool the
+#: only answer to a lowest-rank card) or, in trumpless, any high card.
+PILE_RANK: Final = {"trumpless": 10, "royal": 13}
+
+
+def never_takes(v: View) -> bool:
+    """Whether ``normal`` beats rather than takes whenever it can beat (see the module)."""
+    return v.rules.variant in BEAT_WHEN_ABLE
+
+
+def pile_rank(v: View) -> int | None:
+    """The highest plain rank piled on a taker while the talon lasts, or None: the plain
+    game's weights decide."""
+    return PILE_RANK.get(v.rules.variant)
+
+
+def singles_only(v: View) -> bool:
+    """Trumpless fool: while the talon lasts, lead the lowest single card (see the module);
+    a lead of several cards of a rank waits for the endgame."""
+    return v.talon_count > 0 and v.rules.variant == "trumpless"
+
+
+__all__ = ["BEAT_WHEN_ABLE", "PILE_RANK", "never_takes", "pile_rank", "singles_only"]
