@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..actions import BLIND_KINDS, EX, PA, PI, SH, TK, TR, A, Action, ActionKind, D, T
 from ..cards import RANK_MASK, bits
-from .spend import never_takes, pile_rank, singles_only
+from .spend import add_rank, never_takes, singles_only
 from .view import TRUMP_BONUS, View
 
 # ---------------------------------------------------------------------------- random
@@ -324,10 +324,10 @@ def _wants_to_add(v: View, card: int, w: Weights = NORMAL) -> bool:
         return not trump or not _unbeatable_by(v, v.defender, card)
     if trump:
         return False
+    cap = add_rank(v)
+    if cap is not None:
+        return rank <= cap
     if v.taking:
-        cap = pile_rank(v)
-        if cap is not None:
-            return rank <= cap
         return rank <= (max(11, w.pile_rank) if _late(v) else w.pile_rank)
     if _late(v):
         return rank <= max(12, w.throw_rank)

@@ -43,6 +43,12 @@ BEAT_WHEN_ABLE: Final = frozenset({"trumpless", "royal", "big"})
 #: (in trumpless fool the top of its suit, which nothing can trump later; in royal fool the
 #: only answer to a lowest-rank card) or, in trumpless, any high card.
 PILE_RANK: Final = {"trumpless": 10, "royal": 13}
+#: Highest plain rank ``normal`` throws in at a defender who is beating, while the talon
+#: lasts, where the plain game's (10, or 12 once the talon is nearly out) is wrong.
+#: Trumpless: a jack is beaten only by a queen, king or ace of its suit, so throwing it in
+#: draws the defender's top cards, and the defender cannot trump it; a queen or higher is
+#: mostly left unbeaten and so handed to the taker with the whole table.
+THROW_RANK: Final = {"trumpless": 11}
 
 
 def never_takes(v: View) -> bool:
@@ -50,10 +56,10 @@ def never_takes(v: View) -> bool:
     return v.rules.variant in BEAT_WHEN_ABLE
 
 
-def pile_rank(v: View) -> int | None:
-    """The highest plain rank piled on a taker while the talon lasts, or None: the plain
-    game's weights decide."""
-    return PILE_RANK.get(v.rules.variant)
+def add_rank(v: View) -> int | None:
+    """The highest plain rank thrown in (or piled on a taker) while the talon lasts, or
+    None: the plain game's weights decide."""
+    return (PILE_RANK if v.taking else THROW_RANK).get(v.rules.variant)
 
 
 def singles_only(v: View) -> bool:
@@ -62,4 +68,4 @@ def singles_only(v: View) -> bool:
     return v.talon_count > 0 and v.rules.variant == "trumpless"
 
 
-__all__ = ["BEAT_WHEN_ABLE", "PILE_RANK", "never_takes", "pile_rank", "singles_only"]
+__all__ = ["BEAT_WHEN_ABLE", "PILE_RANK", "THROW_RANK", "add_rank", "never_takes", "singles_only"]
