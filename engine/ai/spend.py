@@ -4,16 +4,18 @@ The plain game's ``normal`` saves its trumps and aces while the talon lasts: it 
 rather than beat it with one, and hands a taker any plain card. Three catalogue variants
 change what those cards are worth, and there that economy loses to the beginner (``easy``,
 who beats whenever it can); measured with ``bench/ai_strength.py --variants`` (normal's
-not-fool rate minus easy's, 2 players, 2,000 seat-swapped games per figure, deals
-10000-10999 and 20000-20999; each rule below on its own and with the others):
+not-fool rate minus easy's, 2 players, on two ranges of deals: trumpless 10000-10999 and
+20000-20999, 2,000 seat-swapped games per figure; royal and big 10000-10499 and
+20000-20499, 1,000 per figure; each rule below on its own and with the others):
 
 - **trumpless** (no trumps): an ace is not a reserve that beats anything, only the top of
   its suit, and a card handed to a taker is a card it keeps (nothing can trump it later).
-  Normal was even with easy (+1.5 / +0.1). Beating rather than taking: +4 to +8; leading the
-  lowest single card rather than pairs while the talon lasts (a pair is seen at once and
-  must be beaten in two suits; led singly, the second card can still follow as a throw-in
-  once the beater is seen): +4 to +7; all of these and piling only cards up to 10 on a
-  taker: +11.2 / +11.2.
+  Normal was even with easy (+1.5 / +0.1). Beating rather than taking, with piling only
+  cards up to 10 on a taker: +7.2 / +7.6; leading the lowest single card rather than pairs
+  while the talon lasts (a pair is seen at once and must be beaten in two suits; led singly,
+  the second card can still follow as a throw-in once the beater is seen): +5.2 / +8.2; all
+  three: +11.2 / +11.2; and throwing in jacks too at a defender who beats: +14.6 / +14.4
+  (throw ranks 8, 10, 12, 13, 14 gave about 0, +11, +13, +8, +2).
 - **royal** (the lowest rank is beaten only by an ace): the 6 is everybody's cheapest lead,
   so saving aces meant taking 6 after 6 into a hand that cannot beat with them. Normal was
   +8.4 / +5.6; beating whenever it can: +23.7 / +23.1; and not piling aces (the only
