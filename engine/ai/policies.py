@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from ..actions import BLIND_KINDS, EX, PA, PI, SH, TK, TR, A, Action, ActionKind, D, T
 from ..cards import RANK_MASK, bits
 from . import round_fool, scored, simple_fool
+from .spend import add_rank, never_takes, singles_only
 from .view import TRUMP_BONUS, View
 
 # ---------------------------------------------------------------------------- random
@@ -139,7 +140,7 @@ def _should_take(
     v: View, unbeaten: list[int], plan: list[tuple[int, int]], w: Weights = NORMAL
 ) -> bool:
     """Take a cheap attack early rather than spend trumps or aces on it."""
-    if v.talon_count == 0 or _late(v) or round_fool.active(v):
+    if v.talon_count == 0 or _late(v) or round_fool.active(v) or never_takes(v):
         return False  # (round fool: a trump saved is a trump handed over with the hand)
     limit = w.take_talon if v.rules.transfer == "off" else w.take_talon_transfer
     if simple_fool.simple(v.rules):
@@ -295,6 +296,7 @@ def _lead(v: View, rng: random.Random, w: Weights = NORMAL) -> Action:
     hand = v.hand
     pen = w.lead_trump_penalty if v.talon_count > 4 else 8
     group = simple_fool.GROUP_BONUS if simple_fool.simple(v.rules) else 0.0
+    singles = singles_only(v)
     best: Action | None = None
     best_score = -1e9
     for a in v.acts:
@@ -302,6 +304,8 @@ def _lead(v: View, rng: random.Random, w: Weights = NORMAL) -> Action:
             continue
         cards = a.cards
         k = len(cards)
+        if singles and k > 1:
+            continue
         left = cards[0] % 13
         trumps = 0
         for c in cards:
@@ -315,7 +319,7 @@ def _lead(v: View, rng: random.Random, w: Weights = NORMAL) -> Action:
             score += (6 if late else 2 if left + 2 <= 10 and not trumps else -8) * (k - 1)
             if not trumps:
                 score += group * (k - 1)
-        if (hand & RANK_MASK[left + 2]).bit_count() - k:
+        if (hand & RANK_MASK[left + 2]).bit_count() - k and not singles:
             score -= 2  # leaving one of a rank behind wastes a throw-in follow-up
         if endgame:
             unbeatable = sum(1 for c in cards if _unbeatable_by(v, v.defender, c))
@@ -342,6 +346,9 @@ def _wants_to_add(v: View, card: int, w: Weights = NORMAL) -> bool:
         return not trump or not _unbeatable_by(v, v.defender, card)
     if trump:
         return False
+    cap = add_rank(v)
+    if cap is not None:
+        return rank <= cap
     if v.taking:
         return rank <= (max(11, w.pile_rank) if _late(v) else w.pile_rank)
     if _late(v):
