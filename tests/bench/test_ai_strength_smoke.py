@@ -13,10 +13,13 @@ from engine import PRESETS, RuleSet
 
 
 def test_every_preset_is_matched_at_a_table_it_allows() -> None:
+    """Each level against the one below it, on every preset (issue 20)."""
     matches = ai_strength.variant_matches()
-    assert [m[0] for m in matches] == list(PRESETS)
+    assert [m[0] for m in matches] == [name for name in PRESETS for _ in range(2)]
+    pairs = [set(kinds) for _, _, kinds in matches]
+    assert pairs == [{"hard", "normal"}, {"normal", "easy"}] * len(PRESETS)
     for name, size, kinds in matches:
-        assert size == f"{len(kinds)}p" and set(kinds) == {"hard", "normal"}
+        assert size == f"{len(kinds)}p"
         RuleSet.preset(name, players=len(kinds))  # allowed
     sizes = {name: len(kinds) for name, _, kinds in matches}
     assert sizes["reverse"] == 2 and sizes["teams-2v2"] == 4
