@@ -290,11 +290,13 @@ def _defend_list(g: Game, seat: int, t: int, acts: list[Action]) -> Action:
     """``policies._defend`` on a list of legal actions (transfers possible)."""
     unbeaten = [p[0] for p in g.table if p[1] < 0]
     transfers: list[Action] = []
+    show: Action | None = None
     for a in acts:
         k = a.kind
         if k is SH:
-            return a
-        if k is TR:
+            if show is None:
+                show = a
+        elif k is TR:
             transfers.append(a)
     talon_count = len(g.talon)
     late = talon_count <= max(2, g.n)
@@ -308,6 +310,8 @@ def _defend_list(g: Game, seat: int, t: int, acts: list[Action]) -> Action:
     got = _plan(g, seat, t, unbeaten)
     if got is not None and not _should_take(g, t, unbeaten, got[2]):
         return g._beat_acts[seat][got[0]][got[1] + 1]
+    if show is not None:
+        return show  # pass card: only instead of taking (see policies._defend)
     if transfers and (got is None or late):
         return min(transfers, key=lambda a: sum(_value(c, t) for c in a.cards))
     return _TAKE[seat]
