@@ -8,6 +8,7 @@ masks, no sorting of whole hands, no observation objects.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..actions import BLIND_KINDS, EX, PA, PI, SH, TK, TR, A, Action, ActionKind, D, T
@@ -116,8 +117,12 @@ class Weights:
 NORMAL = Weights()
 
 
-def defence_plan(v: View, unbeaten: list[int]) -> list[tuple[int, int]] | None:
-    """Beat every unbeaten card, most constrained first, each with its cheapest beater."""
+def defence_plan(
+    v: View, unbeaten: list[int], pick: Callable[..., int] = min
+) -> list[tuple[int, int]] | None:
+    """Beat every unbeaten card, most constrained first, each with its cheapest beater (with
+    ``pick=max`` its most valuable one: round fool, where what is not spent goes to the other
+    player with the hand)."""
     beaters = v.beaters[v.seat]
     free = v.hand
     order = sorted(unbeaten, key=lambda a: ((free & beaters[a]).bit_count(), -v.value(a)))
@@ -126,7 +131,7 @@ def defence_plan(v: View, unbeaten: list[int]) -> list[tuple[int, int]] | None:
         m = free & beaters[a]
         if not m:
             return None
-        best = min(bits(m), key=v.value)
+        best = pick(bits(m), key=v.value)
         plan.append((a, int(best)))
         free &= ~(1 << best)
     return plan
@@ -177,7 +182,7 @@ def _defend(v: View, rng: random.Random, w: Weights = NORMAL) -> Action:
         if _late(v):
             return max(plain, key=lambda a: (len(a.cards), -sum(map(v.value, a.cards))))
         return min(plain, key=lambda a: (len(a.cards), sum(map(v.value, a.cards))))
-    plan = (round_fool.defence_plan if round_fool.active(v) else defence_plan)(v, unbeaten)
+    plan = defence_plan(v, unbeaten, max if round_fool.active(v) else min)
     take = next(a for a in acts if a.kind is TK)
     if plan is not None and not _should_take(v, unbeaten, plan, w):
         a, d = plan[0]

@@ -32,7 +32,6 @@ ranks.
 from __future__ import annotations
 
 from ..actions import A, Action
-from ..cards import bits
 from .view import View
 
 
@@ -49,23 +48,6 @@ def _ranks(mask: int) -> int:
         r |= 1 << ((low.bit_length() - 1) % 13)
         mask ^= low
     return r.bit_count()
-
-
-def defence_plan(v: View, unbeaten: list[int]) -> list[tuple[int, int]] | None:
-    """``policies.defence_plan`` with the most valuable beater of each card instead of the
-    cheapest: what is not spent goes to the other player with the hand."""
-    beaters = v.beaters[v.seat]
-    free = v.hand
-    order = sorted(unbeaten, key=lambda a: ((free & beaters[a]).bit_count(), -v.value(a)))
-    plan: list[tuple[int, int]] = []
-    for a in order:
-        m = free & beaters[a]
-        if not m:
-            return None
-        best = max(bits(m), key=v.value)
-        plan.append((a, int(best)))
-        free &= ~(1 << best)
-    return plan
 
 
 def endgame_lead(v: View) -> Action:
@@ -115,4 +97,4 @@ def going_out(v: View) -> Action | None:
     return None
 
 
-__all__ = ["active", "defence_plan", "endgame_add", "endgame_lead", "going_out"]
+__all__ = ["active", "endgame_add", "endgame_lead", "going_out"]
