@@ -281,8 +281,8 @@ class GameMoves(GameState):
         The branches are ordered by how often random play takes them, and events are built
         with every field through ``_event`` (see there). With ``narrate`` off (search worlds,
         random self-play) the engine builds no events of its own, so the list returned is empty
-        or holds only what a variant adds: building them was about a fifth of the cost of an
-        action that nobody reads.
+        or holds only what a variant adds: building them was about a fifth of the cost of
+        applying an action, for events nobody reads.
         """
         seat, kind, cards = action
         self.version += 1

@@ -121,7 +121,7 @@ class GameState:
     deal_no: int
     dealer: int
     #: whether applying an action builds its ``Event`` list (see ``apply_unchecked``); search
-    #: and random self-play turn it off, since about a fifth of an action's cost is narration
+    #: and random self-play turn it off: narration was about a fifth of applying an action
     narrate: bool
     _deck: int
     _beat_tab: tuple[tuple[int, ...], ...]  # [seat][card]: the cards that beat it (Variant)
