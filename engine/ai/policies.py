@@ -198,8 +198,8 @@ def _defend(v: View, rng: random.Random, w: Weights = NORMAL) -> Action:
         # pass card: show a trump only instead of taking. Showing whenever it could left
         # normal level with easy (55.5% vs 54.0%, perevodnoy-pass-card 2p, 400 games,
         # bench/ai_strength.py --variants); never showing 68.8% vs 41.2%; only instead of a
-        # take 69.2% vs 40.5% (deals 5000-5199: 66.5% vs 42.5%, never 66.2% vs 43.0%). Shown
-        # in the endgame it hands the attack straight back: that alone cost 16 points.
+        # take 69.2% vs 40.5% (deals 5000-5199: 66.5% vs 42.5%, never 66.2% vs 43.0%); that and
+        # showing in the endgame too, 53.0% vs 55.8%: there it hands the attack straight back.
         return shows[0]
     bluff = _bluff(v, rng, unbeaten)
     if bluff is not None:
