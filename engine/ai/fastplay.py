@@ -96,17 +96,11 @@ def _possible(g: Game, seat: int, other: int) -> int:
 def _general(g: Game) -> tuple[int, list[Action]]:
     """One step exactly as the general playout takes it (``search.actor`` and ``normal`` on
     the seat's view); for the cases this module does not handle itself."""
-    from .search import actor
+    from .search import next_to_move
 
-    seat, acts = actor(g)
+    seat, acts = next_to_move(g)
     if seat < 0:
-        for s in g.eligible_attackers():
-            acts = g.legal_actions(s)
-            if acts:
-                seat = s
-                break
-        if seat < 0:
-            raise AssertionError(f"nobody can move in {g!r}")
+        raise AssertionError(f"nobody can move in {g!r}")
     return seat, acts
 
 

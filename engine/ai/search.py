@@ -457,6 +457,18 @@ def actor(g: Game) -> tuple[int, list[Action]]:
     return g.attacker, g.legal_actions(g.attacker)
 
 
+def next_to_move(g: Game) -> tuple[int, list[Action]]:
+    """``actor``, and where it names nobody (only co-attackers holding throw-ins are left)
+    the first eligible attacker with a legal action; ``(-1, [])`` if there is none."""
+    seat, acts = actor(g)
+    if seat < 0:
+        for s in g.eligible_attackers():
+            acts = g.legal_actions(s)
+            if acts:
+                return s, acts
+    return seat, acts
+
+
 def playout(g: Game, rng: random.Random, max_steps: int = 600) -> bool:
     """Play ``g`` on in place, every seat using the ``normal`` policy on its own view.
 
@@ -469,15 +481,9 @@ def playout(g: Game, rng: random.Random, max_steps: int = 600) -> bool:
     for _ in range(max_steps):
         if g.result is not None:
             return True
-        seat, acts = actor(g)
-        if seat < 0:  # only co-attackers holding throw-ins: let the first willing one act
-            for s in g.eligible_attackers():
-                acts = g.legal_actions(s)
-                if acts:
-                    seat = s
-                    break
-            if seat < 0:
-                raise AssertionError(f"nobody can move in {g!r}")
+        seat, acts = next_to_move(g)
+        if seat < 0:
+            raise AssertionError(f"nobody can move in {g!r}")
         choice = normal_policy(view_of_game(g, seat, acts), rng)
         if choice is None:
             choice = acts[0]
@@ -569,13 +575,7 @@ class EndgameSolver:
             self.path.discard(key)
 
     def _search(self, g: Game, key: tuple[Any, ...]) -> bool:
-        mover, acts = actor(g)
-        if mover < 0:
-            for s in g.eligible_attackers():
-                acts = g.legal_actions(s)
-                if acts:
-                    mover = s
-                    break
+        mover, acts = next_to_move(g)
         mine = not g.is_opponent(mover, self.seat)
         value = not mine
         for a in self.order(g, mover, acts):
