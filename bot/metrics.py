@@ -22,7 +22,13 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    GCCollector,
+    Histogram,
+    ProcessCollector,
+)
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
@@ -195,9 +201,14 @@ def _counter(name: str, documentation: str, value: Any) -> CounterMetricFamily:
 
 
 def registry_for(bot: DurakBot) -> CollectorRegistry:
-    """The registry ``/metrics`` serves for ``bot``: its counters and the shared metrics."""
+    """The registry ``/metrics`` serves for ``bot``: its counters, the shared metrics and
+    the process's own figures."""
     registry = CollectorRegistry(auto_describe=True)
     registry.register(BotCollector(bot))
     for metric in _EVENTS:
         registry.register(metric)
+    # The process's CPU time, memory and open files, and Python's garbage collections: what
+    # an operator looks at first when the figures above turn bad.
+    ProcessCollector(registry=registry)
+    GCCollector(registry=registry)
     return registry

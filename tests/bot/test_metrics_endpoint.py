@@ -3,7 +3,9 @@ real HTTP on 127.0.0.1 as Prometheus or a container orchestrator would."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot.app import DurakBot
 from bot.config import ConfigError, config_from_mapping
+from bot.game.reviews import ReviewQueue
 from tests.bot.conftest import build_world, make_bot
 from tests.bot.helpers import message, play_out, start_against_computer
 
@@ -88,6 +91,7 @@ async def test_metrics_move_during_a_game_and_healthz_follows_the_database(
             assert _value(after, counter) > _value(before, counter), counter
         assert _value(after, "durak_deliveries_owed") == 0  # all delivered
         assert ("durak_reviews_queued", ()) in after and ("durak_pings_posted_total", ()) in after
+        assert _value(after, "process_cpu_seconds_total") > 0
         assert message(channel, session.message_id or 0) is not None
 
         status, content_type, body = await _get(bot, "/healthz")
@@ -106,12 +110,30 @@ async def test_metrics_move_during_a_game_and_healthz_follows_the_database(
     assert bot.metrics_server is None
 
 
-async def test_healthz_is_503_until_discord_is_connected(db_path: Path) -> None:
+class _StuckWorker(Executor):
+    """A review worker that never finishes: the reviews stay queued."""
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        return Future()
+
+
+async def test_reviews_queued_and_healthz_is_503_without_discord(db_path: Path) -> None:
     bot = make_bot(db_path)
     async with simcord.run(bot) as env:
         await env.settle()
         server = await bot.start_metrics("127.0.0.1", 0)
         assert server.port > 0
+        queue = bot.review_queue = ReviewQueue(executor=_StuckWorker())  # as review_views does
+        waiting = [
+            asyncio.create_task(queue.review(guild, user, "record", 0))
+            for guild, user in ((1, 10), (1, 11), (2, 12))
+        ]
+        await asyncio.sleep(0)
+        assert _value(await _scrape(bot), "durak_reviews_queued") == 3
+        queue.close()
+        for task in waiting:
+            task.cancel()
+        await asyncio.gather(*waiting, return_exceptions=True)
         await bot.shards[0].disconnect()
         status, _, body = await _get(bot, "/healthz")
         assert status == 503
