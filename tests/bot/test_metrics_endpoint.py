@@ -10,12 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-import pytest
 import simcord
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.app import DurakBot
-from bot.config import ConfigError, config_from_mapping
 from bot.game.reviews import ReviewQueue
 from tests.bot.conftest import build_world, make_bot
 from tests.bot.helpers import message, play_out, start_against_computer
@@ -140,12 +138,3 @@ async def test_reviews_queued_and_healthz_is_503_without_discord(db_path: Path) 
         assert json.loads(body)["discord"] == "gateway shard(s) 0 disconnected"
         await bot.close()
 
-
-def test_metrics_port_setting() -> None:
-    assert config_from_mapping({}).metrics_port is None
-    config = config_from_mapping({"METRICS_PORT": "9108", "METRICS_HOST": "0.0.0.0"})
-    assert (config.metrics_port, config.metrics_host) == (9108, "0.0.0.0")
-    assert config_from_mapping({"METRICS_PORT": "9108"}).metrics_host == "127.0.0.1"
-    for bad in ("0", "70000", "nine"):
-        with pytest.raises(ConfigError, match="METRICS_PORT"):
-            config_from_mapping({"METRICS_PORT": bad})
