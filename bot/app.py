@@ -28,6 +28,7 @@ from .game.service import GameService
 from .health import Heartbeat
 from .httpd import MetricsServer
 from .i18n import DurakTranslator, pick_locale, t
+from .metrics import registry_for
 from .sharding import ShardScope
 from .storage import Storage
 from .surfaces.answers import log_lost_answer
@@ -245,8 +246,6 @@ class DurakBot(commands.AutoShardedBot):
 
     async def start_metrics(self, host: str, port: int) -> MetricsServer:
         """Serve /metrics and /healthz on ``host:port`` (port 0: any free port, for tests)."""
-        from .metrics import registry_for  # lazy: prometheus_client only when asked for
-
         if self.metrics_server is None:
             self.metrics_server = MetricsServer(registry_for(self), self.health_report, host, port)
             await self.metrics_server.start()
