@@ -173,11 +173,17 @@ class BotCollector(Collector):
         yield _counter(
             "durak_live_hand_drops", "Live hand edits given up.", stats and stats.dropped
         )
-        yield _counter("durak_pings_posted", "Turn pings posted.", pings and pings.posted)
-        yield _counter("durak_pings_edited", "Turn pings edited in place.", pings and pings.edited)
+        yield _counter(
+            "durak_pings_posted", "Turn pings and reminders posted.", pings and pings.posted
+        )
+        yield _counter(
+            "durak_pings_edited",
+            "Unanswered turn pings brought up to date in place.",
+            pings and pings.edited,
+        )
         yield _counter(
             "durak_pings_skipped",
-            "Turn pings not sent: the player was here.",
+            "Turn pings not sent: the player is watching, or turned pings off.",
             pings and pings.skipped,
         )
         reviews = getattr(bot, "review_queue", None)
