@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 import simcord
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -48,6 +49,7 @@ def _total(samples: Samples, name: str) -> float:
     return sum(value for (sample, _), value in samples.items() if sample == name)
 
 
+@pytest.mark.slow(sample=1)  # a game of a few moves: in make test, not make check
 async def test_metrics_move_during_a_game_and_healthz_follows_the_database(
     db_path: Path,
 ) -> None:
