@@ -22,7 +22,7 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('/src/pyproject
 
 # Then the code, installed as a package (dependencies are already there) and the sources
 # removed, so nothing runs from a directory a volume could shadow.
-COPY README.md /src/README.md
+COPY README.md LICENSE /src/
 COPY engine /src/engine
 COPY bot /src/bot
 COPY cogs /src/cogs

@@ -17,7 +17,7 @@ LINT_DIRS := $(wildcard engine bot cogs tests bench)
 PYTEST_WORKERS ?= auto
 PYTEST := $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal
 
-.PHONY: test check fast lint typecheck pytest run bench clean venv
+.PHONY: test check fast lint typecheck pytest run sync bench clean venv
 
 venv: $(STAMP)
 
@@ -45,8 +45,13 @@ pytest: $(STAMP)
 fast: $(STAMP)
 	$(PYTEST) -m "not slow"
 
+# The bot with DISCORD_TOKEN (from .env or the environment); without it, the terminal game.
 run: $(STAMP)
 	$(BIN)/python -m bot --play-offline
+
+# Registers the slash commands for every server and exits: once, and after each upgrade.
+sync: $(STAMP)
+	$(BIN)/python -m bot --sync global
 
 bench: $(STAMP)
 	@set -e; found=0; \

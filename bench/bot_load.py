@@ -836,7 +836,7 @@ class Options:
     processes: int = 1
     process_index: int = 0  # which of those processes this is
     #: The SQLite backend: the bot's (aiosqlite) or the one it had before (its own thread,
-    #: bench/sqlite_thread.py), for the comparison the README reports.
+    #: bench/sqlite_thread.py), for the comparison docs/benchmarks.md reports.
     sqlite_driver: str = "aiosqlite"
     profile: str = ""  # write a cProfile of the click rounds there
 

@@ -1,4 +1,4 @@
-"""Draw a real hand message as Discord shows it, for the README: docs/img/hand-en.png and
+"""Draw a real hand message as Discord shows it, for docs/playing.md: docs/img/hand-en.png and
 docs/img/hand-ru.png, 450 px wide (the width a message column has on a phone and in a narrow
 desktop window).
 

@@ -27,7 +27,7 @@ __all__ = ["NO_TOKEN_MESSAGE", "main", "start_failure"]
 NO_TOKEN_MESSAGE = (
     "DISCORD_TOKEN is not set: create an application in the Discord developer portal "
     "(https://discord.com/developers/applications), open its Bot page, copy the token and put "
-    "it into .env as DISCORD_TOKEN=... (see README, 'Running the bot on Discord')."
+    "it into .env as DISCORD_TOKEN=... (see README, 'Discord set-up')."
 )
 
 log = logging.getLogger("bot")

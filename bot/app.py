@@ -26,7 +26,9 @@ from .config import Config
 from .game.models import AiFactory, GameSession
 from .game.service import GameService
 from .health import Heartbeat
+from .httpd import MetricsServer
 from .i18n import DurakTranslator, pick_locale, t
+from .metrics import registry_for
 from .sharding import ShardScope
 from .storage import Storage
 from .surfaces.answers import log_lost_answer
@@ -161,6 +163,8 @@ class DurakBot(commands.AutoShardedBot):
         self.commands_only = commands_only
         self.synced: list[app_commands.AppCommand] | None = None
         self._heartbeat: Heartbeat | None = None
+        #: The /metrics and /healthz endpoint, when METRICS_PORT is set (bot/httpd.py).
+        self.metrics_server: MetricsServer | None = None
         self.clock = clock
         self._seed_factory = seed_factory
         self._ai_factory = ai_factory
@@ -216,6 +220,8 @@ class DurakBot(commands.AutoShardedBot):
             self._resume(restored), name="durak-resume"
         )
         await self._sync_commands()
+        if self.config.metrics_port is not None:
+            await self.start_metrics(self.config.metrics_host, self.config.metrics_port)
         if self.config.heartbeat_file is not None:
             self._heartbeat = Heartbeat(
                 self.config.heartbeat_file, self.health_problem, ready=self.wait_until_ready
@@ -238,8 +244,23 @@ class DurakBot(commands.AutoShardedBot):
             invite,
         )
 
+    async def start_metrics(self, host: str, port: int) -> MetricsServer:
+        """Serve /metrics and /healthz on ``host:port`` (port 0: any free port, for tests)."""
+        if self.metrics_server is None:
+            self.metrics_server = MetricsServer(registry_for(self), self.health_report, host, port)
+            await self.metrics_server.start()
+        return self.metrics_server
+
+    async def health_report(self) -> dict[str, str | None]:
+        """What keeps this process from serving its servers, per part (None: fine)."""
+        return {"discord": self._discord_problem(), "database": await self._database_problem()}
+
     async def health_problem(self) -> str | None:
         """What keeps this process from serving its servers right now, or None."""
+        report = await self.health_report()
+        return report["discord"] or report["database"]
+
+    def _discord_problem(self) -> str | None:
         if self.is_closed():
             return "the bot is shutting down"
         if not self.is_ready():
@@ -247,6 +268,9 @@ class DurakBot(commands.AutoShardedBot):
         down = sorted(shard_id for shard_id, shard in self.shards.items() if shard.is_closed())
         if down:
             return f"gateway shard(s) {', '.join(map(str, down))} disconnected"
+        return None
+
+    async def _database_problem(self) -> str | None:
         if self.storage is None:
             return "the database is not open"
         try:
@@ -337,6 +361,9 @@ class DurakBot(commands.AutoShardedBot):
         )
 
     async def close(self) -> None:
+        if self.metrics_server is not None:
+            await self.metrics_server.stop()
+            self.metrics_server = None
         if self._heartbeat is not None:
             await self._heartbeat.stop()
             self._heartbeat = None

@@ -52,6 +52,10 @@ class Config:
     database_url: str | None = None
     #: Whether games get their own thread in guilds that never set ``threads`` themselves.
     default_threads: bool = True
+    #: Port of the ``/metrics`` and ``/healthz`` endpoint (bot/httpd.py); None = no endpoint.
+    metrics_port: int | None = None
+    #: Address it listens on: loopback unless the operator opens it (Docker: 0.0.0.0).
+    metrics_host: str = "127.0.0.1"
 
     @property
     def database(self) -> str:
@@ -168,6 +172,9 @@ def config_from_mapping(env: Mapping[str, str]) -> Config:
     turn_timer = _parse_int(env, "DEFAULT_TURN_TIMER_SECONDS", minimum=0)
     shard_ids, shard_count = _parse_shards(env)
     heartbeat = _clean(env, "HEARTBEAT_FILE")
+    metrics_port = _parse_int(env, "METRICS_PORT", minimum=1)
+    if metrics_port is not None and metrics_port > 65535:
+        raise ConfigError(f"METRICS_PORT must be a TCP port (1-65535), got {metrics_port}.")
 
     database_url = _clean(env, "DATABASE_URL")
     database_path = _clean(env, "DATABASE_PATH")
@@ -197,6 +204,8 @@ def config_from_mapping(env: Mapping[str, str]) -> Config:
         heartbeat_file=Path(heartbeat) if heartbeat else None,
         database_url=database_url,
         default_threads=_parse_bool(env, "DEFAULT_THREADS", True),
+        metrics_port=metrics_port,
+        metrics_host=_clean(env, "METRICS_HOST") or "127.0.0.1",
     )
 
 

@@ -52,7 +52,7 @@ class _ServiceCore:
         publisher: Publisher | None = None,
         *,
         clock: Callable[[], float] = time.time,
-        ai_delay: float = 0.5,  # bot.config.AI_DELAY_DEFAULT: pacing, see README
+        ai_delay: float = 0.5,  # bot.config.AI_DELAY_DEFAULT: pacing, see docs/operations.md
         seed_factory: Callable[[], int] | None = None,
         ai_factory: AiFactory | None = None,
         deadline_policy: DeadlinePolicy | None = None,

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import deque
 from collections.abc import Iterable
 from typing import Any
 
 from engine import Action, IllegalAction
 
+from .. import metrics
 from .. import storage as st
 from ..ratings import record_outs
 from .core import _ServiceCore
@@ -107,6 +109,7 @@ class _PlayFlow(_ServiceCore):
             results, fools, text = await self._final_results(
                 session, candidate.result, session.forfeits
             )
+            started = time.perf_counter()
             await self.storage.finish_game(
                 session.game_id,
                 results,
@@ -116,6 +119,7 @@ class _PlayFlow(_ServiceCore):
                 record_line=line,
             )
         else:
+            started = time.perf_counter()
             await self.storage.save_state(
                 session.game_id,
                 snapshot,
@@ -125,6 +129,7 @@ class _PlayFlow(_ServiceCore):
                 timer_strikes={str(k): v for k, v in new_strikes.items()},
                 record_line=line,
             )
+        metrics.move_committed(time.perf_counter() - started)
         # Committed: only now does the live game change.
         session.game = candidate
         session.events = new_events
@@ -200,7 +205,12 @@ class _PlayFlow(_ServiceCore):
                     # The computer decides from its own observation only, off the event loop.
                     obs = session.game.observation(seat)
                     try:
-                        choice = await asyncio.to_thread(self._player(session, seat).choose, obs)
+                        choice = await asyncio.to_thread(
+                            metrics.think,
+                            session.seats[seat].computer or "?",
+                            self._player(session, seat).choose,
+                            obs,
+                        )
                     except Exception:
                         # A broken computer must not freeze the table: make the move a timed
                         # out human would get (only when the game waits for this seat).

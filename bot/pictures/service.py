@@ -23,6 +23,7 @@ import discord
 
 from ..game.models import GameSession, LobbyInfo
 from ..i18n import t
+from ..metrics import timed_render
 from .scene import Scene, lobby_scene, table_scene
 from .table import render_png
 
@@ -111,7 +112,7 @@ class TablePictures:
             return cached
         try:
             png = await asyncio.get_running_loop().run_in_executor(
-                self._executor, render_png, scene
+                self._executor, timed_render, render_png, scene
             )
         except Exception:
             self.failures += 1

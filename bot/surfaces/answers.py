@@ -29,6 +29,7 @@ from typing import Any
 
 import discord
 
+from .. import metrics
 from .delivery import prompt_retry
 
 __all__ = [
@@ -88,6 +89,8 @@ async def acknowledge(interaction: discord.Interaction) -> bool:
     except (discord.HTTPException, TimeoutError) as exc:
         log_lost_answer(interaction, exc)
         return False
+    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    metrics.ACKNOWLEDGE_SECONDS.observe(max(age, 0.0))
     return True
 
 

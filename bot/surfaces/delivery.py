@@ -206,6 +206,8 @@ class Delivery:
         #: for coalescing, i.e. for ``interval`` after the edit.
         self._last_table: dict[int, float] = {}
         self._closing = False
+        #: Attempts that failed transiently and were tried again (read by bot/metrics.py).
+        self.retried = 0
 
     # ----------------------------------------------------------------- owing
 
@@ -225,6 +227,10 @@ class Delivery:
         """Slots still owed for a game (for tests and diagnostics)."""
         game = self._games.get(game_id)
         return sorted(game.slots, key=lambda s: _ORDER[s.split(":")[0]]) if game else []
+
+    def owed(self) -> int:
+        """Obligations not yet taken by Discord, over every game."""
+        return sum(len(game.slots) for game in self._games.values())
 
     def _owe(self, game_id: int, owed: _Owed) -> None:
         if self._closing:
@@ -280,6 +286,7 @@ class Delivery:
                     self._last_table[game_id] = loop.time()
                 if not done:
                     game.failures += 1
+                    self.retried += 1
                     await self._sleep(backoff_delay(game.failures, retry_after))
                     continue
                 game.failures = 0

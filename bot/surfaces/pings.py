@@ -18,7 +18,7 @@ Now a ping is the exception, sent only when a mention is what gets the player ba
 
 Preferences are read from SQLite once per user and cached (the only writer is ``/durak me``,
 which updates the cache). The slot lives in memory: after a restart a ping posted by the
-previous process stays until the game ends (documented in the README).
+previous process stays until the game ends (documented in docs/playing.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Keeps bench/hand_picture.py (the README's hand pictures) runnable: it draws the hand
+"""Keeps bench/hand_picture.py (docs/playing.md's hand pictures) runnable: it draws the hand
 message the bot builds, at Discord's width, in both languages."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ def test_draws_both_hands_at_discords_width(tmp_path: Path) -> None:
 
 
 def test_the_sample_offers_the_menu_of_several_cards() -> None:
-    """The picture shows what the README says: each card leads alone, and the leads of the
+    """The picture shows what docs/playing.md says: each card leads alone, and the leads of the
     three nines together are options of the menu."""
     from bot.surfaces.hand_controls import controls
 

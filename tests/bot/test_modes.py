@@ -161,14 +161,15 @@ async def test_rules_command_shows_a_variants_text(simcord_env: simcord.Env, wor
     assert VARIANTS["magadan"].rule_text[:60] in text
 
 
-def test_readme_lists_every_preset() -> None:
+def test_docs_list_every_preset() -> None:
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    table = readme.split("| preset | game |", 1)[1].split("\n\n", 1)[0]
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    presets = (docs / "presets.md").read_text(encoding="utf-8")
+    table = presets.split("| preset | game |", 1)[1].split("\n\n", 1)[0]
     listed = set(re.findall(r"`([a-z0-9-]+)`", table))
     assert set(PRESETS) <= listed, sorted(set(PRESETS) - listed)
-    assert "[twist]" in readme
+    assert "[twist]" in (docs / "playing.md").read_text(encoding="utf-8")
 
 
 # ------------------------------------------------------------------ what a variant makes public

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -138,8 +139,25 @@ def test_env_example_is_valid_and_documents_every_key() -> None:
         "SHARD_IDS",
         "SHARD_COUNT",
         "HEARTBEAT_FILE",
+        "METRICS_PORT",
+        "METRICS_HOST",
         "DEFAULT_THREADS",
     }
+    # ... and the operator's manual has a row for each (DATABASE_PATH, the older name, too)
+    manual = (example.parent / "docs" / "operations.md").read_text(encoding="utf-8")
+    table = manual.split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    rows = set(re.findall(r"^\| `([A-Z_]+)` \|", table, re.MULTILINE))
+    assert rows == documented | {"DATABASE_PATH"}
+
+
+def test_metrics_port_setting() -> None:
+    assert config_from_mapping({}).metrics_port is None
+    config = config_from_mapping({"METRICS_PORT": "9464", "METRICS_HOST": "0.0.0.0"})
+    assert (config.metrics_port, config.metrics_host) == (9464, "0.0.0.0")
+    assert config_from_mapping({"METRICS_PORT": "9464"}).metrics_host == "127.0.0.1"
+    for bad in ("0", "70000", "nine"):
+        with pytest.raises(ConfigError, match="METRICS_PORT"):
+            config_from_mapping({"METRICS_PORT": bad})
 
 
 def test_database_url_chooses_the_backend() -> None:
