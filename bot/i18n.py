@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import discord
+from babel import Locale
+from babel.plural import PluralRule
 from discord import app_commands
 
 __all__ = [
@@ -37,6 +39,7 @@ __all__ = [
     "pick_locale",
     "placeholders",
     "plural_category",
+    "plural_forms",
     "t",
     "tn",
 ]
@@ -126,6 +129,7 @@ def set_command_ids(top_level: dict[str, int], paths: list[str] | None = None) -
     (``</durak help:ID>``): each client then shows the command in its own language and a
     click fills it in, where plain ``/durak help`` is English for everyone."""
     _COMMAND_IDS.clear()
+    _mention_commands.cache_clear()
     for path in paths or []:
         top = path.split(" ", 1)[0]
         if top in top_level:
@@ -146,7 +150,10 @@ def command_paths(payloads: list[dict[str, Any]]) -> list[str]:
     return out
 
 
+@cache
 def _mention_commands(text: str) -> str:
+    """The template with its commands as mentions; cached per template (cleared when the
+    ids change), so the regex runs once per string, not on every message."""
     if not _COMMAND_IDS:
         return text
 
@@ -187,20 +194,28 @@ def t(key: str, locale: LocaleLike = DEFAULT_LOCALE, /, **kwargs: Any) -> str:
         return template
 
 
-def plural_category(count: int, locale: LocaleLike) -> str:
-    """CLDR plural category ('one'/'few'/'many') for integer counts.
+@cache
+def _plural_rule(locale: str) -> PluralRule:
+    """Babel's copy of the CLDR plural rule of a supported locale, built once."""
+    return Locale.parse(locale).plural_form
 
-    English only distinguishes one/other; we spell "other" as 'many' and keep an identical
-    'few' so both languages share the same key set.
+
+def plural_category(count: int, locale: LocaleLike) -> str:
+    """The CLDR plural category of an integer count: 'one'/'few'/'many' in Russian,
+    'one'/'other' in English.
+
+    The rule comes from Babel's copy of the Unicode CLDR data rather than our own code,
+    because a hand-written rule gets the teens (11-14, 111-114) wrong sooner or later, and
+    every new language would need its own.
     """
-    n = abs(count)
-    if normalize_locale(locale) == "ru":
-        if n % 10 == 1 and n % 100 != 11:
-            return "one"
-        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-            return "few"
-        return "many"
-    return "one" if n == 1 else "many"
+    return str(_plural_rule(normalize_locale(locale))(abs(count)))
+
+
+def plural_forms(locale: LocaleLike) -> frozenset[str]:
+    """The categories an integer count can take in ``locale``: the forms every ``plural.*``
+    string of that language needs (fractions, CLDR's Russian 'other', never occur here)."""
+    rule = _plural_rule(normalize_locale(locale))
+    return frozenset(str(rule(n)) for n in range(200))
 
 
 def tn(key: str, count: int, locale: LocaleLike = DEFAULT_LOCALE, /, **kwargs: Any) -> str:

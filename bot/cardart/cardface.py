@@ -252,10 +252,18 @@ def _text(
     draw.text(xy, text, font=face, fill=fill, anchor=anchor, stroke_width=0, stroke_fill=None)
 
 
-def table_face(card: int, w: int, h: int, *, trump: bool = False) -> Image.Image:
+def table_face(
+    card: int,
+    w: int,
+    h: int,
+    *,
+    trump: bool = False,
+    ranks: tuple[str, ...] = RANK_LABELS,
+) -> Image.Image:
     """A face-up table card of ``w`` x ``h`` pixels (no shadow): rank and suit in the top-left
-    corner, a large suit in the middle, a gold corner on a trump."""
-    rank, suit = RANK_LABELS[card % 13], SUIT_SYMBOLS[card // 13 & 3]  # & 3: a twin too
+    corner, a large suit in the middle, a gold corner on a trump. ``ranks``: the 13 rank
+    labels of the picture's language (:func:`bot.cardart.labels.rank_labels`)."""
+    rank, suit = ranks[card % 13], SUIT_SYMBOLS[card // 13 & 3]  # & 3: a twin too
     colour = suit_colour(card // 13 & 3)
     s = _TABLE_SCALE
     img, draw = _canvas(w, h)
@@ -275,10 +283,12 @@ def table_face(card: int, w: int, h: int, *, trump: bool = False) -> Image.Image
     return img.resize((w, h), Image.Resampling.LANCZOS)
 
 
-def table_sideways_face(card: int, w: int, h: int) -> Image.Image:
+def table_sideways_face(
+    card: int, w: int, h: int, *, ranks: tuple[str, ...] = RANK_LABELS
+) -> Image.Image:
     """The turned-up trump lying across under the talon, ``w`` x ``h`` (landscape): the index
     upright at the left end, the part that shows from under the talon."""
-    rank, suit = RANK_LABELS[card % 13], SUIT_SYMBOLS[card // 13 & 3]  # & 3: a twin too
+    rank, suit = ranks[card % 13], SUIT_SYMBOLS[card // 13 & 3]  # & 3: a twin too
     colour = suit_colour(card // 13 & 3)
     s = _TABLE_SCALE
     img, draw = _canvas(w, h)

@@ -14,6 +14,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageFilter
 
+from engine.cards import RANK_LABELS
+
 from ..cardart.cardface import suit_colour, table_back, table_face, table_sideways_face
 
 __all__ = [
@@ -53,18 +55,19 @@ def _shadowed(small: Image.Image) -> Image.Image:
     return shade
 
 
-@lru_cache(maxsize=64)
-def face(card: int, trump: bool = False) -> Image.Image:
-    """A face-up card; a gold corner marks a trump (it is what players look for first)."""
+@lru_cache(maxsize=128)
+def face(card: int, trump: bool = False, ranks: tuple[str, ...] = RANK_LABELS) -> Image.Image:
+    """A face-up card; a gold corner marks a trump (it is what players look for first).
+    ``ranks``: the rank letters of the picture's language (В Д К Т in Russian)."""
     # card % 52: a second pack's twin (big fool) has its first-pack card's face
-    return _shadowed(table_face(card % 52, CARD_W, CARD_H, trump=trump))
+    return _shadowed(table_face(card % 52, CARD_W, CARD_H, trump=trump, ranks=ranks))
 
 
-@lru_cache(maxsize=8)
-def sideways_face(card: int) -> Image.Image:
+@lru_cache(maxsize=16)
+def sideways_face(card: int, ranks: tuple[str, ...] = RANK_LABELS) -> Image.Image:
     """The turned-up trump lying across under the talon: landscape, with the index upright at
     the left end (the part that shows from under the talon)."""
-    return _shadowed(table_sideways_face(card % 52, CARD_H, CARD_W))
+    return _shadowed(table_sideways_face(card % 52, CARD_H, CARD_W, ranks=ranks))
 
 
 @lru_cache(maxsize=4)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from engine.cards import NO_TRUMP, SUIT_NAMES
 
+from ..cardart.labels import LATIN_RANKS, rank_labels
 from ..game.models import GameSession, LobbyInfo
 from ..game.rules import waiting_seats
 from ..i18n import t
@@ -108,6 +109,8 @@ class Scene:
     last_played: tuple[int, ...] = ()
     #: The turn timer's time left, translated ("0:40 left"); "" without a timer.
     time_left: str = ""
+    #: The 13 rank labels the cards are drawn with (В Д К Т on a Russian table).
+    ranks: tuple[str, ...] = LATIN_RANKS
 
 
 def _name(text: str, number: int, loc: str) -> str:
@@ -234,4 +237,5 @@ def table_scene(session: GameSession, now: float | None = None) -> Scene:
         banner=banner,
         last_played=last_played(session),
         time_left=_time_left(session, now, loc),
+        ranks=rank_labels(loc),
     )

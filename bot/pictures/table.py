@@ -357,7 +357,7 @@ def _talon(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     tx = _LEFT_X - (CARD_W + 50) // 2 + 50
     ty = _CENTRE_Y - CARD_H // 2
     if scene.trump_card is not None:
-        _paste(img, sideways_face(scene.trump_card), tx - 50, _CENTRE_Y - CARD_W // 2)
+        _paste(img, sideways_face(scene.trump_card, scene.ranks), tx - 50, _CENTRE_Y - CARD_W // 2)
     if scene.talon > 0:
         # A thicker stack for a fuller talon (up to four edges showing).
         layers = min(4, 1 + (scene.talon - 1) // 8)
@@ -445,13 +445,15 @@ def _pairs(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     top = _CENTRE_Y - (rows * pair_h + (rows - 1) * row_gap) // 2
     trump = scene.pair_trump if scene.pair_trump >= 0 else scene.trump
     last = set(scene.last_played)
+    ranks = scene.ranks
     for row in range(rows):
         chunk = pairs[row * cols : (row + 1) * cols]
         width = pair_w + step_x * (len(chunk) - 1)
         left = 500 - width / 2
         for i, (attack, defence) in enumerate(chunk):
             x, y = round(left + i * step_x), round(top + row * step_y)
-            _paste(img, face(attack % 52, attack % 52 // 13 == trump), x, y)  # a twin: same face
+            # a twin (big fool) has its first-pack card's face
+            _paste(img, face(attack % 52, attack % 52 // 13 == trump, ranks), x, y)
             if attack in last:
                 _outline(draw, x, y)
             index = row * cols + i
@@ -460,7 +462,8 @@ def _pairs(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
                 if index == scene.judging:
                     _verdict_mark(draw, x + dx, y + dy)
             elif defence is not None:
-                _paste(img, face(defence % 52, defence % 52 // 13 == trump), x + dx, y + dy)
+                card = face(defence % 52, defence % 52 // 13 == trump, ranks)
+                _paste(img, card, x + dx, y + dy)
                 if defence in last:
                     _outline(draw, x + dx, y + dy)
 

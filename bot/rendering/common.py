@@ -21,8 +21,9 @@ from engine.cards import SUIT_NAMES, SUIT_SYMBOLS, sort_key
 from engine.variants import VARIANTS
 
 from ..cardart.emojis import registry as card_emojis
+from ..cardart.labels import card_label
 from ..game.models import GameSession, LobbyInfo, SeatInfo
-from ..i18n import t
+from ..i18n import LocaleLike, t
 
 COLOUR_LOBBY = discord.Colour.blurple()
 
@@ -43,34 +44,51 @@ FIELD_LIMIT = 1024
 DESCRIPTION_LIMIT = 4096
 
 
-def card_text(card: Card) -> str:
-    """``10♥``: suit symbols, because that is how people read cards at a glance."""
-    return card.pretty()
+def card_text(card: Card, locale: LocaleLike = None, *, local_ranks: bool = True) -> str:
+    """``10♥``, ``Т♠`` in Russian: suit symbols, because that is how people read cards at a
+    glance, and the reader's own rank letters (:func:`bot.cardart.labels.card_label`)."""
+    return card_label(card, locale, local_ranks=local_ranks)
 
 
-def cards_text(cards: Iterable[Card], trump: int | None = None) -> str:
+def cards_text(
+    cards: Iterable[Card],
+    trump: int | None = None,
+    locale: LocaleLike = None,
+    *,
+    local_ranks: bool = True,
+) -> str:
     """Cards in hand order (by suit and rank, trumps last when the trump is known)."""
     items = list(cards)
     if trump is not None:
         items.sort(key=lambda c: sort_key(c, trump))
-    return " ".join(card_text(c) for c in items)
+    return " ".join(card_text(c, locale, local_ranks=local_ranks) for c in items)
 
 
-def card_face(card: Card, trump: int | None) -> str:
+def card_face(
+    card: Card, trump: int | None, locale: LocaleLike = None, *, local_ranks: bool = True
+) -> str:
     """``<:dk_As_…:id> A♠`` when card emojis are available, else ``A♠``.
 
     The notation stays next to the picture: screen readers read it, and it is the whole card
     whenever emojis are unavailable. Cards of the ``trump`` suit get the trump face."""
     emoji = card_emojis.markdown(card, card.suit == trump)
-    return f"{emoji} {card.pretty()}" if emoji else card.pretty()
+    text = card_text(card, locale, local_ranks=local_ranks)
+    return f"{emoji} {text}" if emoji else text
 
 
-def cards_face(cards: Iterable[Card], trump: int | None, *, sort: bool = False) -> str:
+def cards_face(
+    cards: Iterable[Card],
+    trump: int | None,
+    locale: LocaleLike = None,
+    *,
+    sort: bool = False,
+    local_ranks: bool = True,
+) -> str:
     """Like :func:`cards_text`, each card with its emoji when available."""
     items = list(cards)
     if sort and trump is not None:
         items.sort(key=lambda c: sort_key(c, trump))
-    return " ".join(card_face(c, trump) for c in items)
+    return " ".join(card_face(c, trump, locale, local_ranks=local_ranks) for c in items)
 
 
 def _fitting(build: Callable[[bool], str], limit: int = FIELD_LIMIT) -> str:

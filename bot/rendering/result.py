@@ -108,7 +108,7 @@ def final_hands(session: GameSession, locale: str) -> list[str]:
             "announce.hand_line",
             locale,
             name=seat_name(seat, locale),
-            cards=cards_text(game.hand(seat.seat), game.trump),
+            cards=cards_text(game.hand(seat.seat), game.trump, locale),
         )
         for seat in session.seats
         if game.hand_size(seat.seat)

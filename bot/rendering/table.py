@@ -39,7 +39,7 @@ def _trump_line(obs: Observation, locale: str) -> str:
     card = obs.trump_card
     # double-trump fool: the turned-up card shows one seat's trump, maybe not this seat's
     if obs.trump_card_in_talon and card is not None and card.suit == obs.trump:
-        return t("table.trump", locale, card=card_face(card, obs.trump))
+        return t("table.trump", locale, card=card_face(card, obs.trump, locale))
     return t("table.trump_suit", locale, suit=suit_text(obs.trump, locale))
 
 
@@ -111,7 +111,7 @@ def _pairs(obs: Observation, locale: str) -> str:
 
     def build(emoji: bool) -> str:
         def face(card: Card) -> str:
-            return card_face(card, obs.trump) if emoji else card_text(card)
+            return card_face(card, obs.trump, locale) if emoji else card_text(card, locale)
 
         lines = []
         for i, (attack, defence) in enumerate(obs.table):
@@ -203,7 +203,7 @@ def event_line(
     trump = session.game.trump
 
     def face(card: Card) -> str:
-        return card_face(card, trump) if emoji else card_text(card)
+        return card_face(card, trump, locale) if emoji else card_text(card, locale)
 
     cards = " ".join(face(c) for c in ev.cards)
     k = ev.kind
@@ -264,16 +264,17 @@ def event_line(
     if k == "trump_change" and ev.cards:
         return t("event.trump_change", locale, suit=suit_text(ev.cards[0].suit, locale))
     if k == "conceal" and ev.cards:  # the public event carries the attack card only
-        return t("event.conceal", locale, name=name, attack=card_text(ev.cards[0]))
+        return t("event.conceal", locale, name=name, attack=card_text(ev.cards[0], locale))
     if k == "accept":
         return t("event.accept", locale, name=name)
     if k == "challenge":
         return t("event.challenge", locale, name=name)
     if k == "reveal" and len(ev.cards) == 2:
         key = "event.reveal_true" if ev.amount else "event.reveal_lie"
-        return t(key, locale, attack=card_text(ev.cards[0]), card=card_text(ev.cards[1]))
+        attack, card = (card_text(c, locale) for c in ev.cards)
+        return t(key, locale, attack=attack, card=card)
     if k == "blind_miss" and ev.cards:
-        return t("event.blind_miss", locale, name=name, card=card_text(ev.cards[0]))
+        return t("event.blind_miss", locale, name=name, card=card_text(ev.cards[0], locale))
     if k == "swap_hands":
         return t("event.swap_hands", locale, name=name, target=_who(session, ev.target, locale))
     if k == "out":
@@ -465,9 +466,9 @@ def hand_embed(
     elif obs.hand:
         description = _fitting(
             lambda emoji: (
-                cards_face(obs.hand, obs.trump, sort=True)
+                cards_face(obs.hand, obs.trump, locale, sort=True)
                 if emoji
-                else cards_text(obs.hand, obs.trump)
+                else cards_text(obs.hand, obs.trump, locale)
             ),
             DESCRIPTION_LIMIT - 200,
         )
@@ -477,7 +478,7 @@ def hand_embed(
         picked = (
             " ".join(f"#{int(c) + 1}" for c in selected)
             if blind
-            else cards_text(selected, obs.trump)
+            else cards_text(selected, obs.trump, locale)
         )
         description += "\n" + t("hand.selected", locale, cards=picked)
     embed = discord.Embed(
@@ -489,7 +490,7 @@ def hand_embed(
                 "hand.other_hand",
                 locale,
                 name=_who(session, s, locale),
-                cards=cards_text(sorted(bits(obs.known_masks[s])), obs.trump) or "—",
+                cards=cards_text(sorted(bits(obs.known_masks[s])), obs.trump, locale) or "—",
             )
             for s in range(len(obs.hand_sizes))
             if s != obs.seat and obs.hand_sizes[s]

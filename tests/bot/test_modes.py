@@ -71,7 +71,7 @@ def test_every_variant_has_its_rule_and_reading_in_both_languages(variant: str) 
 
 def test_mode_name_names_the_twist_only_when_it_adds_one() -> None:
     assert (
-        modes.mode_name("perevodnoy", "trumpless", "en") == "Perevodnoy (passing) + Trumpless fool"
+        modes.mode_name("perevodnoy", "trumpless", "en") == "Perevodnoy (transfer) + Trumpless fool"
     )
     assert modes.mode_name("trumpless", "trumpless", "en") == t("preset.trumpless.name", "en")
     assert modes.mode_name("podkidnoy", "none", "en") == t("preset.podkidnoy.name", "en")
@@ -100,7 +100,7 @@ def test_variant_events_are_narrated_and_a_swap_names_no_card() -> None:
     swap = event_line(PublicEvent("swap", 1, (), -1, 2), s, "en")
     assert swap == t("event.swap", "en", name="p1")
     opened = event_line(PublicEvent("open", 1, (ace,), -1, 1), s, "ru")
-    assert opened is not None and "A♠" in opened
+    assert opened is not None and "Т♠" in opened and "A♠" not in opened  # Russian ranks
     back = event_line(PublicEvent("reshuffle", 1, (six, ace), -1, 2), s, "en")
     assert back is not None and "6♠" in back and "A♠" in back
 
@@ -125,7 +125,7 @@ async def test_a_twist_combines_with_the_base_mode(simcord_env: simcord.Env, wor
     created = await _new(world, mode="perevodnoy", twist="trumpless", seats=2)
     assert created.response is not None and not created.ephemeral
     lobby_id = created.response.id
-    assert "Perevodnoy (passing) + Trumpless fool" in message_text(message(channel, lobby_id))
+    assert "Perevodnoy (transfer) + Trumpless fool" in message_text(message(channel, lobby_id))
     await world["alice"].select(message(channel, lobby_id), ["easy"])
     await world["alice"].click(message(channel, lobby_id), label="Start")
     session = service(simcord_env).session(1)

@@ -284,7 +284,7 @@ async def test_house_rules_shape_new_games(simcord_env: simcord.Env, world: Any)
     created = await alice.slash(channel, "durak new")
     lobby = created.response.message
     text = message_text(lobby)
-    assert "Perevodnoy (passing)" in text and "Players (1, up to 3)" in text
+    assert "Perevodnoy (transfer)" in text and "Players (1, up to 3)" in text
     assert "52-card deck" in text
     await alice.click(lobby, label="Add computer")
     await alice.click(message(channel, lobby.id), label="Add computer")
@@ -383,7 +383,7 @@ async def test_server_language_and_user_locale(
     assert any(m.content.startswith("<@") and "ваш ход" in m.content for m in channel.history())
     table = message_text(message(channel, session.message_id or 0))
     assert "Козырь" in table and ru["table.button.show_hand"] in table
-    assert "Дурак #" in table
+    assert "Дурак №" in table
     # English-speaking users still get their own hands in English.
     shown = await bob.click(
         message(channel, session.message_id or 0), custom_id=f"durak:show:{game_id}"
@@ -400,7 +400,7 @@ async def test_server_discord_language_is_the_fallback(
         created = await alice.slash(channel, "durak new")
         assert catalog("ru")["lobby.button.join"] in message_text(created.response.message)
         board = await alice.slash(channel, "durak leaderboard")
-        assert board.response.embeds[0].title.startswith("Рейтинг")
+        assert board.response.embeds[0].title.startswith("Таблица лидеров")
     await alice.slash(channel, "durak cancel")
 
 

@@ -34,15 +34,34 @@ def _discord_name_ok(name: str) -> bool:
     return all(ch in "-_" or unicodedata.category(ch)[0] in "LN" for ch in name)
 
 
+def _plural_base(key: str) -> str | None:
+    """'plural.cards' for 'plural.cards.few'; None for a key that is not a plural form."""
+    return key.rsplit(".", 1)[0] if key.startswith("plural.") else None
+
+
+def _concepts(locale: str) -> set[str]:
+    """The catalogue's keys with each plural's forms folded into its base: plural forms
+    follow each language's CLDR categories, everything else must match one to one."""
+    return {_plural_base(key) or key for key in catalog(locale)}
+
+
 def test_languages_have_identical_keys() -> None:
-    en, ru = catalog("en"), catalog("ru")
-    assert set(en) - set(ru) == set(), "keys missing in ru"
-    assert set(ru) - set(en) == set(), "keys missing in en"
+    en, ru = _concepts("en"), _concepts("ru")
+    assert en - ru == set(), "keys missing in ru"
+    assert ru - en == set(), "keys missing in en"
 
 
-@pytest.mark.parametrize("key", sorted(catalog("en")))
+def _forms(locale: str, key: str) -> list[str]:
+    """The templates that render ``key`` in ``locale`` (every plural form of a plural)."""
+    return [v for k, v in catalog(locale).items() if (_plural_base(k) or k) == key]
+
+
+@pytest.mark.parametrize("key", sorted(_concepts("en")))
 def test_same_placeholders_in_every_language(key: str) -> None:
-    assert placeholders(catalog("en")[key]) == placeholders(catalog("ru")[key])
+    wanted = {placeholders(v) for v in _forms("en", key)}
+    assert len(wanted) == 1, f"en forms of {key} disagree on placeholders"
+    for loc in i18n.SUPPORTED_LOCALES:
+        assert {placeholders(v) for v in _forms(loc, key)} == wanted, f"{loc}:{key}"
 
 
 def test_keys_are_well_formed_and_values_non_empty() -> None:
@@ -60,11 +79,17 @@ def test_russian_uses_the_game_vocabulary() -> None:
     assert catalog("ru")["hand.button.done"] == "Бито / Пас"
 
 
-def test_plural_keys_have_all_forms() -> None:
-    bases = {k.rsplit(".", 1)[0] for k in catalog("en") if k.startswith("plural.")}
-    for base in bases:
-        for form in ("one", "few", "many"):
-            assert f"{base}.{form}" in catalog("en"), f"{base}.{form}"
+def test_plural_keys_have_exactly_the_cldr_forms() -> None:
+    """Each plural has one form per CLDR category an integer takes in that language: no
+    missing form (a KeyError mid-game), no dead one (a form nobody reads or fixes)."""
+    assert i18n.plural_forms("ru") == {"one", "few", "many"}
+    assert i18n.plural_forms("en") == {"one", "other"}
+    for loc in i18n.SUPPORTED_LOCALES:
+        bases = {b for k in catalog(loc) if (b := _plural_base(k))}
+        assert bases, loc
+        for base in bases:
+            forms = {k.rsplit(".", 1)[1] for k in catalog(loc) if _plural_base(k) == base}
+            assert forms == i18n.plural_forms(loc), f"{loc}:{base}"
 
 
 def test_command_names_are_valid_for_discord() -> None:
