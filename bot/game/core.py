@@ -18,6 +18,7 @@ from .. import storage as st
 from ..ratings import out_groups_from_events
 from ..sharding import ShardScope
 from .errors import GameMissing, HandClosed, NotAPlayer, ServiceError
+from .house_rules import DONE_STYLES, _rules_for
 from .models import (
     FORFEIT_MAX_LENGTH,
     LEADERBOARD_PERIODS,
@@ -35,8 +36,8 @@ from .models import (
     SeatInfo,
     _default_ai_factory,
 )
-from .rules import DONE_STYLES, _rules_for, waiting_seats
 from .series import Series
+from .turns import waiting_seats
 
 log = logging.getLogger(__name__)
 

@@ -20,6 +20,7 @@ from .errors import (
     NotAPlayer,
     ServiceError,
 )
+from .house_rules import RULE_OVERRIDES, _rules_for, auto_done_for, twist_options
 from .models import (
     AI_DIFFICULTIES,
     LOBBY_IDLE_MINUTES,
@@ -30,7 +31,6 @@ from .models import (
 )
 from .play import _PlayFlow
 from .records import record_header
-from .rules import RULE_OVERRIDES, _rules_for, auto_done_for, twist_options
 
 log = logging.getLogger(__name__)
 

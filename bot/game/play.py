@@ -27,9 +27,22 @@ from .models import (
     public_events,
 )
 from .records import record_line, record_note
-from .rules import _outcome, pings_between, safe_default, waiting_seats
+from .turns import pings_between, safe_default, waiting_seats
 
 log = logging.getLogger(__name__)
+
+
+def _outcome(result: Any, seat: int) -> st.Outcome:
+    """Engine result → stored outcome. ``win`` = went out before the last player (or was on
+    the winning team); in team games every member of the losing team is a fool (``fool`` for
+    the one left holding cards, ``lost_team`` for the partners)."""
+    if result.kind == "draw":
+        return "draw"
+    if result.kind == "fool":
+        return "fool" if seat == result.fool else "win"
+    if seat in result.losers:
+        return "fool" if seat == result.fool else "lost_team"
+    return "win"
 
 
 class _PlayFlow(_ServiceCore):

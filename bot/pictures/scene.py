@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from engine.cards import NO_TRUMP, SUIT_NAMES
 
 from ..game.models import GameSession, LobbyInfo
-from ..game.rules import waiting_seats
+from ..game.turns import waiting_seats
 from ..i18n import t
 from ..rendering.common import deck_text, preset_name, seat_name
 from ..rendering.lobby import lobby_teams

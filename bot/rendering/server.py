@@ -184,7 +184,7 @@ def forfeits_embed(items: Sequence[Forfeit], locale: str) -> discord.Embed:
 
 def done_style(options: dict[str, Any]) -> str:
     """The server's house rule for saying "done" (an unknown stored value reads as the
-    default, as :func:`bot.game.rules.auto_done_for` treats it)."""
+    default, as :func:`bot.game.house_rules.auto_done_for` treats it)."""
     return "pagat" if options.get("done") == "pagat" else "online"
 
 

@@ -16,7 +16,7 @@ import discord
 from engine import Action, Card, Observation
 
 from ..game.errors import HandClosed, ServiceError, StaleAction
-from ..game.rules import parse_action
+from ..game.turns import parse_action
 from ..i18n import pick_locale, t
 from ..rendering.common import card_text, cards_text
 from ..rendering.result import result_text
