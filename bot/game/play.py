@@ -27,7 +27,7 @@ from .models import (
     public_events,
 )
 from .records import record_line, record_note
-from .turns import pings_between, safe_default, waiting_seats
+from .turns import computers_to_ask, pings_between, safe_default, waiting_seats
 
 log = logging.getLogger(__name__)
 
@@ -178,19 +178,6 @@ class _PlayFlow(_ServiceCore):
                 self._ai_loop(session), name=f"durak-ai-{session.game_id}"
             )
 
-    def _ai_order(self, session: GameSession) -> list[int]:
-        """Computer seats with something to do, defender first, then attackers by priority:
-        the order in which waiting is always harmless (see engine.ai's contract)."""
-        g = session.game
-        order = [g.defender, *g.eligible_attackers(), *range(g.n)]
-        seen: list[int] = []
-        for seat in order:
-            if seat in seen or not session.seats[seat].computer:
-                continue
-            if g.legal_actions(seat):
-                seen.append(seat)
-        return seen
-
     def _player(self, session: GameSession, seat: int) -> AiPlayer:
         key = (session.game_id, seat)
         if key not in self._players:
@@ -201,7 +188,7 @@ class _PlayFlow(_ServiceCore):
     async def _ai_loop(self, session: GameSession) -> None:
         try:
             while not session.finished and not self._closing:
-                order = self._ai_order(session)
+                order = computers_to_ask(session)
                 if not order:
                     return
                 version = session.version

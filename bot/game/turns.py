@@ -7,12 +7,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine import Action, ActionKind, Card, Game
+from engine.ai.arena import ask_order
 
-from .models import PingKind
+from .models import GameSession, PingKind
 
 
 def waiting_seats(game: Game) -> list[int]:
-    """Seats the game is waiting for, defender first: without their move nothing happens.
+    """Seats the game is waiting for, in the engine's ask order (defender first while cards are
+    on the table): without their move nothing happens.
 
     The attacker who must lead, the defender facing unbeaten cards (who can always take),
     and attackers who owe a "done" once everything is beaten or the defender takes. An
@@ -23,9 +25,7 @@ def waiting_seats(game: Game) -> list[int]:
         return []
     settling = game.taking or not game.unbeaten()
     out: list[int] = []
-    for seat in [game.defender, *game.eligible_attackers(), *range(game.n)]:
-        if seat in out:
-            continue
+    for seat in ask_order(game):
         acts = game.legal_actions(seat)
         if game.phase == "lead":
             if seat == game.attacker and any(a.kind is ActionKind.ATTACK for a in acts):
@@ -35,6 +35,15 @@ def waiting_seats(game: Game) -> list[int]:
         ):
             out.append(seat)
     return out
+
+
+def computers_to_ask(session: GameSession) -> list[int]:
+    """Computer seats with something to do, in the engine's ask order
+    (:func:`engine.ai.arena.ask_order`): the order in which waiting is always harmless (see
+    engine.ai's contract), and the one the terminal game and the benchmarks play by, so the
+    strength they measure is the bot's."""
+    game = session.game
+    return [s for s in ask_order(game) if session.seats[s].computer and game.legal_actions(s)]
 
 
 def safe_default(game: Game, seat: int) -> Action | None:
