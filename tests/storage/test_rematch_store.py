@@ -9,6 +9,7 @@ import pytest
 
 from bot.storage import AlreadyInGame, ResultEntry, Storage
 from bot.storage.rematch import RematchSeat, confirm, confirmed_users, create_rematch, rematch_of
+from tests.storage.helpers import start_lobby
 
 GUILD = 100
 
@@ -16,7 +17,7 @@ GUILD = 100
 async def _finished_game(storage: Storage) -> int:
     game_id = await storage.create_lobby(GUILD, 1, 1, "podkidnoy", host_display_name="A")
     await storage.add_seat(game_id, user_id=2, display_name="B")
-    await storage.start_game(game_id, '{"s": 1}', 1)
+    await start_lobby(storage, game_id, '{"s": 1}', 1)
     await storage.finish_game(game_id, [ResultEntry(1, 0, "win"), ResultEntry(2, 1, "fool")], "{}")
     return game_id
 
