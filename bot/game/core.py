@@ -15,6 +15,7 @@ from engine import Game, InvalidPosition
 from engine.rules import PRESETS, RuleError
 
 from .. import storage as st
+from ..config import AI_DELAY_DEFAULT
 from ..ratings import out_groups_from_events
 from ..sharding import ShardScope
 from .errors import GameMissing, HandClosed, NotAPlayer, ServiceError
@@ -53,7 +54,7 @@ class _ServiceCore:
         publisher: Publisher | None = None,
         *,
         clock: Callable[[], float] = time.time,
-        ai_delay: float = 0.5,  # bot.config.AI_DELAY_DEFAULT: pacing, see README
+        ai_delay: float = AI_DELAY_DEFAULT,
         seed_factory: Callable[[], int] | None = None,
         ai_factory: AiFactory | None = None,
         deadline_policy: DeadlinePolicy | None = None,
