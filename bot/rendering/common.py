@@ -21,6 +21,7 @@ from engine.cards import SUIT_NAMES, SUIT_SYMBOLS, sort_key
 from engine.variants import VARIANTS
 
 from ..cardart.emojis import registry as card_emojis
+from ..discord_limits import EMBED_FIELD_VALUE
 from ..game.models import GameSession, LobbyInfo, SeatInfo
 from ..i18n import t
 
@@ -34,13 +35,6 @@ COLOUR_OVER = discord.Colour.dark_grey()
 
 
 EVENTS_SHOWN = 5
-
-
-#: Discord's limits on embed text (an emoji's markdown is ~30 characters per card).
-FIELD_LIMIT = 1024
-
-
-DESCRIPTION_LIMIT = 4096
 
 
 def card_text(card: Card) -> str:
@@ -73,7 +67,7 @@ def cards_face(cards: Iterable[Card], trump: int | None, *, sort: bool = False) 
     return " ".join(card_face(c, trump) for c in items)
 
 
-def _fitting(build: Callable[[bool], str], limit: int = FIELD_LIMIT) -> str:
+def _fitting(build: Callable[[bool], str], limit: int = EMBED_FIELD_VALUE) -> str:
     """``build(True)`` (with card emojis) if it fits Discord's ``limit``, else text only."""
     text = build(True)
     if len(text) <= limit:
