@@ -16,14 +16,14 @@ from collections.abc import Callable, Iterable
 
 import discord
 
-from engine import PRESETS, Card
+from engine import PRESETS, Card, Observation
 from engine.cards import SUIT_NAMES, SUIT_SYMBOLS, sort_key
 from engine.variants import VARIANTS
 
 from ..cardart.emojis import registry as card_emojis
 from ..discord_limits import EMBED_FIELD_VALUE
 from ..game.models import GameSession, LobbyInfo, SeatInfo
-from ..i18n import t
+from ..i18n import t, tn
 
 COLOUR_LOBBY = discord.Colour.blurple()
 
@@ -65,6 +65,17 @@ def cards_face(cards: Iterable[Card], trump: int | None, *, sort: bool = False) 
     if sort and trump is not None:
         items.sort(key=lambda c: sort_key(c, trump))
     return " ".join(card_face(c, trump) for c in items)
+
+
+def score_texts(obs: Observation, locale: str) -> list[str]:
+    """Each seat's running score (point and epaulet fool; [] in other games), from the
+    variant's public state: every bout beaten off or taken was seen by the whole table."""
+    state = obs.variant_state
+    if "points" in state:
+        return [tn("plural.points", int(p), locale) for p in state["points"]]
+    if "epaulets" in state:
+        return [tn("plural.epaulets", len(won), locale) for won in state["epaulets"]]
+    return []
 
 
 def _fitting(build: Callable[[bool], str], limit: int = EMBED_FIELD_VALUE) -> str:

@@ -27,6 +27,7 @@ from .common import (
     cards_face,
     cards_text,
     preset_name,
+    score_texts,
     seat_name,
     suit_text,
 )
@@ -92,17 +93,6 @@ def _variant_lines(session: GameSession, obs: Observation, locale: str) -> list[
             )
         )
     return lines
-
-
-def score_texts(obs: Observation, locale: str) -> list[str]:
-    """Each seat's running score (point and epaulet fool; [] in other games), from the
-    variant's public state: every bout beaten off or taken was seen by the whole table."""
-    state = obs.variant_state
-    if "points" in state:
-        return [tn("plural.points", int(p), locale) for p in state["points"]]
-    if "epaulets" in state:
-        return [tn("plural.epaulets", len(won), locale) for won in state["epaulets"]]
-    return []
 
 
 def _pairs(obs: Observation, locale: str) -> str:
