@@ -31,6 +31,7 @@ from .models import (
 )
 from .play import _PlayFlow
 from .records import record_header
+from .snapshot import encode
 
 log = logging.getLogger(__name__)
 
@@ -464,7 +465,7 @@ class _LobbyFlow(_PlayFlow):
             await self.storage.begin_game(
                 game_id,
                 [s.seat for s in info.seats],
-                session.snapshot(deadline=session.deadline),
+                encode(session),
                 version=1,
                 deadline=session.deadline,
                 record=record,

@@ -7,6 +7,7 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from engine import Action, IllegalAction
@@ -27,6 +28,7 @@ from .models import (
     public_events,
 )
 from .records import record_line, record_note
+from .snapshot import encode
 from .turns import computers_to_ask, pings_between, safe_default, waiting_seats
 
 log = logging.getLogger(__name__)
@@ -110,9 +112,17 @@ class _PlayFlow(_ServiceCore):
         if human_pings:
             owed_ping = (*human_pings[-1], new_version)
         out_groups = record_outs(session.out_groups, before.out, candidate.out)
-        snapshot = session.snapshot(
-            candidate, new_events, new_version, deadline, owed_ping=owed_ping, out_groups=out_groups
+        state = replace(
+            session.state(),
+            game=candidate,
+            events=new_events,
+            version=new_version,
+            deadline=deadline,
+            strikes=new_strikes,
+            owed_ping=owed_ping,
+            out_groups=out_groups,
         )
+        snapshot = encode(session, state)
         fools: tuple[int, ...] = ()
         text: str | None = None
         line = record_line(session, action, before_events, self.clock())
@@ -139,15 +149,8 @@ class _PlayFlow(_ServiceCore):
                 record_line=line,
             )
         # Committed: only now does the live game change.
-        session.game = candidate
-        session.events = new_events
-        session.version = new_version
-        session.deadline = deadline
-        session.reminded = False
-        session.strikes = dict(new_strikes)
+        session.commit(state)
         session.forfeit_seats, session.forfeit_text = fools, text
-        session.owed_ping = owed_ping
-        session.out_groups = out_groups
         log.debug("game %d v%d: %s", session.game_id, new_version, action.kind.value)
         if candidate.result is not None:
             session.status = "finished"
@@ -338,19 +341,23 @@ class _PlayFlow(_ServiceCore):
             events = deque(session.events, maxlen=EVENTS_KEPT)
             events.append(PublicEvent("forfeit_end", seat, amount=int(reason == "timeout")))
             entries, fools, text = await self._final_results(session, None, forfeits)
+            state = replace(
+                session.state(),
+                events=events,
+                version=new_version,
+                deadline=None,
+                strikes=strikes,
+                forfeits=forfeits,
+            )
             await self.storage.finish_game(
                 session.game_id,
                 entries,
-                session.snapshot(events=events, version=new_version, forfeits=forfeits),
+                encode(session, state),
                 expected_version=session.version,
                 new_version=new_version,
                 record_line=record_note(session, "forfeit", seat, self.clock()),
             )
-            session.events = events
-            session.version = new_version
-            session.deadline = None
-            session.forfeits = forfeits
-            session.strikes = strikes
+            session.commit(state)
             session.ended_by = seat
             session.forfeit_seats, session.forfeit_text = fools, text
             session.status = "finished"
@@ -362,12 +369,18 @@ class _PlayFlow(_ServiceCore):
         info = session.seats[seat]
         # The deadline is recomputed: the seat's turn (if it was one) now belongs to a computer.
         deadline = self._deadline_policy(session, session.game)
+        state = replace(
+            session.state(),
+            events=events,
+            version=new_version,
+            deadline=deadline,
+            strikes=strikes,
+            forfeits=forfeits,
+        )
         await self.storage.leave_running_game(
             session.game_id,
             seat,
-            session.snapshot(
-                events=events, version=new_version, deadline=deadline, forfeits=forfeits
-            ),
+            encode(session, state),
             expected_version=session.version,
             new_version=new_version,
             deadline=deadline,
@@ -378,12 +391,7 @@ class _PlayFlow(_ServiceCore):
         )
         info.left = True
         info.difficulty = session.takeover_difficulty
-        session.version = new_version
-        session.events = events
-        session.deadline = deadline
-        session.reminded = False
-        session.forfeits = forfeits
-        session.strikes = strikes
+        session.commit(state)
         log.info(
             "game %d: seat %d forfeited (%s), a computer takes over", session.game_id, seat, reason
         )

@@ -22,7 +22,6 @@ channel, a rematch that already started or was called off.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import weakref
 from dataclasses import dataclass
@@ -36,6 +35,7 @@ from .errors import AlreadyPlaying, ChannelBusy, GameMissing, ServiceError
 from .models import GameSession, LobbyInfo, PlayerRef
 from .series import Series, deal_losers
 from .service import GameService
+from .snapshot import decode
 
 __all__ = ["Outcome", "decline", "next_deal", "play_again", "waiting_for"]
 
@@ -70,9 +70,8 @@ class Outcome:
 
 def next_deal(state_json: str) -> tuple[Game, dict[int, str]]:
     """The finished game stored in ``state_json`` and its forfeits (seat -> reason)."""
-    data = json.loads(state_json)
-    forfeits = {int(k): str(v) for k, v in data.get("forfeits", {}).items()}
-    return Game.from_dict(data["game"]), forfeits
+    stored = decode(state_json)
+    return stored.game, stored.forfeits
 
 
 def _dealer(game: Game, forfeits: dict[int, str]) -> int:
