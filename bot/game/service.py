@@ -42,6 +42,7 @@ from engine.rules import RuleError
 
 from .lobby import _LobbyFlow
 from .models import GameSession
+from .snapshot import SnapshotFormatError
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +58,8 @@ class GameService(_LobbyFlow):
 
     async def restore(self) -> list[GameSession]:
         """Load every running game of this process's shards after a restart; broken or
-        human-less ones are cancelled rather than left running forever.
+        human-less ones are cancelled rather than left running forever, and one stored in a
+        snapshot format this build does not read is left untouched (and not resumed).
 
         Games of other shards are left alone (not parsed, not cancelled): the process of their shard
         restores them, and two processes resuming one game would both play its computer
@@ -70,6 +72,11 @@ class GameService(_LobbyFlow):
                 continue
             try:
                 session = await self._session_from_row(row)
+            except SnapshotFormatError as exc:
+                # Not damaged, only newer than this build (a rollback): left as it is, so the
+                # build that wrote it resumes it; cancelling would throw the game away.
+                log.error("game %d: not restored, left as stored: %s", row.id, exc)
+                continue
             except (InvalidPosition, RuleError, KeyError, ValueError, TypeError):
                 log.exception("game %d: stored state is unreadable; cancelling it", row.id)
                 await self.storage.cancel_game(row.id)

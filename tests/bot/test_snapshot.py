@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from bot.game.models import GameSession, PublicEvent, SeatInfo
+from bot.game.service import GameService
 from bot.game.snapshot import SNAPSHOT_FORMAT, SnapshotFormatError, decode, encode
+from bot.storage import Storage
 from engine import Card, Game, RuleSet
 from engine.ai import make_player
 from engine.ai.arena import step
@@ -80,3 +83,18 @@ def test_a_snapshot_stored_by_the_first_builds_still_loads() -> None:
     assert (stored.forfeits, stored.owed_ping, stored.record_t0) == ({}, None, 0.0)
     assert stored.out_groups == [[s] for s in session.game.out]
     assert list(stored.events) == list(session.events)
+
+
+async def test_a_game_of_an_unknown_format_is_left_as_stored_at_restore(tmp_path: Path) -> None:
+    """A snapshot from a newer build (say, after a rollback) is not damaged: the restore
+    neither resumes it nor cancels it, so the build that wrote it can carry on."""
+    data = json.loads(encode(_session()))
+    data["format"] = SNAPSHOT_FORMAT + 1
+    async with await Storage.open(tmp_path / "db.sqlite") as storage:
+        game_id = await storage.create_lobby(1, 2, 100, "podkidnoy", {}, host_display_name="H")
+        await storage.begin_game(game_id, [0], json.dumps(data))
+        service = GameService(storage)
+        assert await service.restore() == []
+        row = await storage.get_game(game_id)
+        assert row is not None and row.status == "running"
+        assert row.state_json == json.dumps(data)
