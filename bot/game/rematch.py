@@ -30,7 +30,7 @@ from typing import Any, Literal
 from engine import Game, Result
 
 from .. import storage as st
-from ..storage import rematch as rs
+from ..storage.rematch import RematchSeat
 from .errors import AlreadyPlaying, ChannelBusy, GameMissing, ServiceError
 from .models import GameSession, LobbyInfo, PlayerRef
 from .series import Series, deal_losers
@@ -100,7 +100,7 @@ def _deal(game: Game, forfeits: dict[int, str], seed: int) -> Game:
 
 async def waiting_for(service: GameService, info: LobbyInfo) -> tuple[int, ...]:
     """Humans of a rematch lobby who have not confirmed yet, in seat order."""
-    confirmed = await rs.confirmed_users(service.storage, info.game_id)
+    confirmed = await service.storage.rematch_confirmed(info.game_id)
     return tuple(
         s.user_id for s in info.seats if s.user_id is not None and s.user_id not in confirmed
     )
@@ -122,7 +122,7 @@ async def play_again(service: GameService, previous_id: int, player: PlayerRef) 
             raise ServiceError("rematch.not_player", game_id=previous_id)
         if mine.left_at is not None:
             raise ServiceError("rematch.left_player", game_id=previous_id)
-        existing = await rs.rematch_of(storage, previous_id)
+        existing = await storage.rematch_of(previous_id)
         created = False
         if existing is None:
             existing, created = await _create(service, row, seats, player)
@@ -131,7 +131,7 @@ async def play_again(service: GameService, previous_id: int, player: PlayerRef) 
             if current is None or current.status != "lobby":
                 raise ServiceError("rematch.already_started", game_id=existing)
             try:
-                newly = await rs.confirm(storage, existing, player.user_id)
+                newly = await storage.confirm_rematch(existing, player.user_id)
             except st.AlreadyInGame as exc:
                 raise AlreadyPlaying(exc.game_id) from None
             except st.StorageError:
@@ -170,16 +170,16 @@ async def _create(
     if not any(s.user_id is not None and s.left_at is None for s in seats):
         raise ServiceError("rematch.no_humans", game_id=row.id)
     settings = await storage.get_guild_settings(row.guild_id)
-    new_seats: list[rs.RematchSeat] = []
+    new_seats: list[RematchSeat] = []
     computers = 0
     for s in seats:
         if s.user_id is not None and s.left_at is None:
-            new_seats.append(rs.RematchSeat(s.seat, s.display_name, user_id=s.user_id))
+            new_seats.append(RematchSeat(s.seat, s.display_name, user_id=s.user_id))
             continue
         computers += 1
         difficulty = s.ai_difficulty or settings.default_ai_difficulty
         name = s.display_name if s.user_id is None else f"#{computers}"
-        new_seats.append(rs.RematchSeat(s.seat, name, ai_difficulty=difficulty))
+        new_seats.append(RematchSeat(s.seat, name, ai_difficulty=difficulty))
     previous = Series.from_json(row.options.get("series")) or Series.first(row.id, game.n)
     result: Any = game.result
     series = previous.next(row.id, deal_losers(result, None, forfeits), _dealer(game, forfeits))
@@ -188,8 +188,8 @@ async def _create(
     if "locale" in row.options:
         options["locale"] = row.options["locale"]
     try:
-        return await rs.create_rematch(
-            storage, row.id, series.series_id, host.user_id, row.preset, options, new_seats
+        return await storage.create_rematch(
+            row.id, series.series_id, host.user_id, row.preset, options, new_seats
         )
     except st.AlreadyInGame as exc:
         raise AlreadyPlaying(exc.game_id) from None
@@ -200,7 +200,7 @@ async def decline(service: GameService, previous_id: int, user_id: int) -> int:
     rematch keeps the same seats, so it cannot go on without them). Returns its id."""
     storage = service.storage
     async with _lock(service, previous_id):
-        existing = await rs.rematch_of(storage, previous_id)
+        existing = await storage.rematch_of(previous_id)
         if existing is None:
             raise ServiceError("rematch.closed")
         info = await service.lobby(existing)

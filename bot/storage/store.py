@@ -34,6 +34,7 @@ from .lobbies import LobbyStorage
 from .outbox import OutboxStorage
 from .prefs import PlayerPrefsStorage
 from .ratings import RatingStorage
+from .rematch import RematchStorage
 from .settings import GuildSettingsStorage
 from .stats import StatsStorage
 
@@ -49,5 +50,6 @@ class Storage(
     PlayerPrefsStorage,
     StatsStorage,
     RatingStorage,
+    RematchStorage,
 ):
     """Async facade over the database. Create with ``await Storage.open(url_or_path)``."""
