@@ -74,6 +74,8 @@ class _ServiceCore:
         self._sessions: dict[int, GameSession] = {}
         self._ended: dict[int, GameSession] = {}
         self._lobby_locks: dict[int, asyncio.Lock] = {}
+        #: One lock per finished game whose rematch is being opened (see :mod:`.rematch`).
+        self._rematch_locks: dict[int, asyncio.Lock] = {}
         #: One idle-expiry task per open lobby (see :mod:`.lobby`).
         self._lobby_timers: dict[int, asyncio.Task[None]] = {}
         #: Lobbies found at a restart whose table never reached Discord (see restore_lobbies);

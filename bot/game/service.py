@@ -40,14 +40,15 @@ import logging
 from engine import InvalidPosition
 from engine.rules import RuleError
 
-from .lobby import _LobbyFlow
 from .models import GameSession
+from .records import _ReplayFlow
+from .rematch import _RematchFlow
 from .snapshot import SnapshotFormatError
 
 log = logging.getLogger(__name__)
 
 
-class GameService(_LobbyFlow):
+class GameService(_RematchFlow, _ReplayFlow):
     """Lobbies and games of every guild. One instance per bot process.
 
     Built in layers, each its own module: :mod:`.core` (state, queries), :mod:`.play`

@@ -168,11 +168,11 @@ class RematchButton(
         service = _service(interaction)
         locale = pick_locale(interaction.locale, interaction.guild_locale)
         if op == "no":
-            await rematch.decline(service, previous, interaction.user.id)
+            await service.decline_rematch(previous, interaction.user.id)
             await reply_ephemeral(interaction, t("rematch.declined_you", locale))
             return
-        outcome = await rematch.play_again(
-            service, previous, PlayerRef(interaction.user.id, interaction.user.display_name)
+        outcome = await service.play_again(
+            previous, PlayerRef(interaction.user.id, interaction.user.display_name)
         )
         if outcome.new_message:
             await self._post(interaction, outcome)

@@ -234,14 +234,12 @@ async def send_replay(interaction: discord.Interaction, replay: Replay, locale: 
 
 async def open_replay(interaction: discord.Interaction, game_id: int | None) -> None:
     """``/durak replay`` and the Replay button: check, rebuild and show (or refuse)."""
-    from ..game.records import load_replay
-
     assert interaction.guild_id is not None
     locale = pick_locale(interaction.locale, interaction.guild_locale)
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
-    replay = await load_replay(
-        _service(interaction), interaction.guild_id, interaction.user.id, game_id
+    replay = await _service(interaction).load_replay(
+        interaction.guild_id, interaction.user.id, game_id
     )
     await send_replay(interaction, replay, locale)
 
