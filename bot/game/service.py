@@ -51,9 +51,19 @@ log = logging.getLogger(__name__)
 class GameService(_RematchFlow, _ReplayFlow):
     """Lobbies and games of every guild. One instance per bot process.
 
-    Built in layers, each its own module: :mod:`.core` (state, queries), :mod:`.play`
-    (moves, computer seats, timers, forfeits), :mod:`.lobby` (lobbies, start, leave,
-    cancel); this module adds the process lifecycle (restore, resume, shutdown)."""
+    Composed of mixins, one area of the service per module, each over the shared state and
+    queries of :class:`~bot.game.core._ServiceCore`: :mod:`.play` (moves, computer seats,
+    timers, forfeits), :mod:`.lobby` (lobbies, start, leave, cancel), :mod:`.rematch` ("Play
+    again"), :mod:`.records` (replays); this module adds the process lifecycle (restore,
+    resume, shutdown). :class:`~bot.storage.store.Storage` is built the same way.
+
+    Why mixins and not area objects (``service.lobbies.start``): every caller keeps one
+    object and one flat vocabulary (``service.start``, ``service.act``), and the areas share
+    the sessions, locks, clock and publisher without handing them to each other. A flow
+    that calls another's methods inherits from it (lobby from play, rematch from lobby), so
+    mypy checks those calls; a flow that needs only the core (replays) sits beside them. An
+    area that would need a private of another is a sign its code is in the wrong flow. The
+    rule is written down in docs/architecture.md."""
 
     # ----------------------------------------------------------------- lifecycle
 
