@@ -17,7 +17,7 @@ from .. import storage as st
 from ..config import AI_DELAY_DEFAULT
 from ..sharding import ShardScope
 from .errors import GameMissing, HandClosed, NotAPlayer, ServiceError
-from .house_rules import DONE_STYLES, _rules_for
+from .house_rules import DONE_STYLES, rules_for
 from .models import (
     FORFEIT_MAX_LENGTH,
     LEADERBOARD_PERIODS,
@@ -126,7 +126,7 @@ class _ServiceCore:
             if options.get("done", DONE_STYLES[0]) not in DONE_STYLES:
                 raise ServiceError("error.bad_setting", reason=f"done: {options['done']!r}")
             try:
-                _rules_for(preset, options, int(options.get("seats", 2)))
+                rules_for(preset, options, int(options.get("seats", 2)))
             except (RuleError, TypeError, ValueError) as exc:
                 raise ServiceError("error.bad_rules", reason=str(exc)) from None
         try:

@@ -38,7 +38,7 @@ def auto_done_for(house_options: dict[str, Any], preset: str | None = None) -> b
     return house_options.get("done", "online") != "pagat"
 
 
-def _rules_for(preset: str, options: dict[str, Any], players: int) -> RuleSet:
+def rules_for(preset: str, options: dict[str, Any], players: int) -> RuleSet:
     """The rules of ``preset`` with the house-rule ``options`` applied (RuleError if bad)."""
     overrides = {k: options[k] for k in (*RULE_OVERRIDES, "deck_size") if k in options}
     return RuleSet.preset(preset, players=players, **overrides)
@@ -55,7 +55,7 @@ def twist_options(
     if own != "none" and own != twist:
         raise ServiceError("error.twist_on_variant", preset=preset, twist=twist)
     try:
-        base = _rules_for(preset, {**overrides, "deck_size": deck_size}, seats)
+        base = rules_for(preset, {**overrides, "deck_size": deck_size}, seats)
         combined = base.with_variant(twist)
     except RuleError as exc:
         raise ServiceError("error.bad_twist", twist=twist, reason=str(exc)) from None
