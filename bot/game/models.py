@@ -1,8 +1,9 @@
 """The service's values: limits, players, seats, lobbies, the live game session, and the
 publisher protocol the Discord side implements.
 
-Plain data with no behaviour beyond (de)serialising itself, so renderers, pictures and
-tests can read a session without going through the service."""
+Plain data with no behaviour beyond (de)serialising the public events and taking over a
+committed state, so renderers, pictures and tests can read a session without going through
+the service. The stored snapshot is written and read by :mod:`bot.game.snapshot`."""
 
 from __future__ import annotations
 
