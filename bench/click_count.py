@@ -43,6 +43,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.discord_limits import ACTION_ROWS
 from bot.surfaces.hand_controls import (
     Several,
     controls,
@@ -52,7 +53,7 @@ from bot.surfaces.hand_controls import (
     reachable,
     tap,
 )
-from bot.surfaces.hand_views import MAX_ROWS, HandLayout, layout
+from bot.surfaces.hand_views import HandLayout, layout
 from engine import Action, ActionKind, Card, Game, Observation, RuleSet
 from engine.ai import make_player
 from engine.ai.arena import ask_order
@@ -290,7 +291,7 @@ def tap_table(games: int) -> int:
             and taps.verbs_worst <= 1
             and taps.most_components <= 25
             and taps.small_select_views == 0
-            and taps.most_rows <= MAX_ROWS
+            and taps.most_rows <= ACTION_ROWS
         )
     print(LEGEND)
     print(

@@ -14,6 +14,8 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from .storage.rows import DEFAULT_TURN_TIMER_SECONDS
+
 __all__ = ["DEFAULT_DATABASE_PATH", "Config", "ConfigError", "load_config"]
 
 DEFAULT_DATABASE_PATH = "data/durak.db"
@@ -198,7 +200,7 @@ def config_from_mapping(env: Mapping[str, str]) -> Config:
         log_level=log_level,
         ai_delay_seconds=_parse_float(env, "AI_DELAY_SECONDS", AI_DELAY_DEFAULT),
         table_edit_interval=_parse_float(env, "TABLE_EDIT_INTERVAL", 1.0),
-        default_turn_timer_seconds=90 if turn_timer is None else turn_timer,
+        default_turn_timer_seconds=DEFAULT_TURN_TIMER_SECONDS if turn_timer is None else turn_timer,
         shard_ids=shard_ids,
         shard_count=shard_count,
         heartbeat_file=Path(heartbeat) if heartbeat else None,

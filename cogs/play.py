@@ -10,8 +10,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.game.errors import ServiceError
+from bot.game.house_rules import auto_done_for
 from bot.game.models import GameSession
-from bot.game.rules import auto_done_for
 from bot.i18n import ls, t
 from bot.rendering.common import COLOUR_LOBBY, preset_name, seat_name
 from bot.rendering.server import games_embed, rules_embed

@@ -9,8 +9,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.game.errors import ServiceError
+from bot.game.house_rules import DONE_STYLES
 from bot.game.models import AI_DIFFICULTIES, LOBBY_IDLE_MAX_MINUTES
-from bot.game.rules import DONE_STYLES
 from bot.i18n import ls, t
 from bot.rendering.server import settings_embed
 

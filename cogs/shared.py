@@ -13,6 +13,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.discord_limits import AUTOCOMPLETE_CHOICES
 from bot.game import modes
 from bot.game.errors import ServiceError
 from bot.game.models import TURN_TIMER_MAX_SECONDS, TURN_TIMER_MIN_SECONDS
@@ -105,7 +106,7 @@ async def preset_autocomplete(
     everything = sorted(
         PRESETS, key=lambda p: (-counts.get(p, 0), ranked.index(p) if p in ranked else 99)
     )
-    shown = everything[:24]
+    shown = everything[: AUTOCOMPLETE_CHOICES - 1]
     choices = [
         app_commands.Choice(name=modes.choice_label(preset, locale), value=preset)
         for preset in shown

@@ -266,10 +266,6 @@ class GameMoves(GameState):
             return low
         return -1
 
-    def seats_to_act(self) -> list[int]:
-        """Seats that have at least one legal action."""
-        return [s for s in range(self.n) if self.legal_actions(s)]
-
     def is_legal(self, action: Action) -> bool:
         return action in self.legal_actions(action.seat)
 

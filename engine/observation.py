@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action
-from .cards import CARDS, Card, bits, sorted_hand, suit_char
+from .cards import CARDS, Card, bits, sorted_hand
 from .rules import RuleSet
 from .variants.base import CLOSED, aside_masks
 
@@ -148,10 +148,6 @@ class Observation:
     def discard(self) -> tuple[Card, ...]:
         return tuple(bits(self.discard_mask))
 
-    def known_cards(self, seat: int) -> tuple[Card, ...]:
-        """Cards publicly known to be in ``seat``'s hand (all of them for the observer)."""
-        return tuple(bits(self.known_masks[seat]))
-
     @property
     def table_mask(self) -> int:
         m = 0
@@ -177,20 +173,3 @@ class Observation:
         if self.trump_card_in_talon and self.trump_card is not None:
             m &= ~(1 << self.trump_card)
         return m & ~self.out_of_play_seen
-
-    def information_state_string(self) -> str:
-        """A canonical string of everything this seat knows (for caches and tests)."""
-
-        def cs(m: int) -> str:
-            return "".join(map(str, bits(m)))
-
-        table = " ".join(f"{a}/{d if d is not None else '-'}" for a, d in self.table)
-        known = ";".join(cs(k) for k in self.known_masks)
-        return (
-            f"seat={self.seat} v={self.version} phase={self.phase} trump={suit_char(self.trump)}"
-            f" up={self.trump_card}{'' if self.trump_card_in_talon else '*'}"
-            f" talon={self.talon_count} sizes={','.join(map(str, self.hand_sizes))}"
-            f" A={self.attacker} D={self.defender} taking={int(self.taking)}"
-            f" passed={','.join(map(str, self.passed))} out={','.join(map(str, self.out))}"
-            f" table=[{table}] discard={cs(self.discard_mask)} known=[{known}]"
-        )

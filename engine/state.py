@@ -186,10 +186,6 @@ class GameState:
         return bool(self._active >> seat & 1)
 
     @property
-    def is_over(self) -> bool:
-        return self.result is not None
-
-    @property
     def phase(self) -> str:
         """``over``, ``lead`` (table empty, attacker to lead) or ``bout``."""
         if self.result is not None:

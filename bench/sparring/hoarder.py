@@ -22,9 +22,9 @@ import random
 
 from engine import Action, Observation
 from engine.actions import EX, PA, PI, SH, TK, TR, A, D, T
-from engine.ai.policies import defence_plan, normal_policy
+from engine.ai.policies import normal_policy
 from engine.ai.search import EndgameSolver, NodeCapReached, exact_world
-from engine.ai.view import View, view_of_observation
+from engine.ai.view import View, defence_plan, view_of_observation
 
 #: "The talon is long": more cards than this left to draw.
 LONG_TALON = 4

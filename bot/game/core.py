@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
 import secrets
@@ -15,9 +14,10 @@ from engine import Game, InvalidPosition
 from engine.rules import PRESETS, RuleError
 
 from .. import storage as st
-from ..ratings import out_groups_from_events
+from ..config import AI_DELAY_DEFAULT
 from ..sharding import ShardScope
 from .errors import GameMissing, HandClosed, NotAPlayer, ServiceError
+from .house_rules import DONE_STYLES, rules_for
 from .models import (
     FORFEIT_MAX_LENGTH,
     LEADERBOARD_PERIODS,
@@ -30,13 +30,13 @@ from .models import (
     GameSession,
     LobbyInfo,
     NullPublisher,
-    PublicEvent,
     Publisher,
     SeatInfo,
     _default_ai_factory,
 )
-from .rules import DONE_STYLES, _rules_for, waiting_seats
 from .series import Series
+from .snapshot import decode
+from .turns import waiting_seats
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +52,7 @@ class _ServiceCore:
         publisher: Publisher | None = None,
         *,
         clock: Callable[[], float] = time.time,
-        ai_delay: float = 0.5,  # bot.config.AI_DELAY_DEFAULT: pacing, see docs/operations.md
+        ai_delay: float = AI_DELAY_DEFAULT,
         seed_factory: Callable[[], int] | None = None,
         ai_factory: AiFactory | None = None,
         deadline_policy: DeadlinePolicy | None = None,
@@ -74,6 +74,8 @@ class _ServiceCore:
         self._sessions: dict[int, GameSession] = {}
         self._ended: dict[int, GameSession] = {}
         self._lobby_locks: dict[int, asyncio.Lock] = {}
+        #: One lock per finished game whose rematch is being opened (see :mod:`.rematch`).
+        self._rematch_locks: dict[int, asyncio.Lock] = {}
         #: One idle-expiry task per open lobby (see :mod:`.lobby`).
         self._lobby_timers: dict[int, asyncio.Task[None]] = {}
         #: Lobbies found at a restart whose table never reached Discord (see restore_lobbies);
@@ -124,7 +126,7 @@ class _ServiceCore:
             if options.get("done", DONE_STYLES[0]) not in DONE_STYLES:
                 raise ServiceError("error.bad_setting", reason=f"done: {options['done']!r}")
             try:
-                _rules_for(preset, options, int(options.get("seats", 2)))
+                rules_for(preset, options, int(options.get("seats", 2)))
             except (RuleError, TypeError, ValueError) as exc:
                 raise ServiceError("error.bad_rules", reason=str(exc)) from None
         try:
@@ -346,8 +348,8 @@ class _ServiceCore:
     async def _session_from_row(self, row: st.GameRow) -> GameSession:
         if row.state_json is None:
             raise ValueError("running game without state")
-        data = json.loads(row.state_json)
-        game = Game.from_dict(data["game"])
+        stored = decode(row.state_json)
+        game = stored.game
         seats = await self.storage.seats(row.id)
         settings = await self.storage.get_guild_settings(row.guild_id)
         session = GameSession(
@@ -368,26 +370,21 @@ class _ServiceCore:
                 for s in seats
             ],
             game=game,
-            seed=int(data["seed"]),
+            seed=stored.seed,
             version=row.version,
             deadline=row.turn_deadline,
             locale=await self.guild_locale(row.guild_id, row.options.get("locale")),
             timer_seconds=settings.turn_timer_seconds,
             strikes={int(k): int(v) for k, v in row.timer_strikes.items()},
             reminded=row.turn_reminded,
-            forfeits={int(k): str(v) for k, v in data.get("forfeits", {}).items()},
+            forfeits=stored.forfeits,
+            owed_ping=stored.owed_ping,
+            out_groups=stored.out_groups,
+            record_t0=stored.record_t0,
             takeover_difficulty=settings.default_ai_difficulty,
             series=Series.from_json(row.options.get("series")),
         )
-        ping = data.get("ping")
-        if ping is not None:
-            session.owed_ping = (int(ping[0]), str(ping[1]), int(ping[2]))
-        session.events.extend(PublicEvent.from_json(e) for e in data.get("events", []))
-        if "out_groups" in data:
-            session.out_groups = [[int(s) for s in g] for g in data["out_groups"]]
-        else:  # stored before the sessions kept it: what the kept events still show
-            session.out_groups = out_groups_from_events(data.get("events", []), game.out)
-        session.record_t0 = float(data.get("t0", 0.0))
+        session.events.extend(stored.events)
         session.hints = await self.storage.game_hints(row.id)
         await self.storage.record_settings(row.guild_id)  # whether hands offer hints
         if len(session.seats) != game.n:

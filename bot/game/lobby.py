@@ -20,6 +20,7 @@ from .errors import (
     NotAPlayer,
     ServiceError,
 )
+from .house_rules import RULE_OVERRIDES, auto_done_for, rules_for, twist_options
 from .models import (
     AI_DIFFICULTIES,
     LOBBY_IDLE_MINUTES,
@@ -30,7 +31,7 @@ from .models import (
 )
 from .play import _PlayFlow
 from .records import record_header
-from .rules import RULE_OVERRIDES, _rules_for, auto_done_for, twist_options
+from .snapshot import encode
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,7 @@ class _LobbyFlow(_PlayFlow):
         if twist is not None:
             overrides = {**overrides, **twist_options(preset, twist, overrides, deck_size, seats)}
         try:
-            _rules_for(preset, {**overrides, "deck_size": deck_size}, seats)
+            rules_for(preset, {**overrides, "deck_size": deck_size}, seats)
         except RuleError as exc:
             raise ServiceError("error.bad_rules", reason=str(exc)) from None
         busy = await self.storage.active_game_in_channel(channel_id)
@@ -120,7 +121,7 @@ class _LobbyFlow(_PlayFlow):
         should never meet "The lobby is full" at a table opened for two."""
         for seats in range(6, 2, -1):
             try:
-                _rules_for(preset, {**overrides, "deck_size": deck_size}, seats)
+                rules_for(preset, {**overrides, "deck_size": deck_size}, seats)
             except RuleError:
                 continue
             return seats
@@ -464,7 +465,7 @@ class _LobbyFlow(_PlayFlow):
             await self.storage.begin_game(
                 game_id,
                 [s.seat for s in info.seats],
-                session.snapshot(deadline=session.deadline),
+                encode(session),
                 version=1,
                 deadline=session.deadline,
                 record=record,

@@ -1,13 +1,13 @@
 """The service's values: limits, players, seats, lobbies, the live game session, and the
 publisher protocol the Discord side implements.
 
-Plain data with no behaviour beyond (de)serialising itself, so renderers, pictures and
-tests can read a session without going through the service."""
+Plain data with no behaviour beyond (de)serialising the public events and taking over a
+committed state, so renderers, pictures and tests can read a session without going through
+the service. The stored snapshot is written and read by :mod:`bot.game.snapshot`."""
 
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -35,7 +35,6 @@ LEADERBOARD_SORTS: tuple[str, ...] = ("fools", "record")
 MAX_TIMER_STRIKES = 2
 #: Public events kept with the state for the table's "last moves".
 EVENTS_KEPT = 8
-SNAPSHOT_FORMAT = 1
 #: Minutes an untouched lobby stays open (a guild may choose 0 = never, or up to a day):
 #: an abandoned lobby would otherwise keep its players out of every other game.
 LOBBY_IDLE_MINUTES = 15
@@ -238,35 +237,49 @@ class GameSession:
     def humans_at_start(self) -> int:
         return sum(1 for s in self.seats if s.user_id is not None)
 
-    def snapshot(
-        self,
-        game: Game | None = None,
-        events: Iterable[PublicEvent] | None = None,
-        version: int | None = None,
-        deadline: float | None = None,
-        forfeits: dict[int, str] | None = None,
-        owed_ping: tuple[int, str, int] | Literal["keep"] | None = "keep",
-        out_groups: list[list[int]] | None = None,
-    ) -> str:
-        """The JSON stored in ``games.state_json`` (full state: never shown to anyone)."""
-        ping = self.owed_ping if owed_ping == "keep" else owed_ping
-        return json.dumps(
-            {
-                "format": SNAPSHOT_FORMAT,
-                "seed": self.seed,
-                "version": self.version if version is None else version,
-                "deadline": deadline,
-                "game": (game or self.game).to_dict(),
-                "events": [e.to_json() for e in (self.events if events is None else events)],
-                "forfeits": {
-                    str(k): v for k, v in (self.forfeits if forfeits is None else forfeits).items()
-                },
-                "ping": list(ping) if ping is not None else None,
-                "out_groups": self.out_groups if out_groups is None else out_groups,
-                "t0": self.record_t0,
-            },
-            separators=(",", ":"),
+    def state(self) -> SessionState:
+        """The part of the session a write stores; ``dataclasses.replace`` it to get the
+        state a change leads to."""
+        return SessionState(
+            game=self.game,
+            events=self.events,
+            version=self.version,
+            deadline=self.deadline,
+            strikes=self.strikes,
+            forfeits=self.forfeits,
+            owed_ping=self.owed_ping,
+            out_groups=self.out_groups,
         )
+
+    def commit(self, state: SessionState) -> None:
+        """The write of ``state`` committed: the live session becomes it. A new version is a
+        new turn, whose half-time reminder has not gone out."""
+        self.game = state.game
+        self.events = state.events
+        self.version = state.version
+        self.deadline = state.deadline
+        self.strikes = dict(state.strikes)
+        self.forfeits = state.forfeits
+        self.owed_ping = state.owed_ping
+        self.out_groups = state.out_groups
+        self.reminded = False
+
+
+@dataclass(frozen=True, slots=True)
+class SessionState:
+    """What a session holds that a write stores. A change builds the next one, the stored
+    snapshot is encoded from it (:func:`bot.game.snapshot.encode`) and, once the write has
+    committed, :meth:`GameSession.commit` makes it the live one: what is stored and what is
+    in memory come from one value, so they cannot drift apart."""
+
+    game: Game
+    events: deque[PublicEvent]
+    version: int
+    deadline: float | None
+    strikes: dict[int, int]
+    forfeits: dict[int, str]
+    owed_ping: tuple[int, str, int] | None
+    out_groups: list[list[int]]
 
 
 class Publisher(Protocol):

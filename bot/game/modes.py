@@ -16,10 +16,8 @@ from __future__ import annotations
 from engine.rules import PRESETS, RuleSet
 from engine.variants import VARIANTS
 
+from ..discord_limits import AUTOCOMPLETE_CHOICES, CHOICE_NAME
 from ..i18n import SUPPORTED_LOCALES, t
-
-#: Discord shows at most this many autocomplete choices.
-MAX_CHOICES = 25
 
 #: Presets that are a base game (no catalogue variant), in the engine's order.
 BASE_PRESETS: tuple[str, ...] = tuple(n for n, r in PRESETS.items() if r.variant == "none")
@@ -52,24 +50,24 @@ def _rank(needle: str, keys: tuple[str, ...], prefix: str, first: tuple[str, ...
         score = _score(needle, key, names, descriptions)
         if score is not None:
             scored.append((score, 0 if key in first else 1, i, key))
-    return [key for *_, key in sorted(scored)][:MAX_CHOICES]
+    return [key for *_, key in sorted(scored)][:AUTOCOMPLETE_CHOICES]
 
 
 def ranked_presets(needle: str) -> list[str]:
-    """Preset keys for an autocomplete box holding ``needle``, best first, at most 25."""
+    """Preset keys for an autocomplete box holding ``needle``, best first, as many as fit."""
     return _rank(needle, tuple(PRESETS), "preset", BASE_PRESETS)
 
 
 def ranked_twists(needle: str) -> list[str]:
-    """Variant names for the ``twist`` autocomplete box, best first, at most 25."""
+    """Variant names for the ``twist`` autocomplete box, best first, as many as Discord shows."""
     # every variant has a preset of its own name, whose name and description say the rule
     return _rank(needle, TWISTS, "preset", ())
 
 
 def choice_label(preset: str, locale: str) -> str:
-    """ "Name — description", cut to Discord's 100 characters."""
+    """ "Name — description", cut to Discord's limit on a choice's name."""
     label = f"{t(f'preset.{preset}.name', locale)} — {t(f'preset.{preset}.description', locale)}"
-    return label if len(label) <= 100 else label[:99] + "…"
+    return label if len(label) <= CHOICE_NAME else label[: CHOICE_NAME - 1] + "…"
 
 
 def combine(rules: RuleSet, twist: str) -> RuleSet:

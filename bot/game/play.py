@@ -8,6 +8,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from engine import Action, IllegalAction
@@ -29,9 +30,23 @@ from .models import (
     public_events,
 )
 from .records import record_line, record_note
-from .rules import _outcome, pings_between, safe_default, waiting_seats
+from .snapshot import encode
+from .turns import computers_to_ask, pings_between, safe_default, waiting_seats
 
 log = logging.getLogger(__name__)
+
+
+def _outcome(result: Any, seat: int) -> st.Outcome:
+    """Engine result → stored outcome. ``win`` = went out before the last player (or was on
+    the winning team); in team games every member of the losing team is a fool (``fool`` for
+    the one left holding cards, ``lost_team`` for the partners)."""
+    if result.kind == "draw":
+        return "draw"
+    if result.kind == "fool":
+        return "fool" if seat == result.fool else "win"
+    if seat in result.losers:
+        return "fool" if seat == result.fool else "lost_team"
+    return "win"
 
 
 class _PlayFlow(_ServiceCore):
@@ -99,9 +114,17 @@ class _PlayFlow(_ServiceCore):
         if human_pings:
             owed_ping = (*human_pings[-1], new_version)
         out_groups = record_outs(session.out_groups, before.out, candidate.out)
-        snapshot = session.snapshot(
-            candidate, new_events, new_version, deadline, owed_ping=owed_ping, out_groups=out_groups
+        state = replace(
+            session.state(),
+            game=candidate,
+            events=new_events,
+            version=new_version,
+            deadline=deadline,
+            strikes=new_strikes,
+            owed_ping=owed_ping,
+            out_groups=out_groups,
         )
+        snapshot = encode(session, state)
         fools: tuple[int, ...] = ()
         text: str | None = None
         line = record_line(session, action, before_events, self.clock())
@@ -131,15 +154,8 @@ class _PlayFlow(_ServiceCore):
             )
         metrics.move_committed(time.perf_counter() - started)
         # Committed: only now does the live game change.
-        session.game = candidate
-        session.events = new_events
-        session.version = new_version
-        session.deadline = deadline
-        session.reminded = False
-        session.strikes = dict(new_strikes)
+        session.commit(state)
         session.forfeit_seats, session.forfeit_text = fools, text
-        session.owed_ping = owed_ping
-        session.out_groups = out_groups
         log.debug("game %d v%d: %s", session.game_id, new_version, action.kind.value)
         if candidate.result is not None:
             session.status = "finished"
@@ -170,19 +186,6 @@ class _PlayFlow(_ServiceCore):
                 self._ai_loop(session), name=f"durak-ai-{session.game_id}"
             )
 
-    def _ai_order(self, session: GameSession) -> list[int]:
-        """Computer seats with something to do, defender first, then attackers by priority:
-        the order in which waiting is always harmless (see engine.ai's contract)."""
-        g = session.game
-        order = [g.defender, *g.eligible_attackers(), *range(g.n)]
-        seen: list[int] = []
-        for seat in order:
-            if seat in seen or not session.seats[seat].computer:
-                continue
-            if g.legal_actions(seat):
-                seen.append(seat)
-        return seen
-
     def _player(self, session: GameSession, seat: int) -> AiPlayer:
         key = (session.game_id, seat)
         if key not in self._players:
@@ -193,7 +196,7 @@ class _PlayFlow(_ServiceCore):
     async def _ai_loop(self, session: GameSession) -> None:
         try:
             while not session.finished and not self._closing:
-                order = self._ai_order(session)
+                order = computers_to_ask(session)
                 if not order:
                     return
                 version = session.version
@@ -348,19 +351,23 @@ class _PlayFlow(_ServiceCore):
             events = deque(session.events, maxlen=EVENTS_KEPT)
             events.append(PublicEvent("forfeit_end", seat, amount=int(reason == "timeout")))
             entries, fools, text = await self._final_results(session, None, forfeits)
+            state = replace(
+                session.state(),
+                events=events,
+                version=new_version,
+                deadline=None,
+                strikes=strikes,
+                forfeits=forfeits,
+            )
             await self.storage.finish_game(
                 session.game_id,
                 entries,
-                session.snapshot(events=events, version=new_version, forfeits=forfeits),
+                encode(session, state),
                 expected_version=session.version,
                 new_version=new_version,
                 record_line=record_note(session, "forfeit", seat, self.clock()),
             )
-            session.events = events
-            session.version = new_version
-            session.deadline = None
-            session.forfeits = forfeits
-            session.strikes = strikes
+            session.commit(state)
             session.ended_by = seat
             session.forfeit_seats, session.forfeit_text = fools, text
             session.status = "finished"
@@ -372,12 +379,18 @@ class _PlayFlow(_ServiceCore):
         info = session.seats[seat]
         # The deadline is recomputed: the seat's turn (if it was one) now belongs to a computer.
         deadline = self._deadline_policy(session, session.game)
+        state = replace(
+            session.state(),
+            events=events,
+            version=new_version,
+            deadline=deadline,
+            strikes=strikes,
+            forfeits=forfeits,
+        )
         await self.storage.leave_running_game(
             session.game_id,
             seat,
-            session.snapshot(
-                events=events, version=new_version, deadline=deadline, forfeits=forfeits
-            ),
+            encode(session, state),
             expected_version=session.version,
             new_version=new_version,
             deadline=deadline,
@@ -388,12 +401,7 @@ class _PlayFlow(_ServiceCore):
         )
         info.left = True
         info.difficulty = session.takeover_difficulty
-        session.version = new_version
-        session.events = events
-        session.deadline = deadline
-        session.reminded = False
-        session.forfeits = forfeits
-        session.strikes = strikes
+        session.commit(state)
         log.info(
             "game %d: seat %d forfeited (%s), a computer takes over", session.game_id, seat, reason
         )

@@ -10,22 +10,18 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from engine import Action, ActionKind, Game, IllegalAction
 from engine.record import Move, Record, RecordError
 
+from .core import _ServiceCore
 from .errors import ServiceError
 from .models import GameSession, PublicEvent, SeatInfo, public_events
-
-if TYPE_CHECKING:
-    from .service import GameService
 
 __all__ = [
     "Replay",
     "Step",
     "build_replay",
-    "load_replay",
     "record_header",
     "record_line",
     "record_note",
@@ -163,36 +159,37 @@ def build_replay(
 _LEADS = frozenset({ActionKind.ATTACK, ActionKind.TOP, ActionKind.LEAD_BLIND})
 
 
-async def load_replay(
-    service: GameService, guild_id: int, user_id: int, game_id: int | None
-) -> Replay:
-    """The replay ``user_id`` asked for, or a polite refusal: no such game here, a game
-    still being played, a game without history, or (when the server keeps replays to
-    players) a game they did not play. Default: their last finished game here."""
-    storage = service.storage
-    if game_id is None:
-        game_id = await storage.last_finished_game(guild_id, user_id)
+class _ReplayFlow(_ServiceCore):
+    """Replays of finished games, read from their stored records."""
+
+    async def load_replay(self, guild_id: int, user_id: int, game_id: int | None) -> Replay:
+        """The replay ``user_id`` asked for, or a polite refusal: no such game here, a game
+        still being played, a game without history, or (when the server keeps replays to
+        players) a game they did not play. Default: their last finished game here."""
+        storage = self.storage
         if game_id is None:
-            raise ServiceError("replay.none_yet")
-    row = await storage.game_record(game_id)
-    if row is None or row.guild_id != guild_id:
-        raise ServiceError("replay.unknown_game", game_id=game_id)
-    if row.status in ("lobby", "running"):
-        raise ServiceError("replay.still_running", game_id=game_id)
-    seat_rows = await storage.seats(game_id)
-    played = any(s.user_id == user_id for s in seat_rows)
-    if not played and not (await storage.record_settings(guild_id)).replays_public:
-        raise ServiceError("replay.players_only", game_id=game_id)
-    if row.text is None:
-        raise ServiceError("replay.no_history", game_id=game_id)
-    game_row = await storage.get_game(game_id)
-    preset = game_row.preset if game_row is not None else "podkidnoy"
-    seats = [
-        SeatInfo(s.seat, s.display_name, s.user_id, s.ai_difficulty, s.left_at is not None)
-        for s in seat_rows
-    ]
-    try:
-        return build_replay(game_id, guild_id, preset, seats, row.text)
-    except RecordError:
-        log.warning("game %d: its record does not replay", game_id, exc_info=True)
-        raise ServiceError("replay.damaged", game_id=game_id) from None
+            game_id = await storage.last_finished_game(guild_id, user_id)
+            if game_id is None:
+                raise ServiceError("replay.none_yet")
+        row = await storage.game_record(game_id)
+        if row is None or row.guild_id != guild_id:
+            raise ServiceError("replay.unknown_game", game_id=game_id)
+        if row.status in ("lobby", "running"):
+            raise ServiceError("replay.still_running", game_id=game_id)
+        seat_rows = await storage.seats(game_id)
+        played = any(s.user_id == user_id for s in seat_rows)
+        if not played and not (await storage.record_settings(guild_id)).replays_public:
+            raise ServiceError("replay.players_only", game_id=game_id)
+        if row.text is None:
+            raise ServiceError("replay.no_history", game_id=game_id)
+        game_row = await storage.get_game(game_id)
+        preset = game_row.preset if game_row is not None else "podkidnoy"
+        seats = [
+            SeatInfo(s.seat, s.display_name, s.user_id, s.ai_difficulty, s.left_at is not None)
+            for s in seat_rows
+        ]
+        try:
+            return build_replay(game_id, guild_id, preset, seats, row.text)
+        except RecordError:
+            log.warning("game %d: its record does not replay", game_id, exc_info=True)
+            raise ServiceError("replay.damaged", game_id=game_id) from None

@@ -40,24 +40,37 @@ import logging
 from engine import InvalidPosition
 from engine.rules import RuleError
 
-from .lobby import _LobbyFlow
 from .models import GameSession
+from .records import _ReplayFlow
+from .rematch import _RematchFlow
+from .snapshot import SnapshotFormatError
 
 log = logging.getLogger(__name__)
 
 
-class GameService(_LobbyFlow):
+class GameService(_RematchFlow, _ReplayFlow):
     """Lobbies and games of every guild. One instance per bot process.
 
-    Built in layers, each its own module: :mod:`.core` (state, queries), :mod:`.play`
-    (moves, computer seats, timers, forfeits), :mod:`.lobby` (lobbies, start, leave,
-    cancel); this module adds the process lifecycle (restore, resume, shutdown)."""
+    Composed of mixins, one area of the service per module, each over the shared state and
+    queries of :class:`~bot.game.core._ServiceCore`: :mod:`.play` (moves, computer seats,
+    timers, forfeits), :mod:`.lobby` (lobbies, start, leave, cancel), :mod:`.rematch` ("Play
+    again"), :mod:`.records` (replays); this module adds the process lifecycle (restore,
+    resume, shutdown). :class:`~bot.storage.store.Storage` is built the same way.
+
+    Why mixins and not area objects (``service.lobbies.start``): every caller keeps one
+    object and one flat vocabulary (``service.start``, ``service.act``), and the areas share
+    the sessions, locks, clock and publisher without handing them to each other. A flow
+    that calls another's methods inherits from it (lobby from play, rematch from lobby), so
+    mypy checks those calls; a flow that needs only the core (replays) sits beside them. An
+    area that would need a private of another is a sign its code is in the wrong flow. The
+    rule is written down in docs/architecture.md."""
 
     # ----------------------------------------------------------------- lifecycle
 
     async def restore(self) -> list[GameSession]:
         """Load every running game of this process's shards after a restart; broken or
-        human-less ones are cancelled rather than left running forever.
+        human-less ones are cancelled rather than left running forever, and one stored in a
+        snapshot format this build does not read is left untouched (and not resumed).
 
         Games of other shards are left alone (not parsed, not cancelled): the process of their shard
         restores them, and two processes resuming one game would both play its computer
@@ -70,6 +83,11 @@ class GameService(_LobbyFlow):
                 continue
             try:
                 session = await self._session_from_row(row)
+            except SnapshotFormatError as exc:
+                # Not damaged, only newer than this build (a rollback): left as it is, so the
+                # build that wrote it resumes it; cancelling would throw the game away.
+                log.error("game %d: not restored, left as stored: %s", row.id, exc)
+                continue
             except (InvalidPosition, RuleError, KeyError, ValueError, TypeError):
                 log.exception("game %d: stored state is unreadable; cancelling it", row.id)
                 await self.storage.cancel_game(row.id)

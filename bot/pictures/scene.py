@@ -21,11 +21,11 @@ from engine.cards import NO_TRUMP, SUIT_NAMES
 
 from ..cardart.labels import LATIN_RANKS, rank_labels
 from ..game.models import GameSession, LobbyInfo
-from ..game.rules import waiting_seats
+from ..game.turns import waiting_seats
 from ..i18n import t
-from ..rendering.common import deck_text, preset_name, seat_name
+from ..rendering.common import deck_text, preset_name, score_texts, seat_name
 from ..rendering.lobby import lobby_teams
-from ..rendering.table import role_key, score_texts
+from ..rendering.table import role_key
 from .fonts import drawable
 
 __all__ = ["TIMER_STEP", "Scene", "SeatScene", "last_played", "lobby_scene", "table_scene"]

@@ -16,14 +16,15 @@ from collections.abc import Callable, Iterable
 
 import discord
 
-from engine import PRESETS, Card
+from engine import PRESETS, Card, Observation
 from engine.cards import SUIT_NAMES, SUIT_SYMBOLS, sort_key
 from engine.variants import VARIANTS
 
 from ..cardart.emojis import registry as card_emojis
 from ..cardart.labels import card_label
+from ..discord_limits import EMBED_FIELD_VALUE
 from ..game.models import GameSession, LobbyInfo, SeatInfo
-from ..i18n import LocaleLike, t
+from ..i18n import LocaleLike, t, tn
 
 COLOUR_LOBBY = discord.Colour.blurple()
 
@@ -35,13 +36,6 @@ COLOUR_OVER = discord.Colour.dark_grey()
 
 
 EVENTS_SHOWN = 5
-
-
-#: Discord's limits on embed text (an emoji's markdown is ~30 characters per card).
-FIELD_LIMIT = 1024
-
-
-DESCRIPTION_LIMIT = 4096
 
 
 def card_text(card: Card, locale: LocaleLike = None, *, local_ranks: bool = True) -> str:
@@ -91,7 +85,18 @@ def cards_face(
     return " ".join(card_face(c, trump, locale, local_ranks=local_ranks) for c in items)
 
 
-def _fitting(build: Callable[[bool], str], limit: int = FIELD_LIMIT) -> str:
+def score_texts(obs: Observation, locale: str) -> list[str]:
+    """Each seat's running score (point and epaulet fool; [] in other games), from the
+    variant's public state: every bout beaten off or taken was seen by the whole table."""
+    state = obs.variant_state
+    if "points" in state:
+        return [tn("plural.points", int(p), locale) for p in state["points"]]
+    if "epaulets" in state:
+        return [tn("plural.epaulets", len(won), locale) for won in state["epaulets"]]
+    return []
+
+
+def _fitting(build: Callable[[bool], str], limit: int = EMBED_FIELD_VALUE) -> str:
     """``build(True)`` (with card emojis) if it fits Discord's ``limit``, else text only."""
     text = build(True)
     if len(text) <= limit:

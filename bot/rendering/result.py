@@ -9,7 +9,7 @@ from typing import Any
 from ..game.models import GameSession, LobbyInfo, SeatInfo
 from ..game.series import deal_losers
 from ..i18n import t, tn
-from .common import _mention, cards_text, inert, seat_name
+from .common import _mention, cards_text, inert, score_texts, seat_name
 
 
 def result_text(session: GameSession, locale: str, *, tally: bool = True) -> str:
@@ -76,8 +76,6 @@ def result_text(session: GameSession, locale: str, *, tally: bool = True) -> str
 
 def _final_scores(session: GameSession) -> list[str]:
     """Each seat's final score in a scoring variant (point, epaulet fool), else []."""
-    from .table import score_texts  # table.py imports this module: import when needed
-
     return score_texts(session.game.public_observation(), session.locale)
 
 

@@ -10,6 +10,7 @@ import discord
 
 from engine import PRESETS, RuleSet
 
+from ..discord_limits import EMBED_DESCRIPTION, EMBED_FIELD_VALUE
 from ..game.models import LOBBY_IDLE_MINUTES
 from ..i18n import t, tn
 from ..storage import Forfeit, GuildSettings, LeaderboardEntry, UserStats
@@ -39,7 +40,7 @@ def rules_embed(rules: RuleSet, title: str, locale: str) -> discord.Embed:
             name=t(f"preset.{rules.variant}.name", locale),
             rule=t(f"variant.{rules.variant}.rule", locale),
             reading=t(f"variant.{rules.variant}.reading", locale),
-        )[:4096]
+        )[:EMBED_DESCRIPTION]
     for name, _default, _doc, _source, choices in RuleSet.describe_options():
         raw = getattr(rules, name)
         if choices and isinstance(raw, str):
@@ -48,7 +49,7 @@ def rules_embed(rules: RuleSet, title: str, locale: str) -> discord.Embed:
             value = _value_text(raw, locale)
         embed.add_field(
             name=t(f"option.{name}.label", locale),
-            value=f"**{value}** — {t(f'option.{name}.doc', locale)}"[:1024],
+            value=f"**{value}** — {t(f'option.{name}.doc', locale)}"[:EMBED_FIELD_VALUE],
             inline=False,
         )
     return embed
@@ -70,7 +71,7 @@ def games_embed(rows: Sequence[tuple[int, str, int, Sequence[str]]], locale: str
             players=t("common.list_separator", locale).join(names),
         )
         for gid, preset, channel, names in rows
-    )[:4096]
+    )[:EMBED_DESCRIPTION]
     return embed
 
 
@@ -113,7 +114,7 @@ def leaderboard_embed(
                 wins=e.wins,
             )
             for e in entries
-        )[:4096]
+        )[:EMBED_DESCRIPTION]
     footer = [
         t(f"leaderboard.sort.{sort}", locale),
         t("common.page", locale, page=page + 1, pages=max(pages, 1)),
@@ -184,7 +185,7 @@ def forfeits_embed(items: Sequence[Forfeit], locale: str) -> discord.Embed:
 
 def done_style(options: dict[str, Any]) -> str:
     """The server's house rule for saying "done" (an unknown stored value reads as the
-    default, as :func:`bot.game.rules.auto_done_for` treats it)."""
+    default, as :func:`bot.game.house_rules.auto_done_for` treats it)."""
     return "pagat" if options.get("done") == "pagat" else "online"
 
 

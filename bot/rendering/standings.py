@@ -15,6 +15,7 @@ import discord
 
 from engine import PRESETS
 
+from ..discord_limits import EMBED_DESCRIPTION, EMBED_FIELD_VALUE, EMBED_FOOTER
 from ..i18n import t, tn
 from ..pictures.standings import BoardRow, BoardScene, ProfileScene
 from ..ratings import PROVISIONAL_GAMES, Tier, tier_of
@@ -172,7 +173,7 @@ def board_embed(
             row += " " + t("ratings.board.gained", locale, delta=f"{e.period_delta:+d}")
         rows.append(row)
     embed.description = (
-        "\n".join(rows)[:4096]
+        "\n".join(rows)[:EMBED_DESCRIPTION]
         if rows
         else t("ratings.board.empty", locale, games=tn("plural.rated_games", min_games, locale))
     )
@@ -184,7 +185,7 @@ def board_embed(
                 _filters(mode, period, min_games, locale),
                 t("common.page", locale, page=page + 1, pages=max(pages, 1)),
             ]
-        )[:2048]
+        )[:EMBED_FOOTER]
     )
     return embed
 
@@ -318,7 +319,7 @@ def profile_embed(p: Profile, total: int, locale: str) -> discord.Embed:
         value=(
             t("common.list_separator", locale).join(names)
             or t("ratings.profile.no_achievements", locale)
-        )[:1024],
+        )[:EMBED_FIELD_VALUE],
         inline=False,
     )
     return embed

@@ -11,13 +11,13 @@ from engine import ActionKind, Card, Observation
 from engine.cards import NO_TRUMP, bits
 
 from ..cardart.emojis import registry as card_emojis
+from ..discord_limits import EMBED_DESCRIPTION, EMBED_FIELD_VALUE
 from ..game import modes
 from ..game.models import MAX_TIMER_STRIKES, GameSession, PingKind, PublicEvent
 from ..i18n import t, tn
 from .common import (
     COLOUR_OVER,
     COLOUR_TABLE,
-    DESCRIPTION_LIMIT,
     EVENTS_SHOWN,
     _fitting,
     _mention,
@@ -27,6 +27,7 @@ from .common import (
     cards_face,
     cards_text,
     preset_name,
+    score_texts,
     seat_name,
     suit_text,
 )
@@ -92,17 +93,6 @@ def _variant_lines(session: GameSession, obs: Observation, locale: str) -> list[
             )
         )
     return lines
-
-
-def score_texts(obs: Observation, locale: str) -> list[str]:
-    """Each seat's running score (point and epaulet fool; [] in other games), from the
-    variant's public state: every bout beaten off or taken was seen by the whole table."""
-    state = obs.variant_state
-    if "points" in state:
-        return [tn("plural.points", int(p), locale) for p in state["points"]]
-    if "epaulets" in state:
-        return [tn("plural.epaulets", len(won), locale) for won in state["epaulets"]]
-    return []
 
 
 def _pairs(obs: Observation, locale: str) -> str:
@@ -379,11 +369,11 @@ def table_embed(session: GameSession) -> discord.Embed:
         embed.add_field(name=t("table.last_events", loc), value=events, inline=False)
     tally = session_tally(session, loc)
     if tally:
-        embed.add_field(name=t("table.tally", loc), value=tally[:1024], inline=False)
+        embed.add_field(name=t("table.tally", loc), value=tally[:EMBED_FIELD_VALUE], inline=False)
     if session.status == "finished":
         embed.add_field(
             name=t("table.finished", loc),
-            value=result_text(session, loc, tally=False)[:1024],
+            value=result_text(session, loc, tally=False)[:EMBED_FIELD_VALUE],
             inline=False,
         )
     elif session.status == "cancelled":
@@ -470,7 +460,7 @@ def hand_embed(
                 if emoji
                 else cards_text(obs.hand, obs.trump, locale)
             ),
-            DESCRIPTION_LIMIT - 200,
+            EMBED_DESCRIPTION - 200,
         )
     else:
         description = t("hand.empty", locale)
@@ -530,7 +520,7 @@ def hand_embed(
             game_id=session.game_id,
             preset=preset_name(session.preset, locale),
         ),
-        value="\n".join(lines)[:1024],
+        value="\n".join(lines)[:EMBED_FIELD_VALUE],
         inline=False,
     )
     embed.add_field(name=t("table.field", locale), value=_pairs(obs, locale), inline=False)

@@ -12,6 +12,8 @@ from .migrations import MIGRATIONS_DIR, Migration, load_migrations
 from .outbox import OUTBOX_KINDS
 from .rows import (
     DEFAULT_TURN_TIMER_SECONDS,
+    FOOL_OUTCOMES,
+    PERIOD_SECONDS,
     AlreadyInGame,
     Forfeit,
     ForfeitReason,
@@ -36,7 +38,6 @@ from .rows import (
     UserStats,
 )
 from .settings import LOCALES
-from .stats import FOOL_OUTCOMES, PERIOD_SECONDS
 from .store import Storage
 from .url import DatabaseUrl, parse_database_url
 

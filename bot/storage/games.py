@@ -47,21 +47,6 @@ class GameStorage(RecordStorage):
             except GameNotFound:
                 return None
 
-    async def start_game(
-        self,
-        game_id: int,
-        state_json: str,
-        version: int = 1,
-        *,
-        deadline: float | None = None,
-        now: float | None = None,
-    ) -> None:
-        """Move a lobby to running with the engine's initial state."""
-        ts = self._now(now)
-        async with self._transaction() as conn:
-            await self._require_status(conn, game_id, ("lobby",))
-            await self._start_lobby(conn, game_id, state_json, version, deadline, ts)
-
     @classmethod
     async def _start_lobby(
         cls,

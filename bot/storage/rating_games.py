@@ -32,11 +32,11 @@ from .dialect import Connection
 from .rating_rows import (
     ALL_MODES,
     CROSS_SERVER_GUILD,
-    FOOL_OUTCOMES,
     GameRating,
     PlayerChange,
     RatingSettings,
 )
+from .rows import FOOL_OUTCOMES
 
 __all__ = ["RATINGS_SCHEMA", "backfill", "rate_all", "rate_game", "read_settings"]
 

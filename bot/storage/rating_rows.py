@@ -11,8 +11,6 @@ __all__ = [
     "ALL_MODES",
     "CROSS_SERVER_GUILD",
     "DEFAULT_MIN_GAMES",
-    "FOOL_OUTCOMES",
-    "PERIOD_SECONDS",
     "BoardEntry",
     "GameRating",
     "PlayerChange",
@@ -27,9 +25,6 @@ CROSS_SERVER_GUILD = 0
 #: ``ratings.mode`` of the rating over every mode together.
 ALL_MODES = ""
 DEFAULT_MIN_GAMES = 5
-FOOL_OUTCOMES = ("fool", "lost_team", "forfeit")
-#: Periods of the rating board (rolling windows, as the fools board has).
-PERIOD_SECONDS: dict[str, float | None] = {"all": None, "month": 30 * 86400.0, "week": 7 * 86400.0}
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,8 +35,6 @@ from .rating_rows import (
     ALL_MODES,
     CROSS_SERVER_GUILD,
     DEFAULT_MIN_GAMES,
-    FOOL_OUTCOMES,
-    PERIOD_SECONDS,
     BoardEntry,
     GameRating,
     PlayerChange,
@@ -45,6 +43,7 @@ from .rating_rows import (
     Season,
     season_from_row,
 )
+from .rows import FOOL_OUTCOMES, PERIOD_SECONDS
 
 __all__ = [
     "ALL_MODES",

@@ -13,6 +13,8 @@ from typing import Any, Literal, Protocol
 
 __all__ = [
     "DEFAULT_TURN_TIMER_SECONDS",
+    "FOOL_OUTCOMES",
+    "PERIOD_SECONDS",
     "AlreadyInGame",
     "Forfeit",
     "GameNotFound",
@@ -37,6 +39,14 @@ GameStatus = Literal["lobby", "running", "finished", "cancelled"]
 Outcome = Literal["fool", "win", "draw", "forfeit", "lost_team"]
 ForfeitReason = Literal["left", "timeout"]
 Period = Literal["all", "month", "week"]
+#: Outcomes that count as "being the fool" (in stats, ratings and streaks): in team games the
+#: whole losing team is, and a player who left a running game or was timed out of it (outcome
+#: 'forfeit') is counted as the fool of that game *and* as a forfeit, so walking away never
+#: protects a record.
+FOOL_OUTCOMES: tuple[str, ...] = ("fool", "lost_team", "forfeit")
+#: The leaderboards' periods (fools board and rating board). Rolling windows rather than
+#: calendar months/weeks: no timezone is right for every guild.
+PERIOD_SECONDS: dict[str, float | None] = {"all": None, "month": 30 * 86400.0, "week": 7 * 86400.0}
 LeaderboardSort = Literal["fools", "record"]
 
 DEFAULT_TURN_TIMER_SECONDS = 90

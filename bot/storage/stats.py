@@ -6,16 +6,16 @@ from collections.abc import Sequence
 
 from .core import StorageCore
 from .rating_games import RATINGS_SCHEMA
-from .rows import LeaderboardEntry, LeaderboardSort, Period, UserStats
+from .rows import (
+    FOOL_OUTCOMES,
+    PERIOD_SECONDS,
+    LeaderboardEntry,
+    LeaderboardSort,
+    Period,
+    UserStats,
+)
 
-__all__ = ["FOOL_OUTCOMES", "PERIOD_SECONDS", "StatsStorage"]
-
-# Outcomes that count as "being the fool" in stats: in team games the whole losing team is,
-# and a player who left a running game or was timed out of it (outcome 'forfeit') is counted
-# as the fool of that game *and* as a forfeit, so walking away never protects a record.
-FOOL_OUTCOMES: tuple[str, ...] = ("fool", "lost_team", "forfeit")
-# Rolling windows rather than calendar months/weeks: no timezone is right for every guild.
-PERIOD_SECONDS: dict[str, float | None] = {"all": None, "month": 30 * 86400.0, "week": 7 * 86400.0}
+__all__ = ["StatsStorage"]
 
 
 def _streaks(outcomes: Sequence[str]) -> tuple[int, int]:

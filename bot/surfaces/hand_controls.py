@@ -42,8 +42,9 @@ from engine import Action, ActionKind, Card, Observation
 from engine.actions import BLIND_KINDS
 from engine.cards import PACK, sort_key
 
+from ..discord_limits import SELECT_OPTIONS
+
 __all__ = [
-    "MENU_OPTIONS",
     "VERB_KINDS",
     "HandControls",
     "Several",
@@ -58,8 +59,6 @@ __all__ = [
     "valid_selection",
 ]
 
-#: Options in one Discord select menu.
-MENU_OPTIONS = 25
 
 #: Moves that put down no card of the hand: always a button of their own. (EXCHANGE names
 #: the trump it gives, but reads as a verb: "Exchange the trump".)
@@ -270,17 +269,17 @@ def _several(obs: Observation, moves: list[tuple[Action, frozenset[Card]]]) -> t
     if not multi:
         return ()
     order = sorted(multi.values(), key=lambda a: (_sort_keys(own_cards(a), obs), a.kind.value))
-    if len(order) <= MENU_OPTIONS:
+    if len(order) <= SELECT_OPTIONS:
         return tuple(Several(a, ()) for a in order)
     # a move holding a card that a tap selects is tap, n - 1 taps and a verb: n + 1 already
     selecting = _selecting(moves)
     left = [a for a in order if not selecting.intersection(own_cards(a))]
-    if len(left) <= MENU_OPTIONS:
+    if len(left) <= SELECT_OPTIONS:
         return tuple(Several(a, ()) for a in left)
     by_size = sorted(left, key=lambda a: len(own_cards(a)))
     out: list[Several] | None = None
-    for keep in range(MENU_OPTIONS - 1, -1, -1):
-        pairs = _pair_cover(by_size[keep:], MENU_OPTIONS - keep, obs)
+    for keep in range(SELECT_OPTIONS - 1, -1, -1):
+        pairs = _pair_cover(by_size[keep:], SELECT_OPTIONS - keep, obs)
         if pairs is not None:
             out = [Several(a, ()) for a in by_size[:keep]]
             out += [Several(None, sel) for sel in pairs]
@@ -290,7 +289,7 @@ def _several(obs: Observation, moves: list[tuple[Action, frozenset[Card]]]) -> t
         chosen = _greedy_pairs(wanted, obs, lambda rest: len(_hitting(rest)))
         out = [Several(None, sel) for sel in chosen]
         out += [Several(None, (c,)) for c in _hitting(wanted)]
-    return tuple(sorted(out, key=lambda o: _option_key(o, obs))[:MENU_OPTIONS])
+    return tuple(sorted(out, key=lambda o: _option_key(o, obs))[:SELECT_OPTIONS])
 
 
 def _pair_cover(moves: list[Action], slots: int, obs: Observation) -> list[tuple[Card, ...]] | None:
@@ -304,7 +303,7 @@ def _greedy_pairs(
     wanted: list[tuple[Action, Counter[int]]],
     obs: Observation,
     reserve: Callable[[list[tuple[Action, Counter[int]]]], int],
-    slots: int = MENU_OPTIONS,
+    slots: int = SELECT_OPTIONS,
 ) -> list[tuple[Card, ...]]:
     """Pairs that open the most of ``wanted`` first, while they and ``reserve(rest)`` fit in
     ``slots``; the moves they open are taken out of ``wanted`` (in place)."""

@@ -15,17 +15,23 @@ import discord
 
 from engine import Action, Card, Observation
 
+from ..discord_limits import (
+    BUTTON_LABEL,
+    MESSAGE_CONTENT,
+    SELECT_OPTION_TEXT,
+    SELECT_OPTIONS,
+    SELECT_PLACEHOLDER,
+)
 from ..game.errors import HandClosed, ServiceError, StaleAction
-from ..game.rules import parse_action
+from ..game.turns import parse_action
 from ..i18n import pick_locale, t
 from ..rendering.common import card_text, cards_text
 from ..rendering.result import result_text
 from . import hand_views as views
 from .answers import acknowledge, on_public_message, update_message
 from .hand_controls import Several, Tap, tap, valid_selection
-from .hand_labels import SELECT_OPTIONS, _move_emoji, _move_label, _unit_emoji, _unit_label
+from .hand_labels import _move_emoji, _move_label, _unit_emoji, _unit_label
 from .interactions import (
-    CONTENT_LIMIT,
     _card_list,
     _Guarded,
     _ints,
@@ -147,7 +153,7 @@ class _HandItem(_Guarded):
             closing = f"{text}\n{result}" if result else text
             views._track(interaction, session, locale)  # forgets the live hand: the game is over
             await update_message(
-                interaction, content=closing[:CONTENT_LIMIT], embed=None, view=None
+                interaction, content=closing[:MESSAGE_CONTENT], embed=None, view=None
             )
             return
         content, embed, view = views.hand_message(session, seat, locale)
@@ -224,7 +230,11 @@ class ActButton(
         self.rest = rest
         super().__init__(
             discord.ui.Button(
-                label=label[:80], style=style, custom_id=f"durak:act:{rest}", row=row, emoji=emoji
+                label=label[:BUTTON_LABEL],
+                style=style,
+                custom_id=f"durak:act:{rest}",
+                row=row,
+                emoji=emoji,
             )
         )
 
@@ -359,7 +369,7 @@ class CardButton(
         self.rest = rest if rest is not None else f"{game_id}:{version}:{selection}:{card}"
         super().__init__(
             discord.ui.Button(
-                label=label[:80],
+                label=label[:BUTTON_LABEL],
                 style=style,
                 custom_id=f"durak:card:{self.rest}",
                 row=row,
@@ -420,7 +430,7 @@ class CardSelect(
         super().__init__(
             discord.ui.Select(
                 custom_id=f"durak:cards:{self.rest}",
-                placeholder=placeholder[:150],
+                placeholder=placeholder[:SELECT_PLACEHOLDER],
                 options=options,
                 row=row,
             )
@@ -470,7 +480,7 @@ class SeveralSelect(
                 cards = "".join(str(c) for c in opt.action.cards)
                 choices.append(
                     discord.SelectOption(
-                        label=_move_label(opt.action, obs, locale)[:100],
+                        label=_move_label(opt.action, obs, locale)[:SELECT_OPTION_TEXT],
                         value=f"{opt.action.kind.value}:{cards}",
                         emoji=_move_emoji(opt.action, obs),
                     )
@@ -488,7 +498,7 @@ class SeveralSelect(
         super().__init__(
             discord.ui.Select(
                 custom_id=f"durak:several:{self.rest}",
-                placeholder=t("hand.several.placeholder", locale)[:150],
+                placeholder=t("hand.several.placeholder", locale)[:SELECT_PLACEHOLDER],
                 options=choices or [discord.SelectOption(label="-", value="-")],
                 row=row,
             )

@@ -13,14 +13,6 @@ from ..cardart.emojis import registry as card_emojis
 from ..i18n import has_key, t
 from ..rendering.common import card_text, cards_text
 
-#: Discord's most rows of components on one message.
-MAX_ROWS = 5
-
-
-#: Options in one select menu (Discord's limit).
-SELECT_OPTIONS = 25
-
-
 #: Moves that answer one attack card; CONCEAL: take on trust.
 _ANSWERS = (ActionKind.DEFEND, ActionKind.CONCEAL, ActionKind.BEAT_BLIND)
 

@@ -12,6 +12,7 @@ import discord
 
 from engine import ActionKind, Card
 
+from ..discord_limits import ACTION_ROWS, BUTTONS_PER_ROW, SELECT_OPTIONS
 from ..game.errors import HandClosed
 from ..game.models import GameSession
 from ..i18n import pick_locale, t
@@ -20,8 +21,6 @@ from . import hand_items as items
 from .answers import update_message
 from .hand_controls import HandControls, controls
 from .hand_labels import (
-    MAX_ROWS,
-    SELECT_OPTIONS,
     _move_emoji,
     _move_label,
     _selection_id,
@@ -31,7 +30,6 @@ from .hand_labels import (
 )
 from .hint_views import add_hint_button
 from .interactions import (
-    BUTTONS_PER_ROW,
     _components_view,
     error_text,
 )
@@ -90,11 +88,11 @@ def layout(hc: HandControls) -> HandLayout:
     verb_rows = max(1, -(-verbs // BUTTONS_PER_ROW))
     taps = len(hc.taps)
     card_rows = -(-taps // BUTTONS_PER_ROW)
-    if card_rows + verb_rows + menu <= MAX_ROWS:
+    if card_rows + verb_rows + menu <= ACTION_ROWS:
         return HandLayout(hc, verbs, verb_rows, 0, menu)
     for refresh in (True, False):
         count = verbs - (0 if refresh else 1)
-        if -(-(taps + count) // BUTTONS_PER_ROW) + menu <= MAX_ROWS:
+        if -(-(taps + count) // BUTTONS_PER_ROW) + menu <= ACTION_ROWS:
             return HandLayout(hc, count, verb_rows, 0, menu, packed=True, refresh=refresh)
     return HandLayout(hc, verbs, verb_rows, -(-taps // SELECT_OPTIONS), menu)
 
@@ -133,7 +131,7 @@ def hand_message(
     if lay.selects:
         for i in range(lay.selects):
             chunk = hc.taps[i * SELECT_OPTIONS : (i + 1) * SELECT_OPTIONS]
-            if i >= MAX_ROWS - lay.verb_rows - lay.menu:
+            if i >= ACTION_ROWS - lay.verb_rows - lay.menu:
                 log.warning("game %d: hand of seat %d has more cards than rows", gid, seat)
                 break
             view.add_item(items.CardSelect(gid, ver, sel, i, chunk, hc.blind, obs, locale, row=i))
@@ -196,7 +194,7 @@ def hand_message(
     else:
         first = lay.selects or -(-len(hc.taps) // BUTTONS_PER_ROW)  # rows the cards took
         for i, item in enumerate(buttons):
-            item.row = min(first + i // BUTTONS_PER_ROW, MAX_ROWS - 1)
+            item.row = min(first + i // BUTTONS_PER_ROW, ACTION_ROWS - 1)
             view.add_item(item)
     if lay.menu:
         view.add_item(items.SeveralSelect(gid, ver, hc.several, obs, locale, row=lay.rows - 1))

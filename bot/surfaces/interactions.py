@@ -9,6 +9,7 @@ import re
 
 import discord
 
+from ..discord_limits import MESSAGE_CONTENT
 from ..game.errors import HandClosed, IllegalMove, ServiceError
 from ..game.models import PlayerRef
 from ..game.service import GameService
@@ -18,12 +19,6 @@ from ..rendering.result import result_text
 from .answers import log_lost_answer
 
 log = logging.getLogger(__name__)
-
-#: Discord's limit on a message's text (a closed hand shows the whole result).
-CONTENT_LIMIT = 2000
-
-
-BUTTONS_PER_ROW = 5
 
 
 #: Cards in a custom id: notation run together; a second pack's twin (big fool) ends in ``'``.
@@ -68,7 +63,7 @@ def error_text(err: ServiceError, locale: str) -> str:
     if isinstance(err, HandClosed) and err.session is not None and err.session.status == "finished":
         result = result_text(err.session, locale)
         text = f"{text}\n{result}" if result else text
-    return text[:CONTENT_LIMIT]
+    return text[:MESSAGE_CONTENT]
 
 
 async def reply_ephemeral(interaction: discord.Interaction, text: str) -> None:

@@ -17,6 +17,7 @@ import discord
 from engine import ActionKind
 from engine.cards import NO_TRUMP, SUIT_NAMES
 
+from ..discord_limits import EMBED_FIELD_VALUE
 from ..game.models import GameSession
 from ..i18n import t
 
@@ -65,4 +66,6 @@ def add_learn_tips(embed: discord.Embed, session: GameSession, seat: int, locale
     """Put the tips that apply now on the hand's embed (guided games only)."""
     tips = learn_tips(session, seat, locale)
     if tips:
-        embed.add_field(name=t("learn.title", locale), value="\n".join(tips)[:1024], inline=False)
+        embed.add_field(
+            name=t("learn.title", locale), value="\n".join(tips)[:EMBED_FIELD_VALUE], inline=False
+        )

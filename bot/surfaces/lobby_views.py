@@ -9,6 +9,7 @@ from typing import Any
 
 import discord
 
+from ..discord_limits import SELECT_OPTION_TEXT, SELECT_OPTIONS
 from ..game.models import AI_DIFFICULTIES, GameSession, LobbyInfo
 from ..i18n import pick_locale, t
 from .hand_items import ShowHandButton
@@ -157,8 +158,8 @@ class LobbyHostSelect(
     ) -> None:
         self.rest = rest if rest is not None else str(game_id)
         options = [
-            discord.SelectOption(label=name[:100] or str(uid), value=str(uid))
-            for uid, name in (humans or [])[:25]
+            discord.SelectOption(label=name[:SELECT_OPTION_TEXT] or str(uid), value=str(uid))
+            for uid, name in (humans or [])[:SELECT_OPTIONS]
         ] or [discord.SelectOption(label="-", value="0")]
         super().__init__(
             discord.ui.Select(

@@ -22,7 +22,6 @@ import logging
 
 import discord
 
-from ..game import rematch
 from ..game.models import GameSession, LobbyInfo, PingKind
 from ..game.service import GameService
 from ..i18n import t
@@ -98,7 +97,7 @@ class DiscordPublisher:
             embed = table_embed(state)
             view = table_view(state)
         elif state.series is not None:
-            embed, view = rematch_message(state, await rematch.waiting_for(self.service, state))
+            embed, view = rematch_message(state, await self.service.rematch_waiting_for(state))
         else:
             embed = lobby_embed(state)
             view = lobby_view(state)

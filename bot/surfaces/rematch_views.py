@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+from ..discord_limits import EMBED_FIELD_VALUE, MESSAGE_CONTENT
 from ..game import rematch
 from ..game.models import GameSession, LobbyInfo, PlayerRef
 from ..i18n import pick_locale, t
@@ -27,8 +28,6 @@ from .replay_views import record_buttons
 
 __all__ = ["REMATCH_ITEMS", "again_view", "rematch_message", "result_announcement"]
 
-#: Discord's limit on a message's content.
-CONTENT_LIMIT = 2000
 
 log = logging.getLogger(__name__)
 
@@ -45,8 +44,8 @@ def result_announcement(
     lines = [*extra, t("replay.result_line", session.locale, game_id=session.game_id)]
     if session.hints:
         lines.append(t("hint.result_line", session.locale, count=sum(session.hints.values())))
-    tail = "".join("\n" + line for line in lines)[: CONTENT_LIMIT // 2]
-    text = result_text(session, session.locale)[: CONTENT_LIMIT - len(tail)]
+    tail = "".join("\n" + line for line in lines)[: MESSAGE_CONTENT // 2]
+    text = result_text(session, session.locale)[: MESSAGE_CONTENT - len(tail)]
     return text + tail, again_view(session)
 
 
@@ -106,7 +105,7 @@ def rematch_message(
     embed.add_field(name=t("rematch.seats", loc), value="\n".join(lines), inline=False)
     tally = tally_text(info, loc)
     if tally:
-        embed.add_field(name=t("table.tally", loc), value=tally[:1024], inline=False)
+        embed.add_field(name=t("table.tally", loc), value=tally[:EMBED_FIELD_VALUE], inline=False)
     view = _components_view()
     if info.status == "lobby":
         if waiting:
@@ -169,11 +168,11 @@ class RematchButton(
         service = _service(interaction)
         locale = pick_locale(interaction.locale, interaction.guild_locale)
         if op == "no":
-            await rematch.decline(service, previous, interaction.user.id)
+            await service.decline_rematch(previous, interaction.user.id)
             await reply_ephemeral(interaction, t("rematch.declined_you", locale))
             return
-        outcome = await rematch.play_again(
-            service, previous, PlayerRef(interaction.user.id, interaction.user.display_name)
+        outcome = await service.play_again(
+            previous, PlayerRef(interaction.user.id, interaction.user.display_name)
         )
         if outcome.new_message:
             await self._post(interaction, outcome)

@@ -18,6 +18,7 @@ from typing import Any
 
 import discord
 
+from ..discord_limits import EMBED_DESCRIPTION, EMBED_FIELD_VALUE, SELECT_OPTIONS
 from ..game.records import Replay, Step
 from ..i18n import pick_locale, t
 from ..pictures import render_png, table_scene
@@ -38,9 +39,6 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 PICTURE_NAME = "replay.png"
-#: Discord's limits: options in a select, characters in an embed description.
-SELECT_LIMIT = 25
-DESCRIPTION_LIMIT = 4000
 #: A replay's buttons work this long (an ephemeral message's token lasts 15 minutes).
 VIEW_TIMEOUT = 14 * 60.0
 
@@ -95,12 +93,12 @@ def replay_page(
     if bout:
         head += " · " + t("replay.bout", locale, bout=bout)
     embed.description = "\n".join([f"**{head}**", *step_lines(replay, step, locale)])[
-        :DESCRIPTION_LIMIT
+        :EMBED_DESCRIPTION
     ]
     if hands:
         embed.add_field(
             name=t("replay.hands_title", locale),
-            value="\n".join(hands_lines(replay, step, locale))[:1024],
+            value="\n".join(hands_lines(replay, step, locale))[:EMBED_FIELD_VALUE],
             inline=False,
         )
     embed.set_footer(text=t("replay.footer", locale, game_id=replay.game_id))
@@ -148,9 +146,9 @@ class ReplayView(discord.ui.View):
         self.hands_button.callback = self._toggle_hands  # type: ignore[method-assign]
         self.add_item(self.hands_button)
         bouts = replay.bouts[1:]
-        if len(bouts) > SELECT_LIMIT:  # keep the first bout and spread the rest evenly
-            step = len(bouts) / SELECT_LIMIT
-            bouts = [bouts[int(i * step)] for i in range(SELECT_LIMIT)]
+        if len(bouts) > SELECT_OPTIONS:  # keep the first bout and spread the rest evenly
+            step = len(bouts) / SELECT_OPTIONS
+            bouts = [bouts[int(i * step)] for i in range(SELECT_OPTIONS)]
         if bouts:
             select: discord.ui.Select[ReplayView] = discord.ui.Select(
                 placeholder=t("replay.jump", locale),
@@ -236,14 +234,12 @@ async def send_replay(interaction: discord.Interaction, replay: Replay, locale: 
 
 async def open_replay(interaction: discord.Interaction, game_id: int | None) -> None:
     """``/durak replay`` and the Replay button: check, rebuild and show (or refuse)."""
-    from ..game.records import load_replay
-
     assert interaction.guild_id is not None
     locale = pick_locale(interaction.locale, interaction.guild_locale)
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
-    replay = await load_replay(
-        _service(interaction), interaction.guild_id, interaction.user.id, game_id
+    replay = await _service(interaction).load_replay(
+        interaction.guild_id, interaction.user.id, game_id
     )
     await send_replay(interaction, replay, locale)
 

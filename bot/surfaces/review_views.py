@@ -19,7 +19,7 @@ from engine import Action, ActionKind
 from engine.ai.review import Decision, Review
 
 from ..game.errors import ServiceError
-from ..game.records import Replay, load_replay
+from ..game.records import Replay
 from ..game.reviews import ReviewQueue
 from ..i18n import pick_locale, t
 from ..pictures import render_png, table_scene
@@ -170,8 +170,8 @@ async def open_review(interaction: discord.Interaction, game_id: int | None) -> 
     locale = pick_locale(interaction.locale, interaction.guild_locale)
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
-    replay = await load_replay(
-        _service(interaction), interaction.guild_id, interaction.user.id, game_id
+    replay = await _service(interaction).load_replay(
+        interaction.guild_id, interaction.user.id, game_id
     )
     seat = next((s.seat for s in replay.seats if s.user_id == interaction.user.id), None)
     if seat is None:

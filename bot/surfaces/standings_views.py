@@ -28,7 +28,7 @@ from ..rendering.standings import (
     profile_embed,
     profile_scene,
 )
-from ..storage.rating_rows import PERIOD_SECONDS
+from ..storage.rows import PERIOD_SECONDS
 
 __all__ = ["SCOPES", "RatingBoard", "parse_rating_sort", "profile_message", "rating_board_message"]
 

@@ -10,9 +10,13 @@ answers with an action has it applied; then everyone is asked again. Each player
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from ..actions import PA, Action
 from ..game import Game, Result
-from . import Player
+
+if TYPE_CHECKING:  # a type only: make_player imports the players, and they import this
+    from . import Player
 
 
 class Stalled(RuntimeError):
@@ -29,6 +33,34 @@ def ask_order(game: Game) -> list[int]:
         order.append(game.attacker)
     order.extend(s for s in range(game.n) if s not in order)
     return order
+
+
+def actor(g: Game) -> tuple[int, list[Action]]:
+    """Who must move next under the arena's convention, and their legal actions."""
+    if g.table:
+        d = g.defender
+        if not g.taking and any(p[1] < 0 for p in g.table):
+            acts = g.legal_actions(d)
+            if acts:  # (take on trust: not while a face-down card awaits its verdict)
+                return d, acts
+        for s in g.eligible_attackers():
+            acts = g.legal_actions(s)
+            if acts and any(a.kind is PA for a in acts):
+                return s, acts
+        return -1, []
+    return g.attacker, g.legal_actions(g.attacker)
+
+
+def next_to_move(g: Game) -> tuple[int, list[Action]]:
+    """``actor``, and where it names nobody (only co-attackers holding throw-ins are left)
+    the first eligible attacker with a legal action; ``(-1, [])`` if there is none."""
+    seat, acts = actor(g)
+    if seat < 0:
+        for s in g.eligible_attackers():
+            acts = g.legal_actions(s)
+            if acts:
+                return s, acts
+    return seat, acts
 
 
 def step(game: Game, players: Sequence[Player]) -> bool:

@@ -33,6 +33,7 @@ from ..actions import EX, PA, PI, SH, TR, A, Action, T
 from ..game import Game
 from ..tables import _LEAD1, _RANK_OF, _SINGLE, _TAKE, _combos
 from . import simple_fool
+from .arena import next_to_move
 from .policies import LONG_GAME, NORMAL, normal_policy
 from .view import TRUMP_BONUS, view_of_game
 
@@ -94,10 +95,8 @@ def _possible(g: Game, seat: int, other: int) -> int:
 
 
 def _general(g: Game) -> tuple[int, list[Action]]:
-    """One step exactly as the general playout takes it (``search.actor`` and ``normal`` on
+    """One step exactly as the general playout takes it (``arena.actor`` and ``normal`` on
     the seat's view); for the cases this module does not handle itself."""
-    from .search import next_to_move
-
     seat, acts = next_to_move(g)
     if seat < 0:
         raise AssertionError(f"nobody can move in {g!r}")
@@ -223,7 +222,7 @@ def _lead(g: Game, seat: int) -> Action:
 def _plan(
     g: Game, seat: int, t: int, unbeaten: list[int]
 ) -> tuple[int, int, list[tuple[int, int]]] | None:
-    """``policies.defence_plan``: beat every unbeaten card, most constrained first, each with
+    """``view.defence_plan``: beat every unbeaten card, most constrained first, each with
     its cheapest beater; (first attack card, its beater, the whole plan) or None."""
     beaters = g._beat_tab[seat]
     free = g.hands[seat]

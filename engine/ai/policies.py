@@ -8,14 +8,13 @@ masks, no sorting of whole hands, no observation objects.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..actions import BLIND_KINDS, EX, PA, PI, SH, TK, TR, A, Action, ActionKind, D, T
-from ..cards import RANK_MASK, bits
+from ..cards import RANK_MASK
 from . import round_fool, scored, simple_fool
 from .spend import add_rank, never_takes, singles_only
-from .view import TRUMP_BONUS, View
+from .view import TRUMP_BONUS, View, defence_plan
 
 # ---------------------------------------------------------------------------- random
 
@@ -115,26 +114,6 @@ class Weights:
 
 #: The weights ``normal`` plays with.
 NORMAL = Weights()
-
-
-def defence_plan(
-    v: View, unbeaten: list[int], pick: Callable[..., int] = min
-) -> list[tuple[int, int]] | None:
-    """Beat every unbeaten card, most constrained first, each with its cheapest beater (with
-    ``pick=max`` its most valuable one: round fool, where what is not spent goes to the other
-    player with the hand)."""
-    beaters = v.beaters[v.seat]
-    free = v.hand
-    order = sorted(unbeaten, key=lambda a: ((free & beaters[a]).bit_count(), -v.value(a)))
-    plan: list[tuple[int, int]] = []
-    for a in order:
-        m = free & beaters[a]
-        if not m:
-            return None
-        best = pick(bits(m), key=v.value)
-        plan.append((a, int(best)))
-        free &= ~(1 << best)
-    return plan
 
 
 def _late(v: View) -> bool:
@@ -419,4 +398,4 @@ def normal_policy(v: View, rng: random.Random, w: Weights = NORMAL) -> Action | 
     return None
 
 
-__all__ = ["NORMAL", "Weights", "defence_plan", "easy_policy", "normal_policy", "random_policy"]
+__all__ = ["NORMAL", "Weights", "easy_policy", "normal_policy", "random_policy"]

@@ -36,7 +36,7 @@ import random
 from typing import Final
 
 from ..actions import PA, PI, TK, TR, A, Action, D, T
-from .view import View
+from .view import View, defence_plan
 
 #: the variants this module plays
 SCORED: Final = frozenset({"point", "epaulet"})
@@ -87,7 +87,6 @@ def _rank_counts(v: View) -> list[int]:
 def defend(v: View, rng: random.Random) -> Action:
     """Beat whenever possible, each card with its cheapest beater: a take scores nothing
     (point) or hands the attacker pairs (epaulet)."""
-    from .policies import defence_plan  # (policies imports this module)
 
     acts = v.acts
     plan = defence_plan(v, [a for a, d in v.table if d < 0])

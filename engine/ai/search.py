@@ -30,6 +30,7 @@ from ..game import Game
 from ..observation import Observation
 from ..variants import VARIANTS
 from ..variants.base import CLOSED, OUT_OF_PLAY, card_list
+from .arena import next_to_move
 from .fastplay import playout_plain
 from .policies import normal_policy
 from .view import view_of_game
@@ -439,34 +440,6 @@ def is_win(g: Game, seat: int) -> bool:
     r = g.result
     assert r is not None
     return seat not in r.losers
-
-
-def actor(g: Game) -> tuple[int, list[Action]]:
-    """Who must move next under the arena's convention, and their legal actions."""
-    if g.table:
-        d = g.defender
-        if not g.taking and any(p[1] < 0 for p in g.table):
-            acts = g.legal_actions(d)
-            if acts:  # (take on trust: not while a face-down card awaits its verdict)
-                return d, acts
-        for s in g.eligible_attackers():
-            acts = g.legal_actions(s)
-            if acts and any(a.kind is PA for a in acts):
-                return s, acts
-        return -1, []
-    return g.attacker, g.legal_actions(g.attacker)
-
-
-def next_to_move(g: Game) -> tuple[int, list[Action]]:
-    """``actor``, and where it names nobody (only co-attackers holding throw-ins are left)
-    the first eligible attacker with a legal action; ``(-1, [])`` if there is none."""
-    seat, acts = actor(g)
-    if seat < 0:
-        for s in g.eligible_attackers():
-            acts = g.legal_actions(s)
-            if acts:
-                return s, acts
-    return seat, acts
 
 
 def playout(g: Game, rng: random.Random, max_steps: int = 600) -> bool:

@@ -8,10 +8,11 @@ see anyway (its own hand, the table, counts and the discard), so a playout polic
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..actions import Action, ActionKind
-from ..cards import deck_mask
+from ..cards import bits, deck_mask
 from ..game import Game
 from ..observation import Observation
 from ..rules import RuleSet
@@ -201,3 +202,23 @@ def _view_of_game(g: Game, seat: int, acts: list[Action]) -> View:
         beaters=g.beat_tables,
         judging=judging,
     )
+
+
+def defence_plan(
+    v: View, unbeaten: list[int], pick: Callable[..., int] = min
+) -> list[tuple[int, int]] | None:
+    """Beat every unbeaten card, most constrained first, each with its cheapest beater (with
+    ``pick=max`` its most valuable one: round fool, where what is not spent goes to the other
+    player with the hand)."""
+    beaters = v.beaters[v.seat]
+    free = v.hand
+    order = sorted(unbeaten, key=lambda a: ((free & beaters[a]).bit_count(), -v.value(a)))
+    plan: list[tuple[int, int]] = []
+    for a in order:
+        m = free & beaters[a]
+        if not m:
+            return None
+        best = pick(bits(m), key=v.value)
+        plan.append((a, int(best)))
+        free &= ~(1 << best)
+    return plan

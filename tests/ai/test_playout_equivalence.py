@@ -18,9 +18,10 @@ from engine import PRESETS, Game, RuleSet
 from engine.actions import Action
 from engine.ai import hard as hard_module
 from engine.ai import search
+from engine.ai.arena import actor
 from engine.ai.hard import HardPlayer
 from engine.ai.policies import normal_policy
-from engine.ai.search import actor, build_world, sample_hands, world_template
+from engine.ai.search import build_world, sample_hands, world_template
 from engine.ai.view import view_of_game
 from engine.state import GameState
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 import simcord
 
+from bot.discord_limits import AUTOCOMPLETE_CHOICES
 from bot.game import modes
 from bot.game.models import GameSession, PublicEvent, SeatInfo
 from bot.i18n import SUPPORTED_LOCALES, has_key, t
@@ -30,8 +31,8 @@ def _session(game: Game, preset: str = "podkidnoy") -> GameSession:
 
 def test_empty_box_offers_base_games_first_and_at_most_25() -> None:
     ranked = modes.ranked_presets("")
-    assert len(PRESETS) > modes.MAX_CHOICES  # why ranking matters at all
-    assert len(ranked) == modes.MAX_CHOICES
+    assert len(PRESETS) > AUTOCOMPLETE_CHOICES  # why ranking matters at all
+    assert len(ranked) == AUTOCOMPLETE_CHOICES
     assert ranked[: len(modes.BASE_PRESETS)] == list(modes.BASE_PRESETS)
 
 

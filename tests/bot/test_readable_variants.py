@@ -8,9 +8,10 @@ import pytest
 
 from bot.i18n import t, tn
 from bot.pictures.samples import sample_lobby, sample_session
+from bot.rendering.common import score_texts
 from bot.rendering.lobby import lobby_embed
 from bot.rendering.result import result_text
-from bot.rendering.table import score_texts, table_embed
+from bot.rendering.table import table_embed
 
 
 def test_partners_are_shown_in_the_lobby() -> None:

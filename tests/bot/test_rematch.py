@@ -55,7 +55,7 @@ async def test_play_again_keeps_seats_deals_by_the_rules_and_keeps_the_tally(
     await world["bob"].slash(other, "durak new", seats=2)
     busy = await world["bob"].click(announcement, custom_id=f"durak:again:{first_id}:play")
     assert busy.response is not None and "already in another game" in (busy.response.content or "")
-    assert await rematch.rs.rematch_of(service(simcord_env).storage, first_id) is None
+    assert await service(simcord_env).storage.rematch_of(first_id) is None
     left = await world["bob"].slash(other, "durak leave")
     assert left.response is not None
 
@@ -82,7 +82,7 @@ async def test_play_again_keeps_seats_deals_by_the_rules_and_keeps_the_tally(
     )
     assert started.response is not None and started.response.ephemeral
     assert "next deal has started" in (started.response.content or "")
-    second_id = await rematch.rs.rematch_of(service(simcord_env).storage, first_id)
+    second_id = await service(simcord_env).storage.rematch_of(first_id)
     assert second_id is not None and second_id != first_id
     second = service(simcord_env).session(second_id)
     assert second is not None and not second.finished

@@ -12,7 +12,7 @@ import simcord
 
 from bot.app import DurakBot
 from bot.game.models import GameSession, PublicEvent
-from bot.game.rules import safe_default, waiting_seats
+from bot.game.turns import safe_default, waiting_seats
 from engine import Action, Card, Game, Observation, RuleSet
 from tests.bot.conftest import build_world
 from tests.bot.helpers import message, message_text, play_out, service, start_against_computer

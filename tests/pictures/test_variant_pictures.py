@@ -21,7 +21,8 @@ from bot.i18n import t
 from bot.pictures import render_png, table_scene
 from bot.pictures.samples import sample_session, session_of
 from bot.pictures.scene import Scene, SeatScene
-from bot.rendering.table import score_texts, table_embed
+from bot.rendering.common import score_texts
+from bot.rendering.table import table_embed
 from engine import PRESETS, Game, Observation, RuleError, RuleSet
 from engine.cards import NO_TRUMP, SUIT_NAMES, bits
 from engine.variants.base import aside_masks

@@ -134,7 +134,7 @@ async def test_games_finished_before_records_have_no_history(tmp_path: Path) -> 
     # game_hints, so the game ends after the upgrade): no record was ever started for it.
     async with await Storage.open(db, target_version=8, clock=lambda: 1000.0) as old:
         game_id = await old.create_lobby(10, 20, 30, "podkidnoy", {}, host_display_name="H")
-        await old.start_game(game_id, '{"s": 1}', 1)
+        await old.begin_game(game_id, [0], '{"s": 1}', 1)
     async with await Storage.open(db) as st:
         await st.finish_game(game_id, [], '{"s": 2}')
         row = await st.game_record(game_id)

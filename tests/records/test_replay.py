@@ -80,9 +80,7 @@ async def test_replay_steps_through_the_stored_positions(
     assert f"Replay of game #{game_id}" in view.embeds[0].title
     session = service(env).session(game_id) or await service(env).ended_session(game_id)
     assert session is not None
-    from bot.game.records import load_replay
-
-    replay = await load_replay(service(env), world["guild"].id, alice.id, game_id)
+    replay = await service(env).load_replay(world["guild"].id, alice.id, game_id)
     assert len(replay.steps) == len(stored)
     assert _picture_size(view) == len(_expected_png(replay, 0, stored[1]))
     for index in range(1, len(replay.steps)):

@@ -23,6 +23,7 @@ from bot.storage import (
 from bot.storage.postgres import PostgresDatabase
 from tests.postgres import fresh_schema
 from tests.storage.conftest import FakeClock
+from tests.storage.helpers import start_lobby
 
 GUILD, CHANNEL = 100, 200
 
@@ -33,7 +34,7 @@ async def _running_game(storage: Storage, *users: int) -> int:
     )
     for user in users[1:]:
         await storage.add_seat(game_id, user_id=user, display_name=f"u{user}")
-    await storage.start_game(game_id, '{"v": 1}', 1)
+    await start_lobby(storage, game_id, '{"v": 1}', 1)
     return game_id
 
 
@@ -320,9 +321,9 @@ async def test_start_requires_lobby_and_save_requires_running(storage: Storage) 
     game_id = await storage.create_lobby(GUILD, CHANNEL, 1, "podkidnoy")
     with pytest.raises(InvalidGameStatus):
         await storage.save_state(game_id, "{}", 0, 1)
-    await storage.start_game(game_id, "{}", 1)
+    await start_lobby(storage, game_id, "{}", 1)
     with pytest.raises(InvalidGameStatus):
-        await storage.start_game(game_id, "{}", 1)
+        await start_lobby(storage, game_id, "{}", 1)
     with pytest.raises(InvalidGameStatus):
         await storage.add_seat(game_id, user_id=5, display_name="late")
     with pytest.raises(GameNotFound):

@@ -8,6 +8,7 @@ import pytest
 
 from bot.storage import DEFAULT_FORFEITS, GuildSettings, ResultEntry, Storage
 from tests.storage.conftest import FakeClock
+from tests.storage.helpers import start_lobby
 
 GUILD = 100
 DAY = 86400.0
@@ -143,7 +144,7 @@ async def _play(
     )
     for user in users[1:]:
         await storage.add_seat(game_id, user_id=user, display_name=str(user))
-    await storage.start_game(game_id, "{}", 1)
+    await start_lobby(storage, game_id, "{}", 1)
     await storage.finish_game(
         game_id,
         [ResultEntry(u, i, o) for i, (u, o) in enumerate(outcomes.items())],  # type: ignore[arg-type]

@@ -18,6 +18,7 @@ import pytest
 
 from bot.storage import MIGRATIONS_DIR, Storage, StorageError, load_migrations
 from bot.storage.sqlite import SqliteDatabase
+from tests.storage.helpers import start_lobby
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -145,7 +146,7 @@ async def test_upgrade_in_place_keeps_data(db_url: str) -> None:
         game_id = await old.create_lobby(
             10, 20, 30, "perevodnoy", {"deck": 36}, host_display_name="H"
         )
-        await old.start_game(game_id, '{"s": 1}', 1)
+        await start_lobby(old, game_id, '{"s": 1}', 1)
         # Forfeit columns do not exist yet: write a result with the old shape directly.
         await _raw(
             old,
@@ -228,7 +229,7 @@ async def test_upgrade_from_schema_2_keeps_data_and_adds_timer_columns(db_url: s
         await old.add_forfeit(10, "Кукарекать под столом")
         running = await old.create_lobby(10, 20, 30, "podkidnoy", host_display_name="H")
         await old.add_seat(running, user_id=31, display_name="B")
-        await old.start_game(running, '{"s": 1}', 1, deadline=5045.0)
+        await start_lobby(old, running, '{"s": 1}', 1, deadline=5045.0)
         finished = await old.create_lobby(10, 21, 40, "teams-2v2", host_display_name="C")
         await _raw(
             old,

@@ -13,6 +13,7 @@ from bot.ratings import computer_id
 from bot.storage import ResultEntry, Storage
 from bot.storage.ratings import RatingStore, backfill, rate_game
 from tests.storage.conftest import FakeClock
+from tests.storage.helpers import start_lobby
 
 GUILD = 77
 
@@ -71,7 +72,7 @@ async def play(
             await st.add_seat(game_id, display_name=f"P{who}", user_id=who, seat=seat)
         else:
             await st.add_seat(game_id, display_name=who, ai_difficulty=who, seat=seat)
-    await st.start_game(game_id, "{}", now=now)
+    await start_lobby(st, game_id, "{}", now=now)
     entries = [
         ResultEntry(who, seat, outcome, None, "left" if outcome == "forfeit" else None)  # type: ignore[arg-type]
         for seat, (who, outcome) in enumerate(zip(seats, outcomes, strict=True))
@@ -263,7 +264,7 @@ async def test_upgrade_from_0007_backfills_old_games_in_finishing_order(
             clock.advance(600)
             game_id = await old.create_lobby(GUILD, 5, 1, "podkidnoy", host_display_name="P1")
             await old.add_seat(game_id, display_name="P2", user_id=2)
-            await old.start_game(game_id, "{}")
+            await start_lobby(old, game_id, "{}")
             outcomes = ["fool" if s == fool else "win" for s in range(2)]
             await old.finish_game(
                 game_id,
@@ -309,7 +310,7 @@ async def test_a_game_played_with_hints_is_counted_but_not_rated(
     game = await storage.create_lobby(GUILD, 5, 1, "podkidnoy")
     for seat, who in enumerate((1, 2)):
         await storage.add_seat(game, display_name=f"P{who}", user_id=who, seat=seat)
-    await storage.start_game(game, "{}")
+    await start_lobby(storage, game, "{}")
     async with storage.database.transaction() as conn:  # seat 0 asked for a hint
         await conn.execute(
             "INSERT INTO game_hints (game_id, seat, user_id, hints) VALUES (?, 0, 1, 2)", (game,)

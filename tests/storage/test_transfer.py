@@ -11,6 +11,7 @@ from bot.__main__ import main as bot_main
 from bot.storage import ResultEntry, Storage
 from tests.postgres import fresh_schema
 from tests.storage.conftest import FakeClock
+from tests.storage.helpers import start_lobby
 
 GUILD = 100
 
@@ -24,7 +25,7 @@ async def _fill(st: Storage, clock: FakeClock) -> dict[str, int]:
     await st.remove_forfeit(GUILD, 1)
     finished = await st.create_lobby(GUILD, 1, 1, "podkidnoy", {"deck": 36}, host_display_name="A")
     await st.add_seat(finished, user_id=2, display_name="B")
-    await st.start_game(finished, '{"s": 1}', 1)
+    await start_lobby(st, finished, '{"s": 1}', 1)
     clock.advance(100)
     await st.finish_game(
         finished,
