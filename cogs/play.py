@@ -3,23 +3,19 @@ what they can look up while playing."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.game.errors import ServiceError
-from bot.game.models import GameSession
-from bot.game.rules import auto_done_for
 from bot.i18n import ls, t
 from bot.rendering.common import COLOUR_LOBBY, preset_name, seat_name
 from bot.rendering.server import games_embed, rules_embed
 from bot.surfaces.hand_views import send_hand
 from bot.surfaces.lobby_views import leave_confirm_view
-from engine import PRESETS, RuleSet
+from engine import RuleSet
 
-from .shared import DEFAULT_PRESET, _locale, _refuse, _service, durak, preset_autocomplete
+from .shared import _locale, _refuse, _service, durak, preset_autocomplete
 
 
 def rules_summary_embed(rules: RuleSet, title: str, locale: str) -> discord.Embed:
@@ -129,49 +125,23 @@ class PlayCommands(commands.Cog):
     @app_commands.describe(preset=ls("cmd.param.preset.description"))
     @app_commands.autocomplete(preset=preset_autocomplete)
     async def rules(self, interaction: discord.Interaction, preset: str | None = None) -> None:
-        service = _service(interaction)
         locale = _locale(interaction)
         assert interaction.channel_id is not None
-        rules: RuleSet | None = None
-        title = ""
-        if preset is None:
-            game_id = await service.game_in_channel(interaction.channel_id)
-            if game_id is None:
-                game_id = await service.storage.last_ended_game_in_channel(interaction.channel_id)
-                if game_id is not None and await service.ended_session(game_id) is None:
-                    game_id = None
-            if game_id is not None:
-                state: Any = await service.public_state(game_id)
-                if isinstance(state, GameSession):
-                    rules = state.game.rules
-                else:
-                    try:
-                        rules = state.rules(players=max(2, len(state.seats)))
-                    except Exception:
-                        rules = state.rules()
-                title = t(
-                    "rules.table_title",
-                    locale,
-                    game_id=game_id,
-                    preset=preset_name(state.preset, locale),
-                )
-        if rules is None:
-            house: dict[str, Any] = {}
-            if interaction.guild_id is not None:
-                settings = await service.settings(interaction.guild_id)
-                house = settings.default_options
-                if preset is None:
-                    preset = settings.default_preset
-            name = preset or DEFAULT_PRESET
-            if name not in PRESETS:
-                await _refuse(interaction, ServiceError("error.unknown_preset", preset=name))
-                return
-            # As a game of this mode would be played here: the server's "done" house rule.
-            rules = RuleSet.preset(name, auto_done=auto_done_for(house, name))
-            title = t("rules.preset_title", locale, preset=preset_name(name, locale))
+        try:
+            shown = await _service(interaction).shown_rules(
+                interaction.guild_id, interaction.channel_id, preset
+            )
+        except ServiceError as err:
+            await _refuse(interaction, err)
+            return
+        name = preset_name(shown.preset, locale)
+        if shown.game_id is not None:
+            title = t("rules.table_title", locale, game_id=shown.game_id, preset=name)
+        else:
+            title = t("rules.preset_title", locale, preset=name)
         await interaction.response.send_message(
-            embed=rules_summary_embed(rules, title, locale),
-            view=RulesDetailsView(rules_embed(rules, title, locale), locale),
+            embed=rules_summary_embed(shown.rules, title, locale),
+            view=RulesDetailsView(rules_embed(shown.rules, title, locale), locale),
             ephemeral=True,
         )
 

@@ -60,9 +60,7 @@ class RatingCommands(commands.Cog):
         except ServiceError as err:
             await _refuse(interaction, err)
             return
-        ratings = _service(interaction).storage.ratings
-        old = await ratings.current_season(interaction.guild_id)
-        new = await ratings.new_season(interaction.guild_id, name)
+        old, new = await _service(interaction).new_season(interaction.guild_id, name)
         locale = await _public_locale(interaction)
         label = season_label(new, locale).split(" · ")[0]
         text = (
@@ -81,7 +79,7 @@ class RatingCommands(commands.Cog):
     async def season_list(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
         locale = _locale(interaction)
-        seasons = await _service(interaction).storage.ratings.seasons(interaction.guild_id)
+        seasons = await _service(interaction).seasons(interaction.guild_id)
         embed = discord.Embed(title=t("ratings.season.list_title", locale))
         embed.description = (
             "\n".join(season_label(s, locale) for s in seasons)

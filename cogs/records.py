@@ -108,15 +108,12 @@ class RecordCommands(commands.Cog):
         """Admins: may anyone in the server replay its games, and do all games offer hints."""
         assert interaction.guild_id is not None
         locale = _locale(interaction)
-        storage = _service(interaction).storage
         try:
             if replays is not None or hints is not None:
                 _require_manage(interaction, "error.settings_admin_only")
-                current = await storage.set_record_settings(
-                    interaction.guild_id, replays_public=replays, hints_everywhere=hints
-                )
-            else:
-                current = await storage.record_settings(interaction.guild_id)
+            current = await _service(interaction).record_settings(
+                interaction.guild_id, replays_public=replays, hints_everywhere=hints
+            )
         except ServiceError as err:
             await _refuse(interaction, err)
             return

@@ -26,7 +26,6 @@ from engine import PRESETS
 
 log = logging.getLogger(__name__)
 
-DEFAULT_PRESET = "podkidnoy"
 #: Turn timer bounds (besides 0 = off); the service enforces them (bot/game/core.py).
 TIMER_MIN_SECONDS = TURN_TIMER_MIN_SECONDS
 TIMER_MAX_SECONDS = TURN_TIMER_MAX_SECONDS
@@ -101,7 +100,7 @@ async def preset_autocomplete(
         ]
     # Nothing typed: Discord shows 25 of the ~32 modes, so the server's most played come
     # first, and the last line says the rest are found by typing.
-    counts = await _service(interaction).storage.preset_counts(interaction.guild_id)
+    counts = await _service(interaction).preset_counts(interaction.guild_id)
     everything = sorted(
         PRESETS, key=lambda p: (-counts.get(p, 0), ranked.index(p) if p in ranked else 99)
     )

@@ -89,10 +89,10 @@ class StatsCommands(commands.Cog):
     ) -> None:
         assert interaction.guild_id is not None
         who = player or interaction.user
-        storage = _service(interaction).storage
-        stats = await storage.user_stats(interaction.guild_id, who.id)
+        service = _service(interaction)
+        stats = await service.user_stats(interaction.guild_id, who.id)
         embed = stats_embed(stats, who.display_name, _locale(interaction))
-        hinted = await storage.hint_games(interaction.guild_id, who.id)
+        hinted = await service.hint_games(interaction.guild_id, who.id)
         if hinted:  # games with hints are marked (and not rated): see bot/storage/records.py
             embed.add_field(
                 name="💡", value=t("hint.stats_line", _locale(interaction), count=hinted)

@@ -389,7 +389,8 @@ class _ServiceCore:
             session.out_groups = out_groups_from_events(data.get("events", []), game.out)
         session.record_t0 = float(data.get("t0", 0.0))
         session.hints = await self.storage.game_hints(row.id)
-        await self.storage.record_settings(row.guild_id)  # whether hands offer hints
+        records = await self.storage.record_settings(row.guild_id)
+        session.hints_everywhere = records.hints_everywhere
         if len(session.seats) != game.n:
             raise ValueError("seat rows do not match the stored game")
         return session

@@ -42,16 +42,18 @@ from engine.rules import RuleError
 
 from .lobby import _LobbyFlow
 from .models import GameSession
+from .queries import _Queries
 
 log = logging.getLogger(__name__)
 
 
-class GameService(_LobbyFlow):
+class GameService(_LobbyFlow, _Queries):
     """Lobbies and games of every guild. One instance per bot process.
 
     Built in layers, each its own module: :mod:`.core` (state, queries), :mod:`.play`
     (moves, computer seats, timers, forfeits), :mod:`.lobby` (lobbies, start, leave,
-    cancel); this module adds the process lifecycle (restore, resume, shutdown)."""
+    cancel), :mod:`.queries` (what the Discord side reads and writes besides moves); this
+    module adds the process lifecycle (restore, resume, shutdown)."""
 
     # ----------------------------------------------------------------- lifecycle
 

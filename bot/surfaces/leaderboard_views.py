@@ -41,18 +41,9 @@ async def leaderboard_message(
             service, guild_id, period, board, page, locale
         )
         return embed, _buttons(period, sort, shown, pages, locale), shown != page, files
-    service.check_leaderboard(period, sort)
     min_games = RECORD_MIN_GAMES if sort == "record" else 1
-    size = await service.storage.leaderboard_size(guild_id, period, min_games=min_games)  # type: ignore[arg-type]
-    pages = max(1, -(-size // LEADERBOARD_PAGE_SIZE))
-    clamped = min(max(page, 0), pages - 1)
-    entries = await service.storage.leaderboard(
-        guild_id,
-        period,  # type: ignore[arg-type]
-        sort,  # type: ignore[arg-type]
-        limit=LEADERBOARD_PAGE_SIZE,
-        offset=clamped * LEADERBOARD_PAGE_SIZE,
-        min_games=min_games,
+    entries, clamped, pages = await service.leaderboard_page(
+        guild_id, period, sort, page, size=LEADERBOARD_PAGE_SIZE, min_games=min_games
     )
     embed = leaderboard_embed(entries, period, sort, clamped, pages, locale, min_games=min_games)
     return embed, _buttons(period, sort, clamped, pages, locale), clamped != page, []
