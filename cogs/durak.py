@@ -19,6 +19,7 @@ from .help import HelpCommands
 
 # isort: on
 from . import ratings, shared
+from .door import DoorCog
 
 
 class DurakCog(
@@ -30,15 +31,17 @@ class DurakCog(
     SettingsCommands,
     RecordCommands,
     HelpCommands,
-    commands.Cog,
+    DoorCog,
 ):
-    """The ``/durak`` group and its subcommands, one mixin per area (see the modules above)."""
+    """The ``/durak`` group and its subcommands, one mixin per area (see the modules above);
+    a refusal of the service is answered by :class:`~cogs.door.DoorCog`."""
 
     durak = shared.durak
     forfeits = shared.forfeits
     season = ratings.season
 
     def __init__(self, bot: commands.Bot) -> None:
+        super().__init__()
         self.bot = bot
 
 

@@ -15,7 +15,7 @@ from bot.surfaces.hand_views import send_hand
 from bot.surfaces.lobby_views import leave_confirm_view
 from engine import RuleSet
 
-from .shared import _locale, _refuse, _service, durak, preset_autocomplete
+from .shared import _locale, _service, durak, preset_autocomplete
 
 
 def rules_summary_embed(rules: RuleSet, title: str, locale: str) -> discord.Embed:
@@ -61,14 +61,10 @@ class PlayCommands(commands.Cog):
     @durak.command(name=ls("cmd.durak.hand.name"), description=ls("cmd.durak.hand.description"))
     async def hand(self, interaction: discord.Interaction) -> None:
         service = _service(interaction)
-        try:
-            game_id = await service.game_for_user(interaction.user.id)
-            if game_id is None:
-                raise ServiceError("error.no_active_game")
-            session, seat = await service.require_player(game_id, interaction.user.id)
-        except ServiceError as err:
-            await _refuse(interaction, err)
-            return
+        game_id = await service.game_for_user(interaction.user.id)
+        if game_id is None:
+            raise ServiceError("error.no_active_game")
+        session, seat = await service.require_player(game_id, interaction.user.id)
         await send_hand(interaction, session, seat)
 
     @durak.command(name=ls("cmd.durak.leave.name"), description=ls("cmd.durak.leave.description"))
@@ -91,11 +87,7 @@ class PlayCommands(commands.Cog):
                 ephemeral=True,
             )
             return
-        try:
-            game_id = await service.leave(interaction.user.id)
-        except ServiceError as err:
-            await _refuse(interaction, err)
-            return
+        game_id = await service.leave(interaction.user.id)
         await interaction.response.send_message(
             t("leave.done", _locale(interaction), game_id=game_id), ephemeral=True
         )
@@ -104,18 +96,14 @@ class PlayCommands(commands.Cog):
     async def cancel(self, interaction: discord.Interaction) -> None:
         service = _service(interaction)
         assert interaction.channel_id is not None
-        try:
-            game_id = await service.game_in_channel(interaction.channel_id)
-            if game_id is None:
-                raise ServiceError("error.no_game_here")
-            await service.cancel(
-                game_id,
-                interaction.user.id,
-                can_manage=bool(interaction.permissions.manage_guild),
-            )
-        except ServiceError as err:
-            await _refuse(interaction, err)
-            return
+        game_id = await service.game_in_channel(interaction.channel_id)
+        if game_id is None:
+            raise ServiceError("error.no_game_here")
+        await service.cancel(
+            game_id,
+            interaction.user.id,
+            can_manage=bool(interaction.permissions.manage_guild),
+        )
         await interaction.response.send_message(
             t("cancel.done", _locale(interaction), game_id=game_id), ephemeral=True
         )
@@ -127,13 +115,9 @@ class PlayCommands(commands.Cog):
     async def rules(self, interaction: discord.Interaction, preset: str | None = None) -> None:
         locale = _locale(interaction)
         assert interaction.channel_id is not None
-        try:
-            shown = await _service(interaction).shown_rules(
-                interaction.guild_id, interaction.channel_id, preset
-            )
-        except ServiceError as err:
-            await _refuse(interaction, err)
-            return
+        shown = await _service(interaction).shown_rules(
+            interaction.guild_id, interaction.channel_id, preset
+        )
         name = preset_name(shown.preset, locale)
         if shown.game_id is not None:
             title = t("rules.table_title", locale, game_id=shown.game_id, preset=name)

@@ -8,12 +8,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.game.errors import ServiceError
 from bot.i18n import ls, t
 from bot.rendering.standings import season_label
 from bot.surfaces.standings_views import profile_message
 
-from .shared import _locale, _public_locale, _refuse, _require_manage, _service, durak
+from .shared import _locale, _public_locale, _require_manage, _service, durak
 
 season = app_commands.Group(
     name=ls("cmd.durak.season.name"),
@@ -55,11 +54,7 @@ class RatingCommands(commands.Cog):
     ) -> None:
         """Public: everyone's rating starts over, so the channel is told."""
         assert interaction.guild_id is not None
-        try:
-            _require_manage(interaction, "ratings.error.season_admin_only")
-        except ServiceError as err:
-            await _refuse(interaction, err)
-            return
+        _require_manage(interaction, "ratings.error.season_admin_only")
         old, new = await _service(interaction).new_season(interaction.guild_id, name)
         locale = await _public_locale(interaction)
         label = season_label(new, locale).split(" · ")[0]

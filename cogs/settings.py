@@ -6,7 +6,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.game.errors import ServiceError
 from bot.game.models import AI_DIFFICULTIES, LOBBY_IDLE_MAX_MINUTES
 from bot.game.rules import DONE_STYLES
 from bot.i18n import ls, t
@@ -18,7 +17,6 @@ from .shared import (
     TRUMP_EXCHANGE_CHOICES,
     _choices,
     _locale,
-    _refuse,
     _require_manage,
     _service,
     durak,
@@ -103,32 +101,28 @@ class SettingsCommands(commands.Cog):
         service = _service(interaction)
         locale = _locale(interaction)
         assert interaction.guild_id is not None
-        try:
-            _require_manage(interaction, "error.settings_admin_only")
-            done_ = await service.configure(
-                interaction.guild_id,
-                language=language,
-                timer=timer,
-                threads=threads,
-                pictures=None if pictures is None else pictures == "on",
-                difficulty=difficulty,
-                preset=preset,
-                options={
-                    "seats": seats,
-                    "deck_size": deck,
-                    "throw_in": throw_in,
-                    "trump_exchange": trump_exchange,
-                    "done": done,
-                    "lobby_idle_minutes": lobby_idle,
-                },
-                toggle_channel=channel.id if channel is not None else None,
-                all_channels=all_channels,
-                min_games=min_games,
-                cross_server=cross_server,
-            )
-        except ServiceError as err:
-            await _refuse(interaction, err)
-            return
+        _require_manage(interaction, "error.settings_admin_only")
+        done_ = await service.configure(
+            interaction.guild_id,
+            language=language,
+            timer=timer,
+            threads=threads,
+            pictures=None if pictures is None else pictures == "on",
+            difficulty=difficulty,
+            preset=preset,
+            options={
+                "seats": seats,
+                "deck_size": deck,
+                "throw_in": throw_in,
+                "trump_exchange": trump_exchange,
+                "done": done,
+                "lobby_idle_minutes": lobby_idle,
+            },
+            toggle_channel=channel.id if channel is not None else None,
+            all_channels=all_channels,
+            min_games=min_games,
+            cross_server=cross_server,
+        )
         embed = settings_embed(done_.settings, locale)
         embed.add_field(
             name=t("ratings.settings.min_games", locale), value=str(done_.ratings.min_games)

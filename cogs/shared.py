@@ -1,5 +1,5 @@
 """What the ``/durak`` cogs share: the command groups, locale and service look-ups, the
-polite refusal, and the preset/twist autocompletes.
+admin check, and the preset/twist autocompletes (the polite refusal is :mod:`cogs.door`).
 
 The groups are created here, once, and attached to :class:`cogs.durak.DurakCog` (which
 registers them); the area modules add their subcommands to them when imported, so the
@@ -19,7 +19,6 @@ from bot.game.models import TURN_TIMER_MAX_SECONDS, TURN_TIMER_MIN_SECONDS
 from bot.game.service import GameService
 from bot.i18n import ls, normalize_locale, pick_locale, t
 from bot.rendering.lobby import lobby_embed
-from bot.surfaces.interactions import error_text
 from bot.surfaces.lobby_views import lobby_view
 from bot.surfaces.publisher import DiscordPublisher
 from engine import PRESETS
@@ -76,14 +75,6 @@ def _require_manage(interaction: discord.Interaction, key: str) -> None:
     so the permission is checked here and refused with a polite sentence."""
     if not interaction.permissions.manage_guild:
         raise ServiceError(key)
-
-
-async def _refuse(interaction: discord.Interaction, err: ServiceError) -> None:
-    text = error_text(err, _locale(interaction))
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
 
 
 async def preset_autocomplete(

@@ -6,7 +6,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.game.errors import ServiceError
 from bot.i18n import ls, t
 from bot.rendering.server import stats_embed
 from bot.surfaces.leaderboard_views import leaderboard_message
@@ -17,7 +16,6 @@ from .shared import (
     _choices,
     _locale,
     _public_locale,
-    _refuse,
     _service,
     durak,
     preset_autocomplete,
@@ -70,13 +68,9 @@ class StatsCommands(commands.Cog):
             if mode is not None and mode not in PRESETS:
                 mode = None  # autocomplete offers presets; anything else means all modes
             sort = RatingBoard(mode or "", season, scope).token()
-        try:
-            embed, view, _, files = await leaderboard_message(
-                _service(interaction), interaction.guild_id, period, sort, page - 1, locale
-            )
-        except ServiceError as err:
-            await _refuse(interaction, err)
-            return
+        embed, view, _, files = await leaderboard_message(
+            _service(interaction), interaction.guild_id, period, sort, page - 1, locale
+        )
         await interaction.response.send_message(
             embed=embed, view=view, files=files, allowed_mentions=discord.AllowedMentions.none()
         )

@@ -295,6 +295,9 @@ class _Queries(_ServiceCore):
     async def player_prefs(self, user_id: int) -> st.PlayerPrefs:
         return await self.storage.get_player_prefs(user_id)
 
+    async def set_player_prefs(self, user_id: int, *, pings: bool) -> st.PlayerPrefs:
+        return await self.storage.set_player_prefs(user_id, pings=pings)
+
     async def ping_delivered(self, game_id: int, version: int) -> None:
         """The turn ping owed at ``version`` went out: a restart does not repeat it."""
         await self.storage.ping_delivered(game_id, version)
