@@ -36,6 +36,7 @@ from typing import Any
 
 import discord
 
+from .door import _Guarded
 from .hand_items import (
     ActButton,
     CardButton,
@@ -45,7 +46,6 @@ from .hand_items import (
     ShowHandButton,
     TargetSelect,
 )
-from .interactions import _Guarded
 from .leaderboard_views import LeaderboardButton
 from .lobby_views import LeaveConfirmButton, LobbyAiSelect, LobbyButton, LobbyHostSelect
 

@@ -22,17 +22,10 @@ from ..rendering.common import card_text, cards_text
 from ..rendering.result import result_text
 from . import hand_views as views
 from .answers import acknowledge, on_public_message, update_message
+from .door import _Guarded
 from .hand_controls import Several, Tap, tap, valid_selection
 from .hand_labels import SELECT_OPTIONS, _move_emoji, _move_label, _unit_emoji, _unit_label
-from .interactions import (
-    CONTENT_LIMIT,
-    _card_list,
-    _Guarded,
-    _ints,
-    _service,
-    error_text,
-    reply_ephemeral,
-)
+from .interactions import CONTENT_LIMIT, _card_list, _ints, _service, error_text, reply_ephemeral
 
 log = logging.getLogger(__name__)
 

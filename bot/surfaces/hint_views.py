@@ -25,7 +25,8 @@ from engine.ai.review import suggest
 from ..game.errors import GameOver, NotAPlayer, ServiceError
 from ..game.models import GameSession
 from ..i18n import pick_locale, t
-from .interactions import _Guarded, _service, reply_ephemeral
+from .door import _Guarded
+from .interactions import _service, reply_ephemeral
 from .review_views import action_words
 
 __all__ = ["HINT_ITERATIONS", "HintButton", "add_hint_button", "hints_offered"]

@@ -11,7 +11,8 @@ import discord
 from ..game.service import GameService
 from ..i18n import normalize_locale, pick_locale, t
 from ..rendering.server import leaderboard_embed
-from .interactions import _components_view, _Guarded, _ints, _service
+from .door import _Guarded
+from .interactions import _components_view, _ints, _service
 from .standings_views import parse_rating_sort, rating_board_message
 
 log = logging.getLogger(__name__)
