@@ -19,7 +19,7 @@ from ..storage.rating_rows import PERIOD_SECONDS
 from ..storage.ratings import BoardEntry, GameRating, Profile, RatingSettings, Season
 from ..storage.records import RecordSettings
 from .core import _ServiceCore
-from .errors import ServiceError
+from .errors import HandClosed, ServiceError
 from .models import GameSession
 from .rules import auto_done_for
 
@@ -289,6 +289,26 @@ class _Queries(_ServiceCore):
         count = await self.storage.add_hint(session.game_id, seat, user_id)
         session.hints[seat] = count
         return count
+
+    # ----------------------------------------------------------------- hands
+
+    async def closed_hand(self, game_id: int, user_id: int) -> HandClosed | None:
+        """Why a player's hand of this game offers nothing any more (the game ended, they
+        left), or None when it is open or there is no such hand."""
+        try:
+            await self.require_player(game_id, user_id)
+        except HandClosed as closed:
+            return closed
+        except ServiceError:
+            return None
+        return None
+
+    def find_player(self, game_id: int, user_id: int) -> tuple[GameSession, int] | None:
+        """The session and seat of a player of a game held in memory, or None."""
+        try:
+            return self.player_seat(game_id, user_id)
+        except ServiceError:
+            return None
 
     # ----------------------------------------------------------------- delivery bookkeeping
 
