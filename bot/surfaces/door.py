@@ -28,9 +28,7 @@ class _Guarded:
             try:
                 await self.handle(interaction)
             except ServiceError as err:
-                await reply_ephemeral(
-                    interaction, error_text(err, pick_locale(interaction.locale, None))
-                )
+                await self.refuse(interaction, err)
         except discord.HTTPException as exc:
             # Discord refused an answer: one line, and no apology (it would fail alike).
             log_lost_answer(interaction, exc)
@@ -45,6 +43,11 @@ class _Guarded:
 
     async def handle(self, interaction: discord.Interaction) -> None:
         raise NotImplementedError
+
+    async def refuse(self, interaction: discord.Interaction, err: ServiceError) -> None:
+        """The answer to a refusal: privately, in the user's language (hand items redraw
+        the hand with the reason instead)."""
+        await reply_ephemeral(interaction, error_text(err, pick_locale(interaction.locale, None)))
 
     async def malformed(self, interaction: discord.Interaction) -> None:
         log.warning("malformed custom_id %r from %s", self.rest, interaction.user.id)
