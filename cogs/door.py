@@ -3,26 +3,28 @@ private answer here, so a command only parses its options, calls the service and
 
 discord.py's own hook (``cog_app_command_error``) would see the refusal only after it left
 the command, and the tree's ``on_error`` is then called as well, logging every "you are not
-in this game" as a failure. The door is instead put around each command's callback when the
-cog is created, so a refusal is answered where it happens and never counts as an error."""
+in this game" as a failure. The door is instead put around each command's function as the
+``/durak`` groups (:class:`DoorGroup`) make it a command, so a refusal is answered where it
+happens and never counts as an error."""
 
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.utils import resolve_annotation
 
 from bot.game.errors import ServiceError
 from bot.i18n import pick_locale
 from bot.surfaces.interactions import error_text, reply_ephemeral
 
-__all__ = ["DoorCog", "refuse"]
+__all__ = ["DoorGroup", "refuse", "through_door"]
 
-Callback = Callable[..., Awaitable[Any]]
+F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
 
 
 async def refuse(interaction: discord.Interaction, err: ServiceError) -> None:
@@ -31,30 +33,44 @@ async def refuse(interaction: discord.Interaction, err: ServiceError) -> None:
     await reply_ephemeral(interaction, error_text(err, locale))
 
 
-def _through_door(callback: Callback) -> Callback:
-    if getattr(callback, "__durak_door__", False):
-        return callback
+def through_door(func: F) -> F:
+    """``func`` (a command: ``self, interaction, *options``) with its refusals answered by
+    :func:`refuse`.
 
-    @functools.wraps(callback)
+    discord.py reads a command's options from its signature and resolves string annotations
+    in the function's module; the wrapper lives here, so it carries the signature with the
+    annotations already resolved where ``func`` was written."""
+
+    @functools.wraps(func)
     async def opened(*args: Any, **kwargs: Any) -> Any:
         try:
-            return await callback(*args, **kwargs)
+            return await func(*args, **kwargs)
         except ServiceError as err:
-            # The interaction is the first argument after the cog (commands are methods).
             interaction = next(a for a in args if isinstance(a, discord.Interaction))
             await refuse(interaction, err)
             return None
 
-    opened.__durak_door__ = True  # type: ignore[attr-defined]
-    return opened
+    signature = inspect.signature(func)
+    cache: dict[str, Any] = {}
+    opened.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[
+            p.replace(annotation=resolve_annotation(p.annotation, func.__globals__, None, cache))
+            if isinstance(p.annotation, str)
+            else p
+            for p in signature.parameters.values()
+        ]
+    )
+    return opened  # type: ignore[return-value]
 
 
-class DoorCog(commands.Cog):
-    """A cog whose slash commands all answer a :class:`ServiceError` with :func:`refuse`."""
+class DoorGroup(app_commands.Group):
+    """A command group whose commands all answer a :class:`ServiceError` with
+    :func:`refuse` (the ``/durak`` group and its subgroups)."""
 
-    def __init__(self) -> None:
-        # The cog's commands are its own bound copies by now (commands.Cog.__new__), so the
-        # door goes on them and never on the shared group's originals.
-        for command in self.walk_app_commands():
-            if isinstance(command, app_commands.Command):
-                command._callback = _through_door(command._callback)  # type: ignore[assignment]
+    def command(self, **kwargs: Any) -> Callable[[Any], Any]:
+        make = super().command(**kwargs)
+
+        def decorator(func: Any) -> Any:
+            return make(through_door(func))
+
+        return decorator

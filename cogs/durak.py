@@ -19,7 +19,6 @@ from .help import HelpCommands
 
 # isort: on
 from . import ratings, shared
-from .door import DoorCog
 
 
 class DurakCog(
@@ -31,17 +30,16 @@ class DurakCog(
     SettingsCommands,
     RecordCommands,
     HelpCommands,
-    DoorCog,
+    commands.Cog,
 ):
     """The ``/durak`` group and its subcommands, one mixin per area (see the modules above);
-    a refusal of the service is answered by :class:`~cogs.door.DoorCog`."""
+    a refusal of the service is answered by the groups' door (:mod:`cogs.door`)."""
 
     durak = shared.durak
     forfeits = shared.forfeits
     season = ratings.season
 
     def __init__(self, bot: commands.Bot) -> None:
-        super().__init__()
         self.bot = bot
 
 

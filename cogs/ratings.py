@@ -12,9 +12,10 @@ from bot.i18n import ls, t
 from bot.rendering.standings import season_label
 from bot.surfaces.standings_views import profile_message
 
+from .door import DoorGroup
 from .shared import _locale, _public_locale, _require_manage, _service, durak
 
-season = app_commands.Group(
+season = DoorGroup(
     name=ls("cmd.durak.season.name"),
     description=ls("cmd.durak.season.description"),
     parent=durak,

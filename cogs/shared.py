@@ -23,6 +23,8 @@ from bot.surfaces.lobby_views import lobby_view
 from bot.surfaces.publisher import DiscordPublisher
 from engine import PRESETS
 
+from .door import DoorGroup
+
 log = logging.getLogger(__name__)
 
 #: Turn timer bounds (besides 0 = off); the service enforces them (bot/game/core.py).
@@ -120,11 +122,11 @@ async def twist_autocomplete(
     ]
 
 
-durak = app_commands.Group(
+durak = DoorGroup(
     name=ls("cmd.durak.name"), description=ls("cmd.durak.description"), guild_only=True
 )
 
-forfeits = app_commands.Group(
+forfeits = DoorGroup(
     name=ls("cmd.durak.forfeits.name"),
     description=ls("cmd.durak.forfeits.description"),
     parent=durak,
