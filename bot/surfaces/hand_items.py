@@ -94,15 +94,21 @@ class _GameItem(_Guarded):
     #: The item lives on the player's private hand: a click on a public message is answered
     #: privately instead, and a refusal redraws the hand (see :class:`_HandItem`).
     private: ClassVar[bool] = False
-    fields: dict[str, str]
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
-        made = cls(None, rest=match.string.split(":", 2)[2])  # type: ignore[call-arg]
-        made.fields = match.groupdict()
-        return made
+        return cls(None, rest=match.string.split(":", 2)[2])  # type: ignore[call-arg]
+
+    @property
+    def fields(self) -> dict[str, str]:
+        """The parts of the custom id, by the names of the item's template."""
+        item: Any = self  # a DynamicItem: its template and custom id
+        match = item.template.fullmatch(item.custom_id)
+        if match is None:
+            raise _Malformed
+        return dict(match.groupdict())
 
     @property
     def game_id(self) -> int:
@@ -114,6 +120,7 @@ class _GameItem(_Guarded):
 
     async def handle(self, interaction: discord.Interaction) -> None:
         try:
+            self.fields  # noqa: B018 - an id no template takes (a live view's item) is malformed
             move = self.move(interaction)
         except _Malformed:
             await self.malformed(interaction)
