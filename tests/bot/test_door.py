@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import re
 from pathlib import Path
 from typing import Any
 
@@ -180,3 +181,31 @@ async def test_a_refused_lobby_click_is_private(
     )
     assert answer.ephemeral and answer.response is not None and answer.response.ephemeral
     assert answer.response.content == t("error.game_not_found", "en")
+
+
+#: Ids of every hand item as the bot has written them (old hands included: a page number,
+#: the attack-card select of hands before tap-a-card, a second pack's twin ``'``).
+WRITTEN_IDS = {
+    "show": ["durak:show:12"],
+    "act": ["durak:act:12:3:attack:6s6d", "durak:act:12:3:take:", "durak:act:7:1:throw:Ah'"],
+    "hand": ["durak:hand:12:3:0:-", "durak:hand:12:3:2:6s7s", "durak:hand:12:3:0:"],
+    "card": ["durak:card:12:3:-:6s", "durak:card:12:3:6s:Qh'"],
+    "cards": ["durak:cards:12:3:-:0", "durak:cards:12:3:6sTs:1"],
+    "several": ["durak:several:12:3"],
+    "tgt": ["durak:tgt:12:3:0"],
+}
+
+
+def test_every_written_hand_id_still_parses() -> None:
+    """The typed templates take every id the bot has written, and the catch-all for
+    malformed ids takes none of them (but does take a hand id with a part out of type)."""
+    from bot.surfaces.dynamic_items import UnknownDurakItem
+    from bot.surfaces.hand_items import HAND_IDS
+
+    unknown = re.compile(UnknownDurakItem.__discord_ui_compiled_template__.pattern)
+    for kind, ids in WRITTEN_IDS.items():
+        for custom_id in ids:
+            assert re.fullmatch(HAND_IDS[kind], custom_id), custom_id
+            assert not unknown.fullmatch(custom_id), custom_id
+    for bad in ("durak:act:1:x:attack:6s", "durak:show:x", "durak:card:1:2:-:6s6d", "durak:hand"):
+        assert unknown.fullmatch(bad), bad
