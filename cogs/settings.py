@@ -102,7 +102,7 @@ class SettingsCommands(commands.Cog):
         locale = _locale(interaction)
         assert interaction.guild_id is not None
         _require_manage(interaction, "error.settings_admin_only")
-        done_ = await service.configure(
+        saved = await service.configure(
             interaction.guild_id,
             language=language,
             timer=timer,
@@ -123,14 +123,14 @@ class SettingsCommands(commands.Cog):
             min_games=min_games,
             cross_server=cross_server,
         )
-        embed = settings_embed(done_.settings, locale)
+        embed = settings_embed(saved.settings, locale)
         embed.add_field(
-            name=t("ratings.settings.min_games", locale), value=str(done_.ratings.min_games)
+            name=t("ratings.settings.min_games", locale), value=str(saved.ratings.min_games)
         )
         embed.add_field(
             name=t("ratings.settings.cross_server", locale),
-            value=t("common.on" if done_.ratings.cross_server else "common.off", locale),
+            value=t("common.on" if saved.ratings.cross_server else "common.off", locale),
         )
         await interaction.response.send_message(
-            t("settings.updated", locale) if done_.changed else None, embed=embed, ephemeral=True
+            t("settings.updated", locale) if saved.changed else None, embed=embed, ephemeral=True
         )
