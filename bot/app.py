@@ -200,7 +200,7 @@ class DurakBot(commands.AutoShardedBot):
         self.live_hands = LiveHands(self.service, live_hand_message, reopen_view)
         if self._live_hand_timing is not None:
             self.live_hands.debounce, self.live_hands.interval = self._live_hand_timing
-        self.pings = TurnPings(self, self.storage, self.live_hands)
+        self.pings = TurnPings(self, self.service.player_prefs, self.live_hands)
         self.publisher = DiscordPublisher(
             self, self.service, self.config.table_edit_interval, self.live_hands, self.pings
         )

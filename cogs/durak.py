@@ -32,7 +32,8 @@ class DurakCog(
     HelpCommands,
     commands.Cog,
 ):
-    """The ``/durak`` group and its subcommands, one mixin per area (see the modules above)."""
+    """The ``/durak`` group and its subcommands, one mixin per area (see the modules above);
+    a refusal of the service is answered by the groups' door (:mod:`cogs.door`)."""
 
     durak = shared.durak
     forfeits = shared.forfeits

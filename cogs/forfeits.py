@@ -6,12 +6,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.game.errors import ServiceError
 from bot.i18n import ls, t
 from bot.rendering.common import inert
 from bot.rendering.server import forfeits_embed
 
-from .shared import _locale, _refuse, _require_manage, _service, forfeits
+from .shared import _locale, _require_manage, _service, forfeits
 
 
 class ForfeitCommands(commands.Cog):
@@ -37,12 +36,8 @@ class ForfeitCommands(commands.Cog):
         self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 200]
     ) -> None:
         assert interaction.guild_id is not None
-        try:
-            _require_manage(interaction, "error.forfeits_admin_only")
-            number = await _service(interaction).add_forfeit(interaction.guild_id, text)
-        except ServiceError as err:
-            await _refuse(interaction, err)
-            return
+        _require_manage(interaction, "error.forfeits_admin_only")
+        number = await _service(interaction).add_forfeit(interaction.guild_id, text)
         await interaction.response.send_message(
             t("forfeits.added", _locale(interaction), number=number, text=inert(text.strip())),
             ephemeral=True,
@@ -58,12 +53,8 @@ class ForfeitCommands(commands.Cog):
         self, interaction: discord.Interaction, number: app_commands.Range[int, 1, 1000]
     ) -> None:
         assert interaction.guild_id is not None
-        try:
-            _require_manage(interaction, "error.forfeits_admin_only")
-            text = await _service(interaction).remove_forfeit(interaction.guild_id, number)
-        except ServiceError as err:
-            await _refuse(interaction, err)
-            return
+        _require_manage(interaction, "error.forfeits_admin_only")
+        text = await _service(interaction).remove_forfeit(interaction.guild_id, number)
         await interaction.response.send_message(
             t("forfeits.removed", _locale(interaction), text=inert(text)), ephemeral=True
         )
@@ -74,12 +65,8 @@ class ForfeitCommands(commands.Cog):
     )
     async def forfeits_reset(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
-        try:
-            _require_manage(interaction, "error.forfeits_admin_only")
-            await _service(interaction).reset_forfeits(interaction.guild_id)
-        except ServiceError as err:
-            await _refuse(interaction, err)
-            return
+        _require_manage(interaction, "error.forfeits_admin_only")
+        await _service(interaction).reset_forfeits(interaction.guild_id)
         await interaction.response.send_message(
             t("forfeits.reset", _locale(interaction)), ephemeral=True
         )

@@ -10,7 +10,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.game.errors import ServiceError
 from bot.game.models import PlayerRef
 from bot.game.service import GameService
 from bot.i18n import ls, t
@@ -22,7 +21,6 @@ from .shared import (
     _discord_guild_locale,
     _lobby_message,
     _locale,
-    _refuse,
     _service,
     durak,
     preset_autocomplete,
@@ -81,22 +79,18 @@ class LobbyCommands(commands.Cog):
         channel = interaction.channel
         in_thread = isinstance(channel, discord.Thread)
         home = channel.parent_id if isinstance(channel, discord.Thread) else interaction.channel_id
-        try:
-            await service.check_channel(interaction.guild_id, home or interaction.channel_id)
-            settings = await service.settings(interaction.guild_id)
-            info = await service.create_lobby(
-                interaction.guild_id,
-                interaction.channel_id,
-                PlayerRef(interaction.user.id, interaction.user.display_name),
-                preset,
-                seats,
-                deck,
-                discord_locale=_discord_guild_locale(interaction),
-                twist=twist,
-            )
-        except ServiceError as err:
-            await _refuse(interaction, err)
-            return
+        await service.check_channel(interaction.guild_id, home or interaction.channel_id)
+        settings = await service.settings(interaction.guild_id)
+        info = await service.create_lobby(
+            interaction.guild_id,
+            interaction.channel_id,
+            PlayerRef(interaction.user.id, interaction.user.display_name),
+            preset,
+            seats,
+            deck,
+            discord_locale=_discord_guild_locale(interaction),
+            twist=twist,
+        )
         if settings.use_threads and not in_thread:
             if (
                 isinstance(channel, discord.TextChannel)

@@ -1,7 +1,7 @@
 """``/durak me``: a player's own preferences (today: turn pings), the same on every server.
 
 A subcommand of the ``/durak`` group, kept out of :mod:`cogs.durak` so that cog stays about
-games; it is attached to the group that cog registered. Thin like every cog: storage holds
+games; it is attached to the group that cog registered. Thin like every cog: the service keeps
 the preference, :mod:`bot.surfaces.pings` honours it.
 """
 
@@ -12,6 +12,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import ls, pick_locale, t
+
+from .shared import _service
 
 __all__ = ["me", "setup"]
 
@@ -27,19 +29,17 @@ PING_CHOICES = ("on", "off")
 async def me(interaction: discord.Interaction, pings: str | None = None) -> None:
     """Without options: show the preferences privately; with ``pings``: save it."""
     client = interaction.client
-    storage = getattr(client, "storage", None)
-    if storage is None:
-        raise RuntimeError("the client has no storage")
+    service = _service(interaction)
     locale = pick_locale(interaction.locale, interaction.guild_locale)
     user_id = interaction.user.id
     if pings is not None and pings not in PING_CHOICES:
         await interaction.response.send_message(t("me.invalid_pings", locale), ephemeral=True)
         return
     if pings is None:
-        prefs = await storage.get_player_prefs(user_id)
+        prefs = await service.player_prefs(user_id)
         header = None
     else:
-        prefs = await storage.set_player_prefs(user_id, pings=pings == "on")
+        prefs = await service.set_player_prefs(user_id, pings=pings == "on")
         notifier = getattr(client, "pings", None)
         if notifier is not None:
             notifier.prefs_changed(user_id, prefs.pings)

@@ -3,23 +3,19 @@ what they can look up while playing."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.game.errors import ServiceError
-from bot.game.house_rules import auto_done_for
-from bot.game.models import GameSession
 from bot.i18n import ls, t
 from bot.rendering.common import COLOUR_LOBBY, preset_name, seat_name
 from bot.rendering.server import games_embed, rules_embed
 from bot.surfaces.hand_views import send_hand
 from bot.surfaces.lobby_views import leave_confirm_view
-from engine import PRESETS, RuleSet
+from engine import RuleSet
 
-from .shared import DEFAULT_PRESET, _locale, _refuse, _service, durak, preset_autocomplete
+from .shared import _locale, _service, durak, preset_autocomplete
 
 
 def rules_summary_embed(rules: RuleSet, title: str, locale: str) -> discord.Embed:
@@ -65,14 +61,10 @@ class PlayCommands(commands.Cog):
     @durak.command(name=ls("cmd.durak.hand.name"), description=ls("cmd.durak.hand.description"))
     async def hand(self, interaction: discord.Interaction) -> None:
         service = _service(interaction)
-        try:
-            game_id = await service.game_for_user(interaction.user.id)
-            if game_id is None:
-                raise ServiceError("error.no_active_game")
-            session, seat = await service.require_player(game_id, interaction.user.id)
-        except ServiceError as err:
-            await _refuse(interaction, err)
-            return
+        game_id = await service.game_for_user(interaction.user.id)
+        if game_id is None:
+            raise ServiceError("error.no_active_game")
+        session, seat = await service.require_player(game_id, interaction.user.id)
         await send_hand(interaction, session, seat)
 
     @durak.command(name=ls("cmd.durak.leave.name"), description=ls("cmd.durak.leave.description"))
@@ -95,11 +87,7 @@ class PlayCommands(commands.Cog):
                 ephemeral=True,
             )
             return
-        try:
-            game_id = await service.leave(interaction.user.id)
-        except ServiceError as err:
-            await _refuse(interaction, err)
-            return
+        game_id = await service.leave(interaction.user.id)
         await interaction.response.send_message(
             t("leave.done", _locale(interaction), game_id=game_id), ephemeral=True
         )
@@ -108,18 +96,14 @@ class PlayCommands(commands.Cog):
     async def cancel(self, interaction: discord.Interaction) -> None:
         service = _service(interaction)
         assert interaction.channel_id is not None
-        try:
-            game_id = await service.game_in_channel(interaction.channel_id)
-            if game_id is None:
-                raise ServiceError("error.no_game_here")
-            await service.cancel(
-                game_id,
-                interaction.user.id,
-                can_manage=bool(interaction.permissions.manage_guild),
-            )
-        except ServiceError as err:
-            await _refuse(interaction, err)
-            return
+        game_id = await service.game_in_channel(interaction.channel_id)
+        if game_id is None:
+            raise ServiceError("error.no_game_here")
+        await service.cancel(
+            game_id,
+            interaction.user.id,
+            can_manage=bool(interaction.permissions.manage_guild),
+        )
         await interaction.response.send_message(
             t("cancel.done", _locale(interaction), game_id=game_id), ephemeral=True
         )
@@ -129,49 +113,19 @@ class PlayCommands(commands.Cog):
     @app_commands.describe(preset=ls("cmd.param.preset.description"))
     @app_commands.autocomplete(preset=preset_autocomplete)
     async def rules(self, interaction: discord.Interaction, preset: str | None = None) -> None:
-        service = _service(interaction)
         locale = _locale(interaction)
         assert interaction.channel_id is not None
-        rules: RuleSet | None = None
-        title = ""
-        if preset is None:
-            game_id = await service.game_in_channel(interaction.channel_id)
-            if game_id is None:
-                game_id = await service.storage.last_ended_game_in_channel(interaction.channel_id)
-                if game_id is not None and await service.ended_session(game_id) is None:
-                    game_id = None
-            if game_id is not None:
-                state: Any = await service.public_state(game_id)
-                if isinstance(state, GameSession):
-                    rules = state.game.rules
-                else:
-                    try:
-                        rules = state.rules(players=max(2, len(state.seats)))
-                    except Exception:
-                        rules = state.rules()
-                title = t(
-                    "rules.table_title",
-                    locale,
-                    game_id=game_id,
-                    preset=preset_name(state.preset, locale),
-                )
-        if rules is None:
-            house: dict[str, Any] = {}
-            if interaction.guild_id is not None:
-                settings = await service.settings(interaction.guild_id)
-                house = settings.default_options
-                if preset is None:
-                    preset = settings.default_preset
-            name = preset or DEFAULT_PRESET
-            if name not in PRESETS:
-                await _refuse(interaction, ServiceError("error.unknown_preset", preset=name))
-                return
-            # As a game of this mode would be played here: the server's "done" house rule.
-            rules = RuleSet.preset(name, auto_done=auto_done_for(house, name))
-            title = t("rules.preset_title", locale, preset=preset_name(name, locale))
+        shown = await _service(interaction).shown_rules(
+            interaction.guild_id, interaction.channel_id, preset
+        )
+        name = preset_name(shown.preset, locale)
+        if shown.game_id is not None:
+            title = t("rules.table_title", locale, game_id=shown.game_id, preset=name)
+        else:
+            title = t("rules.preset_title", locale, preset=name)
         await interaction.response.send_message(
-            embed=rules_summary_embed(rules, title, locale),
-            view=RulesDetailsView(rules_embed(rules, title, locale), locale),
+            embed=rules_summary_embed(shown.rules, title, locale),
+            view=RulesDetailsView(rules_embed(shown.rules, title, locale), locale),
             ephemeral=True,
         )
 

@@ -8,14 +8,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.game.errors import ServiceError
 from bot.i18n import ls, t
 from bot.rendering.standings import season_label
 from bot.surfaces.standings_views import profile_message
 
-from .shared import _locale, _public_locale, _refuse, _require_manage, _service, durak
+from .door import DoorGroup
+from .shared import _locale, _public_locale, _require_manage, _service, durak
 
-season = app_commands.Group(
+season = DoorGroup(
     name=ls("cmd.durak.season.name"),
     description=ls("cmd.durak.season.description"),
     parent=durak,
@@ -55,14 +55,8 @@ class RatingCommands(commands.Cog):
     ) -> None:
         """Public: everyone's rating starts over, so the channel is told."""
         assert interaction.guild_id is not None
-        try:
-            _require_manage(interaction, "ratings.error.season_admin_only")
-        except ServiceError as err:
-            await _refuse(interaction, err)
-            return
-        ratings = _service(interaction).storage.ratings
-        old = await ratings.current_season(interaction.guild_id)
-        new = await ratings.new_season(interaction.guild_id, name)
+        _require_manage(interaction, "ratings.error.season_admin_only")
+        old, new = await _service(interaction).new_season(interaction.guild_id, name)
         locale = await _public_locale(interaction)
         label = season_label(new, locale).split(" · ")[0]
         text = (
@@ -81,7 +75,7 @@ class RatingCommands(commands.Cog):
     async def season_list(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
         locale = _locale(interaction)
-        seasons = await _service(interaction).storage.ratings.seasons(interaction.guild_id)
+        seasons = await _service(interaction).seasons(interaction.guild_id)
         embed = discord.Embed(title=t("ratings.season.list_title", locale))
         embed.description = (
             "\n".join(season_label(s, locale) for s in seasons)

@@ -8,7 +8,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.game.errors import ServiceError
 from bot.game.models import PlayerRef
 from bot.i18n import ls, t
 from bot.surfaces.learn import LEARN_GAMES, LEARN_PRESET
@@ -19,7 +18,6 @@ from .shared import (
     _discord_guild_locale,
     _lobby_message,
     _locale,
-    _refuse,
     _require_manage,
     _service,
     durak,
@@ -36,10 +34,7 @@ class RecordCommands(commands.Cog):
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None
     ) -> None:
         """A private step-through viewer of a finished game (default: your last one here)."""
-        try:
-            await open_replay(interaction, game)
-        except ServiceError as err:
-            await _refuse(interaction, err)
+        await open_replay(interaction, game)
 
     @durak.command(name=ls("cmd.durak.review.name"), description=ls("cmd.durak.review.description"))
     @app_commands.rename(game=ls("cmd.param.game.name"))
@@ -48,10 +43,7 @@ class RecordCommands(commands.Cog):
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None
     ) -> None:
         """The hard computer's opinion of your decisions in a finished game (private)."""
-        try:
-            await open_review(interaction, game)
-        except ServiceError as err:
-            await _refuse(interaction, err)
+        await open_review(interaction, game)
 
     @durak.command(name=ls("cmd.durak.learn.name"), description=ls("cmd.durak.learn.description"))
     async def learn(self, interaction: discord.Interaction) -> None:
@@ -61,19 +53,15 @@ class RecordCommands(commands.Cog):
         service = _service(interaction)
         locale = _locale(interaction)
         player = PlayerRef(interaction.user.id, interaction.user.display_name)
-        try:
-            await service.check_channel(interaction.guild_id, interaction.channel_id)
-            info = await service.create_lobby(
-                interaction.guild_id,
-                interaction.channel_id,
-                player,
-                LEARN_PRESET,
-                2,
-                discord_locale=_discord_guild_locale(interaction),
-            )
-        except ServiceError as err:
-            await _refuse(interaction, err)
-            return
+        await service.check_channel(interaction.guild_id, interaction.channel_id)
+        info = await service.create_lobby(
+            interaction.guild_id,
+            interaction.channel_id,
+            player,
+            LEARN_PRESET,
+            2,
+            discord_locale=_discord_guild_locale(interaction),
+        )
         try:
             info = await service.add_computer(info.game_id, interaction.user.id, "easy")
             await interaction.response.send_message(**await _lobby_message(interaction, info))
@@ -81,12 +69,7 @@ class RecordCommands(commands.Cog):
             await service.attach_message(info.game_id, message.id)
             LEARN_GAMES[info.game_id] = {}
             await service.start(info.game_id, interaction.user.id)
-        except ServiceError as err:
-            LEARN_GAMES.pop(info.game_id, None)
-            await service.cancel(info.game_id, interaction.user.id, can_manage=True)
-            await _refuse(interaction, err)
-            return
-        except Exception:
+        except Exception:  # a refusal too: no half-made lesson is left behind
             LEARN_GAMES.pop(info.game_id, None)
             await service.cancel(info.game_id, interaction.user.id, can_manage=True)
             raise
@@ -108,18 +91,11 @@ class RecordCommands(commands.Cog):
         """Admins: may anyone in the server replay its games, and do all games offer hints."""
         assert interaction.guild_id is not None
         locale = _locale(interaction)
-        storage = _service(interaction).storage
-        try:
-            if replays is not None or hints is not None:
-                _require_manage(interaction, "error.settings_admin_only")
-                current = await storage.set_record_settings(
-                    interaction.guild_id, replays_public=replays, hints_everywhere=hints
-                )
-            else:
-                current = await storage.record_settings(interaction.guild_id)
-        except ServiceError as err:
-            await _refuse(interaction, err)
-            return
+        if replays is not None or hints is not None:
+            _require_manage(interaction, "error.settings_admin_only")
+        current = await _service(interaction).record_settings(
+            interaction.guild_id, replays_public=replays, hints_everywhere=hints
+        )
         text = "\n".join(
             [
                 t(

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.game.errors import ServiceError
 from bot.game.house_rules import DONE_STYLES
 from bot.game.models import AI_DIFFICULTIES, LOBBY_IDLE_MAX_MINUTES
 from bot.i18n import ls, t
@@ -20,7 +17,6 @@ from .shared import (
     TRUMP_EXCHANGE_CHOICES,
     _choices,
     _locale,
-    _refuse,
     _require_manage,
     _service,
     durak,
@@ -105,68 +101,36 @@ class SettingsCommands(commands.Cog):
         service = _service(interaction)
         locale = _locale(interaction)
         assert interaction.guild_id is not None
-        try:
-            _require_manage(interaction, "error.settings_admin_only")
-            current = await service.settings(interaction.guild_id)
-            changes: dict[str, Any] = {}
-            if language == "auto":
-                changes.update(locale="en", locale_explicit=False)
-            elif language is not None:
-                changes["locale"] = language
-            if timer is not None:
-                changes["turn_timer_seconds"] = timer  # the service checks the range
-            if threads is not None:
-                changes["use_threads"] = threads
-            if pictures is not None:
-                changes["pictures"] = pictures == "on"
-            if difficulty is not None:
-                changes["default_ai_difficulty"] = difficulty
-            if preset is not None:
-                changes["default_preset"] = preset
-            options = dict(current.default_options)
-            for key, value in (
-                ("seats", seats),
-                ("deck_size", deck),
-                ("throw_in", throw_in),
-                ("trump_exchange", trump_exchange),
-                ("done", done),
-                ("lobby_idle_minutes", lobby_idle),
-            ):
-                if value is not None:
-                    options[key] = value
-            if options != current.default_options:
-                changes["default_options"] = options
-            if all_channels:
-                changes["allowed_channel_ids"] = None
-            elif channel is not None:
-                allowed = list(current.allowed_channel_ids or ())
-                if channel.id in allowed:
-                    allowed.remove(channel.id)
-                else:
-                    allowed.append(channel.id)
-                changes["allowed_channel_ids"] = allowed or None
-            settings = current
-            if changes:
-                settings = await service.update_settings(interaction.guild_id, **changes)
-        except ServiceError as err:
-            await _refuse(interaction, err)
-            return
-        ratings = service.storage.ratings
-        if min_games is not None or cross_server is not None:
-            rating_settings = await ratings.update_settings(
-                interaction.guild_id, min_games=min_games, cross_server=cross_server
-            )
-        else:
-            rating_settings = await ratings.settings(interaction.guild_id)
-        embed = settings_embed(settings, locale)
+        _require_manage(interaction, "error.settings_admin_only")
+        saved = await service.configure(
+            interaction.guild_id,
+            language=language,
+            timer=timer,
+            threads=threads,
+            pictures=None if pictures is None else pictures == "on",
+            difficulty=difficulty,
+            preset=preset,
+            options={
+                "seats": seats,
+                "deck_size": deck,
+                "throw_in": throw_in,
+                "trump_exchange": trump_exchange,
+                "done": done,
+                "lobby_idle_minutes": lobby_idle,
+            },
+            toggle_channel=channel.id if channel is not None else None,
+            all_channels=all_channels,
+            min_games=min_games,
+            cross_server=cross_server,
+        )
+        embed = settings_embed(saved.settings, locale)
         embed.add_field(
-            name=t("ratings.settings.min_games", locale), value=str(rating_settings.min_games)
+            name=t("ratings.settings.min_games", locale), value=str(saved.ratings.min_games)
         )
         embed.add_field(
             name=t("ratings.settings.cross_server", locale),
-            value=t("common.on" if rating_settings.cross_server else "common.off", locale),
+            value=t("common.on" if saved.ratings.cross_server else "common.off", locale),
         )
-        changed = bool(changes) or min_games is not None or cross_server is not None
         await interaction.response.send_message(
-            t("settings.updated", locale) if changed else None, embed=embed, ephemeral=True
+            t("settings.updated", locale) if saved.changed else None, embed=embed, ephemeral=True
         )

@@ -1,5 +1,5 @@
 """What the ``/durak`` cogs share: the command groups, locale and service look-ups, the
-polite refusal, and the preset/twist autocompletes.
+admin check, and the preset/twist autocompletes (the polite refusal is :mod:`cogs.door`).
 
 The groups are created here, once, and attached to :class:`cogs.durak.DurakCog` (which
 registers them); the area modules add their subcommands to them when imported, so the
@@ -20,14 +20,14 @@ from bot.game.models import TURN_TIMER_MAX_SECONDS, TURN_TIMER_MIN_SECONDS
 from bot.game.service import GameService
 from bot.i18n import ls, normalize_locale, pick_locale, t
 from bot.rendering.lobby import lobby_embed
-from bot.surfaces.interactions import error_text
 from bot.surfaces.lobby_views import lobby_view
 from bot.surfaces.publisher import DiscordPublisher
 from engine import PRESETS
 
+from .door import DoorGroup
+
 log = logging.getLogger(__name__)
 
-DEFAULT_PRESET = "podkidnoy"
 #: Turn timer bounds (besides 0 = off); the service enforces them (bot/game/core.py).
 TIMER_MIN_SECONDS = TURN_TIMER_MIN_SECONDS
 TIMER_MAX_SECONDS = TURN_TIMER_MAX_SECONDS
@@ -80,14 +80,6 @@ def _require_manage(interaction: discord.Interaction, key: str) -> None:
         raise ServiceError(key)
 
 
-async def _refuse(interaction: discord.Interaction, err: ServiceError) -> None:
-    text = error_text(err, _locale(interaction))
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
-
-
 async def preset_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
@@ -102,7 +94,7 @@ async def preset_autocomplete(
         ]
     # Nothing typed: Discord shows 25 of the ~32 modes, so the server's most played come
     # first, and the last line says the rest are found by typing.
-    counts = await _service(interaction).storage.preset_counts(interaction.guild_id)
+    counts = await _service(interaction).preset_counts(interaction.guild_id)
     everything = sorted(
         PRESETS, key=lambda p: (-counts.get(p, 0), ranked.index(p) if p in ranked else 99)
     )
@@ -131,11 +123,11 @@ async def twist_autocomplete(
     ]
 
 
-durak = app_commands.Group(
+durak = DoorGroup(
     name=ls("cmd.durak.name"), description=ls("cmd.durak.description"), guild_only=True
 )
 
-forfeits = app_commands.Group(
+forfeits = DoorGroup(
     name=ls("cmd.durak.forfeits.name"),
     description=ls("cmd.durak.forfeits.description"),
     parent=durak,

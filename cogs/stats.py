@@ -6,7 +6,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.game.errors import ServiceError
 from bot.i18n import ls, t
 from bot.rendering.server import stats_embed
 from bot.surfaces.leaderboard_views import leaderboard_message
@@ -17,7 +16,6 @@ from .shared import (
     _choices,
     _locale,
     _public_locale,
-    _refuse,
     _service,
     durak,
     preset_autocomplete,
@@ -70,13 +68,9 @@ class StatsCommands(commands.Cog):
             if mode is not None and mode not in PRESETS:
                 mode = None  # autocomplete offers presets; anything else means all modes
             sort = RatingBoard(mode or "", season, scope).token()
-        try:
-            embed, view, _, files = await leaderboard_message(
-                _service(interaction), interaction.guild_id, period, sort, page - 1, locale
-            )
-        except ServiceError as err:
-            await _refuse(interaction, err)
-            return
+        embed, view, _, files = await leaderboard_message(
+            _service(interaction), interaction.guild_id, period, sort, page - 1, locale
+        )
         await interaction.response.send_message(
             embed=embed, view=view, files=files, allowed_mentions=discord.AllowedMentions.none()
         )
@@ -89,10 +83,10 @@ class StatsCommands(commands.Cog):
     ) -> None:
         assert interaction.guild_id is not None
         who = player or interaction.user
-        storage = _service(interaction).storage
-        stats = await storage.user_stats(interaction.guild_id, who.id)
+        service = _service(interaction)
+        stats = await service.user_stats(interaction.guild_id, who.id)
         embed = stats_embed(stats, who.display_name, _locale(interaction))
-        hinted = await storage.hint_games(interaction.guild_id, who.id)
+        hinted = await service.hint_games(interaction.guild_id, who.id)
         if hinted:  # games with hints are marked (and not rated): see bot/storage/records.py
             embed.add_field(
                 name="💡", value=t("hint.stats_line", _locale(interaction), count=hinted)

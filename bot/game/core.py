@@ -386,7 +386,8 @@ class _ServiceCore:
         )
         session.events.extend(stored.events)
         session.hints = await self.storage.game_hints(row.id)
-        await self.storage.record_settings(row.guild_id)  # whether hands offer hints
+        records = await self.storage.record_settings(row.guild_id)
+        session.hints_everywhere = records.hints_everywhere
         if len(session.seats) != game.n:
             raise ValueError("seat rows do not match the stored game")
         return session

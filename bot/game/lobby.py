@@ -437,7 +437,7 @@ class _LobbyFlow(_PlayFlow):
             if not info.humans:
                 raise ServiceError("error.not_enough_players", min=2)
             settings = await self.storage.get_guild_settings(info.guild_id)
-            await self.storage.record_settings(info.guild_id)  # whether hands offer hints
+            records = await self.storage.record_settings(info.guild_id)
             seed = self._seed_factory()
             game = deal(info, seed) if deal is not None else Game.new(rules, seed)
             seats = [SeatInfo(i, s.name, s.user_id, s.difficulty) for i, s in enumerate(info.seats)]
@@ -456,6 +456,7 @@ class _LobbyFlow(_PlayFlow):
                 timer_seconds=settings.turn_timer_seconds,
                 takeover_difficulty=settings.default_ai_difficulty,
                 series=info.series,
+                hints_everywhere=records.hints_everywhere,
             )
             session.record_t0 = self.clock()
             record = record_header(session)

@@ -183,6 +183,9 @@ class GameSession:
     ai_task: asyncio.Task[None] | None = None
     #: Turn length from the guild settings (0 = no timer); also places the reminder.
     timer_seconds: int = 0
+    #: The server offers hints in every game, not only against computers (``/durak records``);
+    #: the service keeps it current as it reads and writes the server's record settings.
+    hints_everywhere: bool = False
     #: Expired turns in a row per seat (reset by the player's own move).
     strikes: dict[int, int] = field(default_factory=dict)
     #: The half-time reminder of the current turn went out.

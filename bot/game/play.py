@@ -7,7 +7,7 @@ import asyncio
 import logging
 import time
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -56,13 +56,19 @@ class _PlayFlow(_ServiceCore):
     # ----------------------------------------------------------------- playing
 
     async def act(
-        self, game_id: int, user_id: int, expected_version: int, action: Action
+        self,
+        game_id: int,
+        user_id: int,
+        expected_version: int,
+        action: Action | Callable[[int], Action],
     ) -> GameSession:
         """Apply one human action exactly once, or raise a :class:`ServiceError`.
 
         ``expected_version`` is the version the user's buttons were drawn for: if the game moved
         on since, the click is refused with :class:`StaleAction` and never applied, even when
         the action would still be legal (the player decided on a table that no longer exists).
+        ``action`` may be a function of the player's seat: a button names a move, not a seat,
+        so the seat is the clicker's, looked up once, here, under the game's lock.
         """
         session = self._sessions.get(game_id)
         if session is None:
@@ -75,6 +81,8 @@ class _PlayFlow(_ServiceCore):
                 raise NotAPlayer()
             if expected_version != session.version:
                 raise StaleAction()
+            if not isinstance(action, Action):
+                action = action(seat)
             if action.seat != seat:
                 raise ServiceError("error.malformed_id")
             # A move of one's own ends a run of expired turns.

@@ -17,14 +17,10 @@ from engine.record import pack, unpack
 from .dialect import Connection
 from .outbox import OutboxStorage
 
-__all__ = ["HINT_GUILDS", "RECORDS_SCHEMA", "RecordSettings", "RecordStorage", "StoredRecord"]
+__all__ = ["RECORDS_SCHEMA", "RecordSettings", "RecordStorage", "StoredRecord"]
 
 #: The migration that added records (0009_records.sql).
 RECORDS_SCHEMA = 9
-#: Servers whose hint setting was read or written lately -> whether every game offers
-#: hints. The hand message is drawn synchronously, so it reads this instead of the database;
-#: a game's start (and its resume after a restart) reads the setting, which fills it.
-HINT_GUILDS: dict[int, bool] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +157,6 @@ class RecordStorage(OutboxStorage):
         ):
             row = await cur.fetchone()
         settings = RecordSettings() if row is None else RecordSettings(bool(row[0]), bool(row[1]))
-        HINT_GUILDS[guild_id] = settings.hints_everywhere
         return settings
 
     async def set_record_settings(
@@ -184,5 +179,4 @@ class RecordStorage(OutboxStorage):
                 " hints_everywhere = excluded.hints_everywhere, updated_at = excluded.updated_at",
                 (guild_id, int(new.replays_public), int(new.hints_everywhere), self._now(None)),
             )
-        HINT_GUILDS[guild_id] = new.hints_everywhere
         return new

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 import aiohttp
 import discord
 
-from ..storage import Storage
+from ..storage import OutboxRow
 
 if TYPE_CHECKING:
     from ..game.models import GameSession
@@ -94,6 +94,15 @@ class Transport(Protocol):
     async def deliver_reminder(
         self, game_id: int, seat: int, version: int, deadline: float
     ) -> None: ...
+
+
+class Outbox(Protocol):
+    """Where what ended games still owe is kept across a restart (the game service, which
+    writes it in the same transaction as the change that owes it)."""
+
+    async def outbox_pending(self) -> list[OutboxRow]: ...
+
+    async def outbox_done(self, game_id: int, kind: str, version: int) -> None: ...
 
 
 @dataclass(slots=True)
@@ -192,13 +201,13 @@ class Delivery:
     def __init__(
         self,
         transport: Transport,
-        storage: Callable[[], Storage | None],
+        outbox: Callable[[], Outbox | None],
         *,
         interval: float = 0.0,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.transport = transport
-        self._storage = storage
+        self._outbox = outbox
         self.interval = interval
         self._sleep = sleep
         self._games: dict[int, _Game] = {}
@@ -255,10 +264,10 @@ class Delivery:
 
     async def resume(self) -> int:
         """After a restart: owe again what ended games still owe (their outbox rows)."""
-        storage = self._storage()
-        if storage is None:
+        outbox = self._outbox()
+        if outbox is None:
             return 0
-        rows = await storage.outbox_pending()
+        rows = await outbox.outbox_pending()
         for row in rows:
             if row.kind == "table":
                 self.owe_table(row.game_id, row.version, durable=True)
@@ -347,11 +356,11 @@ class Delivery:
         return True, None
 
     async def _forget(self, game_id: int, owed: _Owed) -> None:
-        storage = self._storage()
-        if storage is None:
+        outbox = self._outbox()
+        if outbox is None:
             return
         try:
-            await storage.outbox_done(game_id, owed.kind, owed.version)
+            await outbox.outbox_done(game_id, owed.kind, owed.version)
         except Exception:
             # Harmless: the row is delivered again after the next restart (an idempotent
             # table edit, at worst a repeated result).

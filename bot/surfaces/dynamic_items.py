@@ -23,9 +23,11 @@ Custom id formats (all ≤ 100 characters):
 * ``durak:lb:<period>:<sort>:<page>:<dir>`` — leaderboard paging (the guild comes from the
   interaction, so a copied id cannot show another server's board)
 
-The templates are deliberately loose (``durak:act:(?P<rest>.*)``) and parsing happens in the
-callback, because discord.py silently drops clicks whose custom_id matches no template or whose
-``from_custom_id`` raises: a malformed id must still get a polite answer.
+The hand items' templates are typed (bot/surfaces/hand_items.py ``HAND_IDS``: a game is
+digits, cards are card notation), so their callbacks start from parts already checked. Since
+discord.py silently drops a click whose custom_id matches no template, :class:`UnknownDurakItem`
+takes every id with our prefix that no item's template takes, and answers it politely as
+malformed; the other items' templates are loose and parse in the callback.
 """
 
 from __future__ import annotations
@@ -36,7 +38,9 @@ from typing import Any
 
 import discord
 
+from .door import _Guarded
 from .hand_items import (
+    HAND_IDS,
     ActButton,
     CardButton,
     CardSelect,
@@ -45,22 +49,28 @@ from .hand_items import (
     ShowHandButton,
     TargetSelect,
 )
-from .interactions import _Guarded
 from .leaderboard_views import LeaderboardButton
 from .lobby_views import LeaveConfirmButton, LobbyAiSelect, LobbyButton, LobbyHostSelect
 
 log = logging.getLogger(__name__)
+
+#: The hand items' ids (without the prefix), their named groups made plain so they can be
+#: alternatives of one pattern.
+_TYPED_IDS = "|".join(
+    re.sub(r"\(\?P<\w+>", "(?:", template.removeprefix("durak:")) for template in HAND_IDS.values()
+)
 
 
 class UnknownDurakItem(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
-        r"durak:(?!(?:lobby|lobbyai|lobbyhost|leave|show|act|card|cards|several|hand|tgt|lb|again|rec"
-        r"|hint):)(?P<rest>.*)"
+        r"durak:(?!(?:lobby|lobbyai|lobbyhost|leave|lb|again|rec|hint):)"
+        rf"(?!(?:{_TYPED_IDS})\Z)(?P<rest>.*)"
     ),
 ):
-    """Catches ids with our prefix but an unknown kind (old versions, tampering)."""
+    """Catches ids with our prefix that no item takes: an unknown kind, or a hand item's id
+    whose parts are not what its template types (old versions, tampering)."""
 
     def __init__(self, rest: str) -> None:
         self.rest = rest

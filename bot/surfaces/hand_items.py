@@ -2,14 +2,23 @@
 restart): a card, a verb, paging/refresh, the card and "several cards" menus, targets,
 and "Show my hand" on the table. A click re-renders the hand through bot.surfaces.hand_views,
 which in turn builds these items: each module refers to the other as a module, so either
-may be imported first."""
+may be imported first.
+
+Every item is a :class:`_GameItem`: its custom id is checked by the item's template (typed
+groups: a game and a version are digits, a selection is cards run together or ``-``), so the
+click handlers start from the id's parts already validated; an id no template takes is
+answered as malformed by bot.surfaces.dynamic_items. The prelude every click shares is
+:meth:`_GameItem.handle`: a hand item on a public message is answered privately, a move is
+acknowledged and applied (the service finds the player's seat), anything else looks the
+player up once and goes to the item's :meth:`~_GameItem.clicked`. A refusal raised anywhere
+on the way reaches the door (bot.surfaces.door), which calls the item's :meth:`refuse`."""
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, Self
 
 import discord
 
@@ -23,18 +32,18 @@ from ..discord_limits import (
     SELECT_PLACEHOLDER,
 )
 from ..game.errors import HandClosed, ServiceError, StaleAction
+from ..game.models import GameSession
 from ..game.turns import parse_action
 from ..i18n import pick_locale, t
 from ..rendering.common import card_text, cards_text
 from ..rendering.result import result_text
 from . import hand_views as views
 from .answers import acknowledge, on_public_message, update_message
+from .door import _Guarded
 from .hand_controls import Several, Tap, tap, valid_selection
 from .hand_labels import _move_emoji, _move_label, _unit_emoji, _unit_label
 from .interactions import (
     _card_list,
-    _Guarded,
-    _ints,
     _service,
     error_text,
     reply_ephemeral,
@@ -42,82 +51,118 @@ from .interactions import (
 
 log = logging.getLogger(__name__)
 
+# The typed parts of the custom ids (bot/surfaces/dynamic_items.py lists the formats).
+_GAME = r"(?P<game>[0-9]+)"
+_VERSION = r"(?P<version>[0-9]+)"
+_CARDS = r"(?:[2-9TJQKA][cdhs]'?)*"
+_SELECTION = rf"(?P<selection>-|{_CARDS})"
+_PART = r"[^:]*"
 
-class ShowHandButton(
-    _Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"durak:show:(?P<rest>.*)"
-):
-    def __init__(self, game_id: int | None, label: str = "?", *, rest: str | None = None) -> None:
-        self.rest = rest if rest is not None else str(game_id)
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=discord.ButtonStyle.primary,
-                emoji="🃏",
-                custom_id=f"durak:show:{self.rest}",
-            )
-        )
+#: The custom id of each hand item, by its kind (every part typed; see dynamic_items).
+HAND_IDS: dict[str, str] = {
+    "show": rf"durak:show:{_GAME}",
+    "act": rf"durak:act:{_GAME}:{_VERSION}:(?P<kind>[a-z_]+):(?P<cards>{_CARDS})",
+    "hand": rf"durak:hand:{_GAME}:{_VERSION}:(?P<page>[0-9]+):{_SELECTION}",
+    "card": rf"durak:card:{_GAME}:{_VERSION}:{_SELECTION}:(?P<card>[2-9TJQKA][cdhs]'?)",
+    "cards": rf"durak:cards:{_GAME}:{_VERSION}:{_SELECTION}:{_PART}",
+    "several": rf"durak:several:{_GAME}:{_VERSION}",
+    "tgt": rf"durak:tgt:{_GAME}:{_PART}:{_PART}",
+}
+
+#: A move of the player's own, as the service wants it: the action for the clicker's seat.
+Move = Callable[[int], Action]
+
+
+class _Malformed(Exception):
+    """The id's parts or the chosen values do not make a click (tampered with, or from a
+    version of the bot that wrote them differently)."""
+
+
+def _cards(text: str) -> list[str]:
+    """Cards run together (``-`` = none), as validated by the template."""
+    return [] if text == "-" else _card_list(text) or []
+
+
+def _move(kind: str, cards: Sequence[str]) -> Move:
+    """The move of a button or menu option, for whoever clicks it (_Malformed if it is not
+    one: an unknown verb or cards)."""
+    try:
+        parse_action(0, kind, cards)
+    except ValueError:
+        raise _Malformed from None
+    return lambda seat: parse_action(seat, kind, cards)
+
+
+class _GameItem(_Guarded):
+    """A component of one game whose id starts ``durak:<kind>:<game>``: the prelude of a
+    click, once for every item (see the module docstring)."""
+
+    #: The item lives on the player's private hand: a click on a public message is answered
+    #: privately instead, and a refusal redraws the hand (see :class:`_HandItem`).
+    private: ClassVar[bool] = False
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> ShowHandButton:
-        return cls(None, rest=match["rest"])
+    ) -> Self:
+        return cls(None, rest=match.string.split(":", 2)[2])  # type: ignore[call-arg]
+
+    @property
+    def fields(self) -> dict[str, str]:
+        """The parts of the custom id, by the names of the item's template."""
+        item: Any = self  # a DynamicItem: its template and custom id
+        match = item.template.fullmatch(item.custom_id)
+        if match is None:
+            raise _Malformed
+        return dict(match.groupdict())
+
+    @property
+    def game_id(self) -> int:
+        return int(self.fields["game"])
+
+    @property
+    def version(self) -> int:
+        return int(self.fields["version"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        if not self.rest.isdigit():
+        try:
+            self.fields  # noqa: B018 - an id no template takes (a live view's item) is malformed
+            move = self.move(interaction)
+        except _Malformed:
             await self.malformed(interaction)
             return
+        if self.private and on_public_message(interaction):
+            await self.answer_public(interaction)
+            return
+        if move is not None:
+            # The move takes the game's lock and a commit: acknowledge first, while Discord
+            # still accepts it, and show the outcome by an edit (bot/surfaces/answers.py).
+            if await acknowledge(interaction):
+                await self.play(interaction, move)
+            return
         session, seat = await _service(interaction).require_player(
-            int(self.rest), interaction.user.id
+            self.game_id, interaction.user.id
         )
-        await views.send_hand(interaction, session, seat)
+        await self.clicked(interaction, session, seat)
 
+    def move(self, interaction: discord.Interaction) -> Move | None:
+        """The move this click makes at once, None when it looks at the hand first; raises
+        _Malformed for values that make no click."""
+        return None
 
-class _HandItem(_Guarded):
-    """Shared handling for items on a hand message: refusals re-render the hand in place,
-    and a hand whose game ended (or that its player left) turns into a sentence saying so."""
-
-    async def refuse(
-        self, interaction: discord.Interaction, game_id: int, err: ServiceError
+    async def clicked(
+        self, interaction: discord.Interaction, session: GameSession, seat: int
     ) -> None:
-        service = _service(interaction)
-        if on_public_message(interaction):
-            await reply_ephemeral(
-                interaction, error_text(err, pick_locale(interaction.locale, None))
-            )
-            return
-        if not isinstance(err, HandClosed):
-            try:
-                await service.require_player(game_id, interaction.user.id)
-            except HandClosed as closed:
-                err = closed  # e.g. a stale click on a hand of a game that ended since
-            except ServiceError:
-                pass
-        try:
-            session, seat = service.player_seat(game_id, interaction.user.id)
-        except ServiceError:
-            session = None
-            seat = -1
-        if session is None or session.finished or isinstance(err, HandClosed):
-            locale = pick_locale(interaction.locale, session.locale if session else None)
-            await update_message(
-                interaction, content=error_text(err, locale), embed=None, view=None
-            )
-            return
-        locale = pick_locale(interaction.locale, session.locale)
-        await views._edit_hand(interaction, session, seat, note=error_text(err, locale))
+        """The click of a player who may see their hand in ``session`` (at ``seat``)."""
+        raise NotImplementedError
 
-    async def answer_public(self, interaction: discord.Interaction, game_id: int) -> None:
+    async def answer_public(self, interaction: discord.Interaction) -> None:
         """A hand component on a public message (forged or replayed): never edit that
         message; give the player their hand privately, or say privately why not."""
         log.info("hand component %s on a public message from %s", self.rest, interaction.user.id)
-        try:
-            session, seat = await _service(interaction).require_player(game_id, interaction.user.id)
-        except ServiceError as err:
-            await reply_ephemeral(
-                interaction, error_text(err, pick_locale(interaction.locale, None))
-            )
-            return
+        session, seat = await _service(interaction).require_player(
+            self.game_id, interaction.user.id
+        )
         locale = pick_locale(interaction.locale, session.locale)
         content, embed, view = views.hand_message(
             session, seat, locale, note=t("hand.public_click", locale)
@@ -126,27 +171,13 @@ class _HandItem(_Guarded):
             content=content, embed=embed, view=view, ephemeral=True
         )
 
-    async def play(
-        self,
-        interaction: discord.Interaction,
-        game_id: int,
-        version: int,
-        seat: int,
-        action: Action,
-    ) -> None:
-        """Apply ``action`` (the interaction is acknowledged) and show the hand after it."""
+    async def play(self, interaction: discord.Interaction, move: Move | Action) -> None:
+        """Apply ``move`` (the interaction is acknowledged) and show the hand after it."""
         service = _service(interaction)
-        try:
-            session = await service.act(game_id, interaction.user.id, version, action)
-        except StaleAction as err:
-            log.info("game %d: stale click v%d by %d", game_id, version, interaction.user.id)
-            await self.refuse(interaction, game_id, err)
-            return
-        except ServiceError as err:
-            await self.refuse(interaction, game_id, err)
-            return
+        session = await service.act(self.game_id, interaction.user.id, self.version, move)
+        seat = session.seat_of(interaction.user.id)
         locale = pick_locale(interaction.locale, session.locale)
-        if session.finished:
+        if session.finished or seat is None:
             # This very move ended the game: say so (a refused click says something else).
             text = t("hand.move_ended_game", locale)
             result = result_text(session, locale)
@@ -163,53 +194,91 @@ class _HandItem(_Guarded):
             content=content,
             embed=embed,
             view=view,
-            fallback=views._missed(interaction, game_id),
+            fallback=views._missed(interaction, self.game_id),
         )
+
+
+class ShowHandButton(
+    _GameItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_IDS["show"]
+):
+    """ "Show my hand" under the table (a public message, so refusals are plain answers)."""
+
+    def __init__(self, game_id: int | None, label: str = "?", *, rest: str | None = None) -> None:
+        self.rest = rest if rest is not None else str(game_id)
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.primary,
+                emoji="🃏",
+                custom_id=f"durak:show:{self.rest}",
+            )
+        )
+
+    async def clicked(
+        self, interaction: discord.Interaction, session: GameSession, seat: int
+    ) -> None:
+        await views.send_hand(interaction, session, seat)
+
+
+class _HandItem(_GameItem):
+    """Items on a hand message: refusals re-render the hand in place, and a hand whose game
+    ended (or that its player left) turns into a sentence saying so."""
+
+    private = True
+
+    async def refuse(self, interaction: discord.Interaction, err: ServiceError) -> None:
+        if on_public_message(interaction):
+            await reply_ephemeral(
+                interaction, error_text(err, pick_locale(interaction.locale, None))
+            )
+            return
+        service = _service(interaction)
+        user_id = interaction.user.id
+        if isinstance(err, StaleAction):
+            log.info("game %s: stale click by %d", self.fields.get("game"), user_id)
+        if not isinstance(err, HandClosed):
+            # e.g. a stale click on a hand of a game that ended since
+            err = await service.closed_hand(self.game_id, user_id) or err
+        found = service.find_player(self.game_id, user_id)
+        session, seat = found if found is not None else (None, -1)
+        if session is None or session.finished or isinstance(err, HandClosed):
+            locale = pick_locale(interaction.locale, session.locale if session else None)
+            await update_message(
+                interaction, content=error_text(err, locale), embed=None, view=None
+            )
+            return
+        locale = pick_locale(interaction.locale, session.locale)
+        await views._edit_hand(interaction, session, seat, note=error_text(err, locale))
 
     async def tap_card(
         self,
         interaction: discord.Interaction,
-        game_id: int,
-        version: int,
-        selection: list[str],
+        session: GameSession,
+        seat: int,
         card: str,
     ) -> None:
         """A tap on a card (button or select): play its one use, or change the selection.
         What the tap does is worked out again from the game as it is now, so a stale tap
         (another move came first) is refused politely instead of doing something else."""
-        if on_public_message(interaction):
-            await self.answer_public(interaction, game_id)
-            return
-        service = _service(interaction)
-        try:
-            session, seat = await service.require_player(game_id, interaction.user.id)
-        except ServiceError as err:
-            await self.refuse(interaction, game_id, err)
-            return
-        if version != session.version:
-            await self.refuse(interaction, game_id, StaleAction())
-            return
-        try:
-            chosen = [Card.parse(c) for c in selection]
-            tapped = Card.parse(card)
-        except ValueError:
-            await self.malformed(interaction)
-            return
+        if self.version != session.version:
+            raise StaleAction()
+        chosen = [Card.parse(c) for c in _cards(self.fields["selection"])]
         obs = session.game.observation(seat)
-        outcome = tap(obs, chosen, tapped)
+        outcome = tap(obs, chosen, Card.parse(card))
         if outcome is None:
-            await self.refuse(interaction, game_id, StaleAction())
-            return
+            raise StaleAction()
         if outcome.action is None:
             await views._edit_hand(interaction, session, seat, selection=outcome.selection)
             return
         if not await acknowledge(interaction):
             return
-        await self.play(interaction, game_id, version, seat, outcome.action)
+        await self.play(interaction, outcome.action)
 
 
 class ActButton(
-    _HandItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"durak:act:(?P<rest>.*)"
+    _HandItem,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=HAND_IDS["act"],
 ):
     def __init__(
         self,
@@ -238,41 +307,14 @@ class ActButton(
             )
         )
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> ActButton:
-        return cls(None, rest=match["rest"])
-
-    async def handle(self, interaction: discord.Interaction) -> None:
-        parts = _ints(self.rest, 4)
-        cards = _card_list(parts[3]) if parts is not None else None
-        if parts is None or cards is None or not (parts[0].isdigit() and parts[1].isdigit()):
-            await self.malformed(interaction)
-            return
-        game_id, version = int(parts[0]), int(parts[1])
-        if on_public_message(interaction):
-            await self.answer_public(interaction, game_id)
-            return
-        # The move takes the game's lock and a commit: acknowledge first, while Discord
-        # still accepts it, and show the outcome by an edit (bot/surfaces/answers.py).
-        if not await acknowledge(interaction):
-            return
-        service = _service(interaction)
-        try:
-            _, seat = await service.require_player(game_id, interaction.user.id)
-            action = parse_action(seat, parts[2], cards)
-        except ServiceError as err:
-            await self.refuse(interaction, game_id, err)
-            return
-        except ValueError:
-            await self.malformed(interaction)
-            return
-        await self.play(interaction, game_id, version, seat, action)
+    def move(self, interaction: discord.Interaction) -> Move | None:
+        return _move(self.fields["kind"], _cards(self.fields["cards"]))
 
 
 class HandNavButton(
-    _HandItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"durak:hand:(?P<rest>.*)"
+    _HandItem,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=HAND_IDS["hand"],
 ):
     """Refresh (keeps the selection), clear the selection, and reopen a live hand. The id is
     ``game:version:page:selection``; ``page`` is always 0 now (hands no longer page) and is
@@ -304,50 +346,17 @@ class HandNavButton(
             )
         )
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> HandNavButton:
-        return cls(None, rest=match["rest"])
-
-    async def handle(self, interaction: discord.Interaction) -> None:
-        parts = _ints(self.rest, 4)
-        if parts is None or not all(p.isdigit() for p in parts[:3]):
-            await self.malformed(interaction)
-            return
-        game_id = int(parts[0])
-        selection = _card_list(parts[3]) if parts[3] != "-" else []
-        if selection is None:
-            await self.malformed(interaction)
-            return
-        if on_public_message(interaction):
-            await self.answer_public(interaction, game_id)
-            return
-        try:
-            session, seat = await _service(interaction).require_player(game_id, interaction.user.id)
-        except ServiceError as err:
-            await self.refuse(interaction, game_id, err)
-            return
-        await views._edit_hand(
-            interaction, session, seat, selection=[Card.parse(c) for c in selection]
-        )
-
-
-def _tap_of(rest: str, chosen: str | None) -> tuple[int, int, list[str], str] | None:
-    """(game, version, selection, card) of a card tap or card menu choice, or None when the
-    id or the choice is malformed (tampered with, or from an unknown version)."""
-    parts = _ints(rest, 4)
-    if parts is None or not (parts[0].isdigit() and parts[1].isdigit()):
-        return None
-    selection = _card_list(parts[2]) if parts[2] != "-" else []
-    card = _card_list(chosen) if chosen is not None else None
-    if selection is None or not card or len(card) != 1:
-        return None
-    return int(parts[0]), int(parts[1]), selection, card[0]
+    async def clicked(
+        self, interaction: discord.Interaction, session: GameSession, seat: int
+    ) -> None:
+        selection = [Card.parse(c) for c in _cards(self.fields["selection"])]
+        await views._edit_hand(interaction, session, seat, selection=selection)
 
 
 class CardButton(
-    _HandItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"durak:card:(?P<rest>.*)"
+    _HandItem,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=HAND_IDS["card"],
 ):
     """One card of the hand: ``durak:card:<game>:<version>:<selection>:<card>``. The tap's
     effect (play, select, deselect) is decided at click time from the game, never from the
@@ -377,22 +386,16 @@ class CardButton(
             )
         )
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> CardButton:
-        return cls(None, rest=match["rest"])
-
-    async def handle(self, interaction: discord.Interaction) -> None:
-        tap = _tap_of(self.rest, self.rest.rsplit(":", 1)[-1])
-        if tap is None:
-            await self.malformed(interaction)
-            return
-        await self.tap_card(interaction, *tap)
+    async def clicked(
+        self, interaction: discord.Interaction, session: GameSession, seat: int
+    ) -> None:
+        await self.tap_card(interaction, session, seat, self.fields["card"])
 
 
 class CardSelect(
-    _HandItem, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"durak:cards:(?P<rest>.*)"
+    _HandItem,
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=HAND_IDS["cards"],
 ):
     """The cards of a hand too big for buttons (more than the rows hold), 25 a menu:
     ``durak:cards:<game>:<version>:<selection>:<menu>``; choosing a card is a tap on it."""
@@ -436,25 +439,23 @@ class CardSelect(
             )
         )
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> CardSelect:
-        return cls(None, rest=match["rest"])
-
-    async def handle(self, interaction: discord.Interaction) -> None:
+    def move(self, interaction: discord.Interaction) -> Move | None:
         values = self.item.values
-        tap = _tap_of(self.rest, values[0] if len(values) == 1 else None)
-        if tap is None:
-            await self.malformed(interaction)
-            return
-        await self.tap_card(interaction, *tap)
+        card = _card_list(values[0]) if len(values) == 1 else None
+        if not card or len(card) != 1:
+            raise _Malformed
+        return None
+
+    async def clicked(
+        self, interaction: discord.Interaction, session: GameSession, seat: int
+    ) -> None:
+        await self.tap_card(interaction, session, seat, self.item.values[0])
 
 
 class SeveralSelect(
     _HandItem,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"durak:several:(?P<rest>.*)",
+    template=HAND_IDS["several"],
 ):
     """The "Play several cards…" menu: ``durak:several:<game>:<version>``. An option's value
     is a move (``<kind>:<cards>``, played at once) or a starter (``+:<cards>``, selected so
@@ -504,59 +505,38 @@ class SeveralSelect(
             )
         )
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> SeveralSelect:
-        return cls(None, rest=match["rest"])
-
-    async def handle(self, interaction: discord.Interaction) -> None:
-        parts = _ints(self.rest, 2)
+    def _choice(self) -> tuple[str, list[str]]:
         values = self.item.values
         choice = values[0].split(":", 1) if len(values) == 1 else []
         cards = _card_list(choice[1]) if len(choice) == 2 else None
-        if parts is None or not all(p.isdigit() for p in parts) or not cards:
-            await self.malformed(interaction)
-            return
-        game_id, version = int(parts[0]), int(parts[1])
-        if on_public_message(interaction):
-            await self.answer_public(interaction, game_id)
-            return
-        service = _service(interaction)
-        if choice[0] == "+":  # a starter: show it selected, taps add the rest
-            try:
-                session, seat = await service.require_player(game_id, interaction.user.id)
-            except ServiceError as err:
-                await self.refuse(interaction, game_id, err)
-                return
-            chosen = [Card.parse(c) for c in cards]
-            shown = valid_selection(session.game.observation(seat), chosen)
-            if version != session.version or len(shown) != len(chosen):
-                await self.refuse(interaction, game_id, StaleAction())
-                return
-            await views._edit_hand(interaction, session, seat, selection=shown)
-            return
-        if not await acknowledge(interaction):
-            return
-        try:
-            _, seat = await service.require_player(game_id, interaction.user.id)
-            action = parse_action(seat, choice[0], cards)
-        except ServiceError as err:
-            await self.refuse(interaction, game_id, err)
-            return
-        except ValueError:
-            await self.malformed(interaction)
-            return
-        await self.play(interaction, game_id, version, seat, action)
+        if not cards:
+            raise _Malformed
+        return choice[0], cards
+
+    def move(self, interaction: discord.Interaction) -> Move | None:
+        kind, cards = self._choice()
+        return None if kind == "+" else _move(kind, cards)
+
+    async def clicked(
+        self, interaction: discord.Interaction, session: GameSession, seat: int
+    ) -> None:
+        """A starter: show it selected, taps add the rest."""
+        chosen = [Card.parse(c) for c in self._choice()[1]]
+        shown = valid_selection(session.game.observation(seat), chosen)
+        if self.version != session.version or len(shown) != len(chosen):
+            raise StaleAction()
+        await views._edit_hand(interaction, session, seat, selection=shown)
 
 
 class TargetSelect(
-    _HandItem, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"durak:tgt:(?P<rest>.*)"
+    _HandItem,
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=HAND_IDS["tgt"],
 ):
     """The attack-card select of hands shown before tap-a-card: a choice on such an old
     message answers with the current hand (tapping a card now asks which card it beats)."""
 
-    def __init__(self, rest: str) -> None:
+    def __init__(self, game_id: int | None = None, *, rest: str) -> None:
         self.rest = rest
         super().__init__(
             discord.ui.Select(
@@ -564,25 +544,8 @@ class TargetSelect(
             )
         )
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> TargetSelect:
-        return cls(match["rest"])
-
-    async def handle(self, interaction: discord.Interaction) -> None:
-        parts = _ints(self.rest, 3)
-        if parts is None or not parts[0].isdigit():
-            await self.malformed(interaction)
-            return
-        game_id = int(parts[0])
-        if on_public_message(interaction):
-            await self.answer_public(interaction, game_id)
-            return
-        try:
-            session, seat = await _service(interaction).require_player(game_id, interaction.user.id)
-        except ServiceError as err:
-            await self.refuse(interaction, game_id, err)
-            return
+    async def clicked(
+        self, interaction: discord.Interaction, session: GameSession, seat: int
+    ) -> None:
         note = t("error.stale_button", pick_locale(interaction.locale, session.locale))
         await views._edit_hand(interaction, session, seat, note=note)

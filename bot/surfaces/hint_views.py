@@ -25,8 +25,8 @@ from engine.ai.review import suggest
 from ..game.errors import GameOver, NotAPlayer, ServiceError
 from ..game.models import GameSession
 from ..i18n import pick_locale, t
-from ..storage.records import HINT_GUILDS
-from .interactions import _Guarded, _service, reply_ephemeral
+from .door import _Guarded
+from .interactions import _service, reply_ephemeral
 from .review_views import action_words
 
 __all__ = ["HINT_ITERATIONS", "HintButton", "add_hint_button", "hints_offered"]
@@ -37,9 +37,9 @@ HINT_ITERATIONS = 24
 
 def hints_offered(session: GameSession, seat: int) -> bool:
     """Practice against computers only, or a server that allows hints everywhere (the
-    storage keeps which servers do, as it reads and writes their settings)."""
+    service keeps that on the session, as it reads and writes the server's settings)."""
     others = [s for s in session.seats if s.seat != seat]
-    return all(s.computer for s in others) or HINT_GUILDS.get(session.guild_id, False)
+    return all(s.computer for s in others) or session.hints_everywhere
 
 
 def add_hint_button(view: discord.ui.View, session: GameSession, seat: int, locale: str) -> None:
@@ -95,7 +95,7 @@ class HintButton(
         seat = session.seat_of(interaction.user.id)
         if seat is None:
             raise NotAPlayer()
-        await service.storage.record_settings(session.guild_id)  # the server's current choice
+        await service.record_settings(session.guild_id)  # the server's current choice
         if not hints_offered(session, seat):
             raise ServiceError("hint.not_here")
         obs = session.game.observation(seat)
@@ -109,8 +109,7 @@ class HintButton(
         if found is None:
             raise ServiceError("hint.nothing_to_do")
         action, chance = found
-        count = await service.storage.add_hint(session.game_id, seat, interaction.user.id)
-        session.hints[seat] = count
+        await service.add_hint(session, seat, interaction.user.id)
         text = t(
             "hint.suggestion",
             locale,

@@ -1,6 +1,6 @@
 """What every component of the bot shares: reading the service off an interaction, the
-polite private answer to a refusal, custom_id parsing helpers, and :class:`_Guarded`, the
-callback wrapper that turns any failure into an answer instead of a traceback in chat."""
+polite private answer to a refusal and custom_id parsing helpers (the callback wrapper that
+turns any failure into an answer is :mod:`bot.surfaces.door`)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,9 @@ from ..discord_limits import MESSAGE_CONTENT
 from ..game.errors import HandClosed, IllegalMove, ServiceError
 from ..game.models import PlayerRef
 from ..game.service import GameService
-from ..i18n import has_key, pick_locale, t
+from ..i18n import has_key, t
 from ..rendering.common import inert
 from ..rendering.result import result_text
-from .answers import log_lost_answer
 
 log = logging.getLogger(__name__)
 
@@ -93,38 +92,3 @@ def _card_list(text: str) -> list[str] | None:
     if not _CARD_RE.fullmatch(text):
         return None
     return _ONE_CARD_RE.findall(text)
-
-
-class _Guarded:
-    """Mixin: a click never ends in silence or a traceback in the channel."""
-
-    rest: str
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            try:
-                await self.handle(interaction)
-            except ServiceError as err:
-                await reply_ephemeral(
-                    interaction, error_text(err, pick_locale(interaction.locale, None))
-                )
-        except discord.HTTPException as exc:
-            # Discord refused an answer: one line, and no apology (it would fail alike).
-            log_lost_answer(interaction, exc)
-        except Exception:
-            log.exception("component %s (%s) failed", type(self).__name__, self.rest)
-            try:
-                await reply_ephemeral(
-                    interaction, t("error.internal", pick_locale(interaction.locale, None))
-                )
-            except Exception:
-                log.exception("could not even apologise for %s", self.rest)
-
-    async def handle(self, interaction: discord.Interaction) -> None:
-        raise NotImplementedError
-
-    async def malformed(self, interaction: discord.Interaction) -> None:
-        log.warning("malformed custom_id %r from %s", self.rest, interaction.user.id)
-        await reply_ephemeral(
-            interaction, t("error.malformed_id", pick_locale(interaction.locale, None))
-        )

@@ -11,7 +11,8 @@ import discord
 from ..game.service import GameService
 from ..i18n import normalize_locale, pick_locale, t
 from ..rendering.server import leaderboard_embed
-from .interactions import _components_view, _Guarded, _ints, _service
+from .door import _Guarded
+from .interactions import _components_view, _ints, _service
 from .standings_views import parse_rating_sort, rating_board_message
 
 log = logging.getLogger(__name__)
@@ -41,18 +42,9 @@ async def leaderboard_message(
             service, guild_id, period, board, page, locale
         )
         return embed, _buttons(period, sort, shown, pages, locale), shown != page, files
-    service.check_leaderboard(period, sort)
     min_games = RECORD_MIN_GAMES if sort == "record" else 1
-    size = await service.storage.leaderboard_size(guild_id, period, min_games=min_games)  # type: ignore[arg-type]
-    pages = max(1, -(-size // LEADERBOARD_PAGE_SIZE))
-    clamped = min(max(page, 0), pages - 1)
-    entries = await service.storage.leaderboard(
-        guild_id,
-        period,  # type: ignore[arg-type]
-        sort,  # type: ignore[arg-type]
-        limit=LEADERBOARD_PAGE_SIZE,
-        offset=clamped * LEADERBOARD_PAGE_SIZE,
-        min_games=min_games,
+    entries, clamped, pages = await service.leaderboard_page(
+        guild_id, period, sort, page, size=LEADERBOARD_PAGE_SIZE, min_games=min_games
     )
     embed = leaderboard_embed(entries, period, sort, clamped, pages, locale, min_games=min_games)
     return embed, _buttons(period, sort, clamped, pages, locale), clamped != page, []

@@ -12,8 +12,9 @@ import discord
 from ..discord_limits import SELECT_OPTION_TEXT, SELECT_OPTIONS
 from ..game.models import AI_DIFFICULTIES, GameSession, LobbyInfo
 from ..i18n import pick_locale, t
+from .door import _Guarded
 from .hand_items import ShowHandButton
-from .interactions import _can_manage, _components_view, _Guarded, _ints, _player, _service
+from .interactions import _can_manage, _components_view, _ints, _player, _service
 
 log = logging.getLogger(__name__)
 

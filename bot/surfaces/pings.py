@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +35,7 @@ import discord
 from ..game.models import GameSession, PingKind
 from ..i18n import t
 from ..rendering.table import ping_text, reminder_text
-from ..storage import Storage
+from ..storage import PlayerPrefs
 from .live_hands import LiveHands
 
 __all__ = ["TurnPings"]
@@ -64,14 +64,15 @@ class TurnPings:
     def __init__(
         self,
         client: discord.Client,
-        storage: Storage,
+        prefs: Callable[[int], Awaitable[PlayerPrefs]],
         live_hands: LiveHands,
         *,
         watch_live: float = WATCH_LIVE,
         watch_idle: float = WATCH_IDLE,
     ) -> None:
         self.client = client
-        self.storage = storage
+        #: A player's preferences, from the game service.
+        self._read_prefs = prefs
         self.live_hands = live_hands
         self.watch_live = watch_live
         self.watch_idle = watch_idle
@@ -113,7 +114,7 @@ class TurnPings:
     async def wants_pings(self, user_id: int) -> bool:
         cached = self._prefs.get(user_id)
         if cached is None:
-            cached = (await self.storage.get_player_prefs(user_id)).pings
+            cached = (await self._read_prefs(user_id)).pings
             if len(self._prefs) >= PREFS_CACHE:
                 self._prefs.clear()
             self._prefs[user_id] = cached

@@ -58,7 +58,7 @@ class DiscordPublisher:
         self.client = client
         self.service = service
         self.interval = interval
-        self.delivery = Delivery(self, lambda: service.storage, interval=interval)
+        self.delivery = Delivery(self, lambda: service, interval=interval)
         self.pictures = TablePictures(service.settings, clock=service.clock)
         #: The last state each game's channel notice was brought to (see _follow_notice).
         self._notices: dict[int, str] = {}
@@ -135,7 +135,7 @@ class DiscordPublisher:
         # and after a restart before that it is decided again, which then may post it.
         if posted and owed is not None and owed[:2] == (seat, kind):
             try:
-                await self.service.storage.ping_delivered(game_id, owed[2])
+                await self.service.ping_delivered(game_id, owed[2])
             except Exception:  # at worst the ping is repeated after a restart
                 log.warning("game %d: could not record the delivered ping", game_id)
 
@@ -159,7 +159,7 @@ class DiscordPublisher:
         if session is None or session.status != "finished":
             raise Obsolete
         humans = [discord.Object(s.user_id) for s in session.seats if s.user_id is not None]
-        rating = await self.service.storage.ratings.game_rating(game_id)
+        rating = await self.service.game_rating(game_id)
         lines = result_lines(rating, lambda user_id: f"<@{user_id}>", session.locale)
         content, view = result_announcement(session, lines)
         sent = await self._channel(session.channel_id, session.guild_id).send(
@@ -182,7 +182,7 @@ class DiscordPublisher:
         if self._notices.get(game_id) == stage:
             return
         self._notices[game_id] = stage
-        row = await self.service.storage.get_game(game_id)
+        row = await self.service.game_row(game_id)
         notice = row.options.get("notice") if row is not None else None
         if row is None or not isinstance(notice, list) or len(notice) != 2:
             return

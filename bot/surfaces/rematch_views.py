@@ -22,7 +22,8 @@ from ..i18n import pick_locale, t
 from ..rendering.common import COLOUR_LOBBY, COLOUR_OVER, preset_name, seat_name
 from ..rendering.result import result_text, tally_text
 from ..rendering.table import table_embed
-from .interactions import _components_view, _Guarded, _service, reply_ephemeral
+from .door import _Guarded
+from .interactions import _components_view, _service, reply_ephemeral
 from .lobby_views import table_view
 from .replay_views import record_buttons
 

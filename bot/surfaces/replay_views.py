@@ -24,7 +24,8 @@ from ..i18n import pick_locale, t
 from ..pictures import render_png, table_scene
 from ..rendering.common import COLOUR_OVER, cards_text, preset_name, seat_name
 from ..rendering.table import event_line
-from .interactions import _Guarded, _service
+from .door import _Guarded
+from .interactions import _service
 
 __all__ = [
     "RECORD_ITEMS",

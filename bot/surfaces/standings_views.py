@@ -28,7 +28,6 @@ from ..rendering.standings import (
     profile_embed,
     profile_scene,
 )
-from ..storage.rows import PERIOD_SECONDS
 
 __all__ = ["SCOPES", "RatingBoard", "parse_rating_sort", "profile_message", "rating_board_message"]
 
@@ -82,46 +81,31 @@ async def rating_board_message(
     """Embed (and picture) of one page of the rating board, the page shown (``page`` clamped
     to the board) and the number of pages. A period that does not exist is refused with
     the leaderboard's usual sentence."""
-    if period not in PERIOD_SECONDS:
-        service.check_leaderboard(period, "fools")  # refuses with the usual sentence
-    ratings = service.storage.ratings
-    settings = await ratings.settings(guild_id)
     cross = board.scope == "all"
-    if cross and not settings.cross_server:
+    found = await service.rating_board(
+        guild_id,
+        period=period,
+        mode=board.mode,
+        season=board.season,
+        cross=cross,
+        page=page,
+        size=RATING_PAGE_SIZE,
+    )
+    if found.cross_off:
         embed = discord.Embed(description=t("ratings.board.cross_off", locale))
         return embed, [], 0, 1
-    if (
-        board.season is not None
-        and not cross
-        and await ratings.season(guild_id, board.season) is None
-    ):
-        numbers = [s.number for s in await ratings.seasons(guild_id)]
+    if found.seasons is not None:
         embed = discord.Embed(
             description=t(
                 "ratings.season.unknown",
                 locale,
                 number=board.season,
-                numbers=", ".join(map(str, sorted(numbers))) or "—",
+                numbers=", ".join(map(str, found.seasons)) or "—",
             )
         )
         return embed, [], 0, 1
-    kwargs: dict[str, Any] = {
-        "season": board.season,
-        "mode": board.mode,
-        "period": period,
-        "min_games": settings.min_games,
-        "cross_server": cross,
-    }
-    season, entries, total = await ratings.leaderboard(
-        guild_id, limit=RATING_PAGE_SIZE, offset=max(page, 0) * RATING_PAGE_SIZE, **kwargs
-    )
-    pages = max(1, -(-total // RATING_PAGE_SIZE))
-    clamped = min(max(page, 0), pages - 1)
-    if clamped != page:
-        season, entries, total = await ratings.leaderboard(
-            guild_id, limit=RATING_PAGE_SIZE, offset=clamped * RATING_PAGE_SIZE, **kwargs
-        )
-    shown = {k: kwargs[k] for k in ("mode", "period", "min_games")}
+    season, entries, clamped, pages = found.season, list(found.entries), found.page, found.pages
+    shown: dict[str, Any] = {"mode": board.mode, "period": period, "min_games": found.min_games}
     embed = board_embed(season, entries, clamped, pages, locale, cross_server=cross, **shown)
     files: list[discord.File] = []
     if (await service.settings(guild_id)).pictures:
@@ -137,12 +121,7 @@ async def profile_message(
     service: GameService, guild_id: int, user_id: int, name: str, locale: str
 ) -> tuple[discord.Embed, list[discord.File]]:
     """The profile as text, with the card when the server has pictures on."""
-    ratings = service.storage.ratings
-    settings = await ratings.settings(guild_id)
-    profile = await ratings.profile(guild_id, user_id, name=name, min_games=settings.min_games)
-    total = 0
-    if profile.season is not None:
-        _, _, total = await ratings.leaderboard(guild_id, limit=0, min_games=settings.min_games)
+    profile, total = await service.rating_profile(guild_id, user_id, name)
     embed = profile_embed(profile, total, locale)
     files: list[discord.File] = []
     if (await service.settings(guild_id)).pictures:
