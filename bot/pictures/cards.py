@@ -53,7 +53,7 @@ def _shadowed(small: Image.Image) -> Image.Image:
     return shade
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=128)  # a 52-card deck with its 13 trumps fits (about 8 MB)
 def face(card: int, trump: bool = False) -> Image.Image:
     """A face-up card; a gold corner marks a trump (it is what players look for first)."""
     # card % 52: a second pack's twin (big fool) has its first-pack card's face

@@ -39,7 +39,7 @@ __all__ = [
 #: more than its own rows, large enough that a band still compresses well (bench/render.py).
 BAND_ROWS = 16
 #: zlib level of each band (bench/render.py measured levels 1, 3 and 6 over whole games).
-COMPRESS_LEVEL = 1
+COMPRESS_LEVEL = 3
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:

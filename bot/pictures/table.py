@@ -576,12 +576,15 @@ def _panel_box(centre: tuple[int, int], margin: int) -> tuple[int, int, int, int
     return (x0 - margin, y0 - margin, x0 + PANEL_W + margin, y0 + PANEL_H + margin)
 
 
-#: The columns of the middle band: talon (left), discard and timer (right).
-_TALON_BOX = (16, _BAND_TOP, 304, _BAND_BOTTOM)
-_DISCARD_BOX = (696, _BAND_TOP, 984, _BAND_BOTTOM)
-_TIMER_BOX = (696, _BAND_TOP, 984, _BAND_TOP + 64)
+#: The columns of the middle band: talon (left), discard and timer (right). They stop short
+#: of the seats' boxes (a panel's turn frame reaches 4 px into the band), so that a panel
+#: with nothing else in its box can be kept and pasted as it is (:mod:`.painter`).
+_MIDDLE_TOP, _MIDDLE_BOTTOM = _BAND_TOP + 5, _BAND_BOTTOM - 5
+_TALON_BOX = (16, _MIDDLE_TOP, 304, _MIDDLE_BOTTOM)
+_DISCARD_BOX = (696, _MIDDLE_TOP, 984, _MIDDLE_BOTTOM)
+_TIMER_BOX = (696, _MIDDLE_TOP, 984, _BAND_TOP + 64)
 _BANNER_BOX = (264, _CENTRE_Y - 40, 736, _CENTRE_Y + 40)
-_LOBBY_BOX = (160, _BAND_TOP, 840, _BAND_BOTTOM)
+_LOBBY_BOX = (160, _MIDDLE_TOP, 840, _MIDDLE_BOTTOM)
 
 
 def layers(scene: Scene) -> list[Layer]:
@@ -593,7 +596,7 @@ def layers(scene: Scene) -> list[Layer]:
         out.append(
             Layer(
                 ("seat", centre, seat),
-                _panel_box(centre, 8),
+                _panel_box(centre, 5),
                 partial(_seat_layer, centre=centre, seat=seat),
             )
         )
