@@ -10,13 +10,14 @@ so is building the scene, the only part that runs on the event loop.
 The smallest text drawn over all these tables is printed too (its font size and the height
 of a capital in it, here and at Discord's ~450 px display width; the aim is 10 px there).
 
-Whole games (``--games``, the first section): games of 2, 4 and 6 seats played out by a seeded
-random policy, the table picture drawn after every move as the bot draws it (the painter of
-``bot.pictures.painter``: only the layers that changed, only the PNG bands they cross), and
-the same moves drawn the way the bot drew them before (the whole picture, Pillow's fast
-octree palette, Pillow's PNG encoder at level 3). Per move: CPU of the drawing thread
-(``time.thread_time``) split into draw / palette / encode, and the PNG's bytes; averaged
-over every move of every game. The issue's aim for a six-player table: <= 2 ms and <= 40 KB.
+Whole games (``--games``, the first section): games of 2, 4 and 6 seats played out by a
+seeded random policy (``bot.pictures.samples.sample_game``), the table picture drawn after
+every move as the bot draws it (the painter of ``bot.pictures.painter``: only the layers that
+changed, only the PNG bands they cross), and the same moves drawn the way the bot drew them
+before (the whole picture, Pillow's fast octree palette, Pillow's PNG encoder at level 3).
+Per move: CPU of the drawing thread (``time.thread_time``) split into draw / palette /
+encode, and the PNG's bytes; averaged over every move of every game. The issue's aim for a
+six-player table: <= 2 ms and <= 40 KB.
 
 Targets (2-core machine): under 50 ms and under 150 KB for a six-player table. The last line,
 ``six-player table: <ms> ms, <KB> KB``, gives the median render time over every six-player
@@ -31,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import random
 import statistics
 import sys
 import time
@@ -42,16 +42,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PIL import Image
 
-from bot.game.models import PublicEvent, public_events
 from bot.pictures import cards as sprites
 from bot.pictures import render_png, table_scene
 from bot.pictures.fonts import font, recording
 from bot.pictures.painter import Painter
-from bot.pictures.samples import sample_session, session_of
+from bot.pictures.samples import sample_game, sample_session
 from bot.pictures.standings import render_board_png, render_profile_png
 from bot.pictures.standings_samples import sample_board, sample_profile
 from bot.pictures.table import WIDTH, _background, render_image
-from engine import ActionKind, Game, RuleSet
 
 TARGET_MS = 50.0
 TARGET_KB = 150.0
@@ -77,9 +75,6 @@ DISCORD_WIDTH = 450
 #: (preset, seats) of the whole games; the six-seat ones are the issue's aim.
 GAME_TABLES = [("podkidnoy", 2), ("perevodnoy", 4), ("podkidnoy", 6), ("perevodnoy", 6)]
 AIM_MS, AIM_KB = 2.0, 40.0
-#: The random policy of bot.pictures.samples: a game with transfers and throw-ins, not only
-#: the shortest way to its end.
-_WEIGHTS = {ActionKind.PASS: 0.6, ActionKind.TAKE: 0.25, ActionKind.PILE: 0.5}
 
 
 @dataclass
@@ -127,20 +122,7 @@ def _before(scene: object, out: PerMove) -> None:
 
 def _game_scenes(preset: str, seats: int, seed: int, locale: str) -> list[object]:
     """The scene after every move of one seeded game (and its first, dealt position)."""
-    game = Game.new(RuleSet.preset(preset, players=seats), seed=f"bench:{seed}")
-    rng = random.Random(f"bench:{seed}:policy")
-    events: list[PublicEvent] = []
-    scenes: list[object] = []
-    for version in range(3000):
-        session = session_of(game, preset, locale=locale, events=events)
-        session.version = version
-        scenes.append(table_scene(session))
-        if game.result is not None:
-            break
-        actions = game.all_legal_actions()
-        action = rng.choices(actions, [_WEIGHTS.get(a.kind, 1.0) for a in actions])[0]
-        events += public_events(game.apply(action))
-    return scenes
+    return [table_scene(s) for s in sample_game(preset, seats, seed=seed, locale=locale)]
 
 
 def _games(count: int) -> None:

@@ -137,10 +137,6 @@ class Painter:
         self._remember(scene.game_id, new_layers, keys, encoded)
         return encoded.png
 
-    def forget(self, game_id: int) -> None:
-        """Drop a game's last picture (it ended; its next picture, if any, is drawn whole)."""
-        self._games.pop(game_id, None)
-
     @staticmethod
     def _patch_key(box: _Box, new_layers: list[Layer]) -> _PatchKey:
         """What the pixels of ``box`` depend on: the box and every layer reaching into it."""

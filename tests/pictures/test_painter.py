@@ -15,15 +15,13 @@ import zlib
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
-from bot.game.models import PublicEvent, public_events
 from bot.pictures import lobby_scene, table_scene
 from bot.pictures.painter import Painter
 from bot.pictures.palette import PALETTE, to_palette
 from bot.pictures.png import adler32_combine, encode
-from bot.pictures.samples import sample_lobby, session_of
+from bot.pictures.samples import sample_game, sample_lobby
 from bot.pictures.scene import Scene
 from bot.pictures.table import HEIGHT, WIDTH, background, layers, render_image, render_png
-from engine import ActionKind, Game, RuleSet
 
 #: (preset, seats): the base games, and the variants that draw more (closed cards, own
 #: trumps, face-down defences, scores, teams, no trump card).
@@ -38,27 +36,17 @@ GAMES = [
     ("teams-2v2", 4),
     ("trumpless", 3),
 ]
-_WEIGHTS = {ActionKind.PASS: 0.6, ActionKind.TAKE: 0.25, ActionKind.PILE: 0.5}
 
 
 def _scenes(preset: str, seats: int, seed: int, limit: int = 400) -> list[Scene]:
     """The scene after every move of a random game; every other game in Russian, and every
     third move with a turn timer running (the timer is a layer of its own)."""
-    game = Game.new(RuleSet.preset(preset, players=seats), seed=f"painter:{seed}")
-    rng = random.Random(f"painter:{seed}")
-    events: list[PublicEvent] = []
     scenes = []
-    for version in range(limit):
-        session = session_of(game, preset, locale="ru" if seed % 2 else "en", events=events)
-        session.version = version
-        if version % 3 == 0 and game.result is None:
-            session.deadline = 1000.0 + 60 - version % 50
+    locale = "ru" if seed % 2 else "en"
+    for session in sample_game(preset, seats, seed=seed, locale=locale, limit=limit):
+        if session.version % 3 == 0 and not session.finished:
+            session.deadline = 1000.0 + 60 - session.version % 50
         scenes.append(table_scene(session, now=1000.0))
-        if game.result is not None:
-            break
-        actions = game.all_legal_actions()
-        action = rng.choices(actions, [_WEIGHTS.get(a.kind, 1.0) for a in actions])[0]
-        events += public_events(game.apply(action))
     return scenes
 
 

@@ -106,3 +106,18 @@ def test_the_time_left_is_taken_with_the_service_clock() -> None:
     finally:
         timed.close()
         untimed.close()
+
+
+async def test_no_scene_and_no_drawing_where_files_are_not_allowed(
+    pictures: TablePictures, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[object] = []
+
+    def scene(state: object) -> object:
+        asked.append(state)
+        raise AssertionError("no scene should be taken")
+
+    monkeypatch.setattr(pictures, "scene", scene)
+    embed = discord.Embed(title="t")
+    assert await pictures.attach(sample_lobby(2, 4), embed, allowed=False) == []
+    assert asked == [] and pictures.renders == 0 and embed.image.url is None
