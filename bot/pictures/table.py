@@ -576,10 +576,11 @@ def _panel_box(centre: tuple[int, int], margin: int) -> tuple[int, int, int, int
     return (x0 - margin, y0 - margin, x0 + PANEL_W + margin, y0 + PANEL_H + margin)
 
 
-#: The columns of the middle band: talon (left), discard and timer (right). They stop short
-#: of the seats' boxes (a panel's turn frame reaches 4 px into the band), so that a panel
-#: with nothing else in its box can be kept and pasted as it is (:mod:`.painter`).
-_MIDDLE_TOP, _MIDDLE_BOTTOM = _BAND_TOP + 5, _BAND_BOTTOM - 5
+#: The columns of the middle band: talon (left), discard and timer (right). A caption at the
+#: top of the band (the trump's name once its card is gone) starts 4 px into it, where a
+#: panel's turn frame ends: the corner panels' boxes meet these, and the painter redraws
+#: such a box with both.
+_MIDDLE_TOP, _MIDDLE_BOTTOM = _BAND_TOP, _BAND_BOTTOM
 _TALON_BOX = (16, _MIDDLE_TOP, 304, _MIDDLE_BOTTOM)
 _DISCARD_BOX = (696, _MIDDLE_TOP, 984, _MIDDLE_BOTTOM)
 _TIMER_BOX = (696, _MIDDLE_TOP, 984, _BAND_TOP + 64)
