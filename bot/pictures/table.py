@@ -576,14 +576,16 @@ def _panel_box(centre: tuple[int, int], margin: int) -> tuple[int, int, int, int
     return (x0 - margin, y0 - margin, x0 + PANEL_W + margin, y0 + PANEL_H + margin)
 
 
-#: The columns of the middle band: talon (left), discard and timer (right). A caption at the
-#: top of the band (the trump's name once its card is gone) starts 4 px into it, where a
-#: panel's turn frame ends: the corner panels' boxes meet these, and the painter redraws
-#: such a box with both.
+#: The columns of the middle band: talon (left), discard and timer (right). Only a trump's
+#: caption (talon left, no trump card showing) and the timer come near the top of the band,
+#: where the top panels' turn frames reach 4 px in; the other boxes start lower, so that a
+#: top panel's box meets no other layer and can be kept and pasted as it is (:mod:`.painter`).
 _MIDDLE_TOP, _MIDDLE_BOTTOM = _BAND_TOP, _BAND_BOTTOM
-_TALON_BOX = (16, _MIDDLE_TOP, 304, _MIDDLE_BOTTOM)
-_DISCARD_BOX = (696, _MIDDLE_TOP, 984, _MIDDLE_BOTTOM)
-_TIMER_BOX = (696, _MIDDLE_TOP, 984, _BAND_TOP + 64)
+_COLUMNS_TOP = _BAND_TOP + 40
+_TALON_BOX = (16, _COLUMNS_TOP, 304, _MIDDLE_BOTTOM)
+_TALON_CAPTION_BOX = (16, _MIDDLE_TOP, 304, _MIDDLE_BOTTOM)
+_DISCARD_BOX = (696, _COLUMNS_TOP, 984, _MIDDLE_BOTTOM)
+_TIMER_BOX = (696, _BAND_TOP + 5, 984, _BAND_TOP + 64)
 _BANNER_BOX = (264, _CENTRE_Y - 40, 736, _CENTRE_Y + 40)
 _LOBBY_BOX = (160, _MIDDLE_TOP, 840, _MIDDLE_BOTTOM)
 
@@ -623,7 +625,7 @@ def layers(scene: Scene) -> list[Layer]:
         out.append(
             Layer(
                 ("talon", *talon, scene.trump_label, own),
-                _TALON_BOX,
+                _TALON_CAPTION_BOX if scene.trump_card is None and scene.talon > 0 else _TALON_BOX,
                 partial(_talon, scene=scene),
             )
         )

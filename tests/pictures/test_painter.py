@@ -24,7 +24,8 @@ from bot.pictures.scene import Scene
 from bot.pictures.table import HEIGHT, WIDTH, background, layers, render_image, render_png
 
 #: (preset, seats): the base games, and the variants that draw more (closed cards, own
-#: trumps, face-down defences, scores, teams, no trump card).
+#: trumps, face-down defences, scores, teams, no trump card, cards out of play, a hidden
+#: trump).
 GAMES = [
     ("podkidnoy", 2),
     ("perevodnoy", 4),
@@ -35,6 +36,8 @@ GAMES = [
     ("point", 6),
     ("teams-2v2", 4),
     ("trumpless", 3),
+    ("chukchi", 2),
+    ("invisible", 4),
 ]
 
 
