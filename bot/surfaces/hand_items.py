@@ -1,8 +1,8 @@
 """The clickable items of a hand message (discord.py dynamic items, so they survive a
 restart): a card, a verb, paging/refresh, the card and "several cards" menus, targets,
-and "Show my hand" on the table. A click re-renders the hand through bot.surfaces.hand_views,
-which in turn builds these items: each module refers to the other as a module, so either
-may be imported first.
+and "Show my hand" on the table. A click re-renders the hand through bot.surfaces.hand_answers,
+with the drawing the app hands the client (bot.surfaces.hand_views.hand_message, which builds
+these items, so this module never imports it).
 
 Every item is a :class:`_GameItem`: its custom id is checked by the item's template (typed
 groups: a game and a version are digits, a selection is cards run together or ``-``), so the
@@ -37,9 +37,9 @@ from ..game.turns import parse_action
 from ..i18n import pick_locale, t
 from ..rendering.common import card_text, cards_text
 from ..rendering.result import result_text
-from . import hand_views as views
 from .answers import acknowledge, on_public_message, update_message
 from .door import _Guarded
+from .hand_answers import draw_hand, edit_hand, missed, send_hand, track
 from .hand_controls import Several, Tap, tap, valid_selection
 from .hand_labels import _move_emoji, _move_label, _unit_emoji, _unit_label
 from .interactions import (
@@ -164,8 +164,8 @@ class _GameItem(_Guarded):
             self.game_id, interaction.user.id
         )
         locale = pick_locale(interaction.locale, session.locale)
-        content, embed, view = views.hand_message(
-            session, seat, locale, note=t("hand.public_click", locale)
+        content, embed, view = draw_hand(
+            interaction, session, seat, locale, note=t("hand.public_click", locale)
         )
         await interaction.response.send_message(
             content=content, embed=embed, view=view, ephemeral=True
@@ -182,19 +182,19 @@ class _GameItem(_Guarded):
             text = t("hand.move_ended_game", locale)
             result = result_text(session, locale)
             closing = f"{text}\n{result}" if result else text
-            views._track(interaction, session, locale)  # forgets the live hand: the game is over
+            track(interaction, session, locale)  # forgets the live hand: the game is over
             await update_message(
                 interaction, content=closing[:MESSAGE_CONTENT], embed=None, view=None
             )
             return
-        content, embed, view = views.hand_message(session, seat, locale)
-        views._track(interaction, session, locale)
+        content, embed, view = draw_hand(interaction, session, seat, locale)
+        track(interaction, session, locale)
         await update_message(
             interaction,
             content=content,
             embed=embed,
             view=view,
-            fallback=views._missed(interaction, self.game_id),
+            fallback=missed(interaction, self.game_id),
         )
 
 
@@ -217,7 +217,7 @@ class ShowHandButton(
     async def clicked(
         self, interaction: discord.Interaction, session: GameSession, seat: int
     ) -> None:
-        await views.send_hand(interaction, session, seat)
+        await send_hand(interaction, session, seat)
 
 
 class _HandItem(_GameItem):
@@ -248,7 +248,7 @@ class _HandItem(_GameItem):
             )
             return
         locale = pick_locale(interaction.locale, session.locale)
-        await views._edit_hand(interaction, session, seat, note=error_text(err, locale))
+        await edit_hand(interaction, session, seat, note=error_text(err, locale))
 
     async def tap_card(
         self,
@@ -268,7 +268,7 @@ class _HandItem(_GameItem):
         if outcome is None:
             raise StaleAction()
         if outcome.action is None:
-            await views._edit_hand(interaction, session, seat, selection=outcome.selection)
+            await edit_hand(interaction, session, seat, selection=outcome.selection)
             return
         if not await acknowledge(interaction):
             return
@@ -350,7 +350,7 @@ class HandNavButton(
         self, interaction: discord.Interaction, session: GameSession, seat: int
     ) -> None:
         selection = [Card.parse(c) for c in _cards(self.fields["selection"])]
-        await views._edit_hand(interaction, session, seat, selection=selection)
+        await edit_hand(interaction, session, seat, selection=selection)
 
 
 class CardButton(
@@ -525,7 +525,7 @@ class SeveralSelect(
         shown = valid_selection(session.game.observation(seat), chosen)
         if self.version != session.version or len(shown) != len(chosen):
             raise StaleAction()
-        await views._edit_hand(interaction, session, seat, selection=shown)
+        await edit_hand(interaction, session, seat, selection=shown)
 
 
 class TargetSelect(
@@ -548,4 +548,4 @@ class TargetSelect(
         self, interaction: discord.Interaction, session: GameSession, seat: int
     ) -> None:
         note = t("error.stale_button", pick_locale(interaction.locale, session.locale))
-        await views._edit_hand(interaction, session, seat, note=note)
+        await edit_hand(interaction, session, seat, note=note)
