@@ -16,9 +16,8 @@ on the way reaches the door (bot.surfaces.door), which calls the item's :meth:`r
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar
 
 import discord
 
@@ -38,7 +37,7 @@ from ..i18n import pick_locale, t
 from ..rendering.common import card_text, cards_text
 from ..rendering.result import result_text
 from .answers import acknowledge, on_public_message, update_message
-from .door import _Guarded
+from .door import _Malformed
 from .hand_answers import draw_hand, edit_hand, missed, send_hand, track
 from .hand_controls import Several, Tap, tap, valid_selection
 from .hand_labels import _move_emoji, _move_label, _unit_emoji, _unit_label
@@ -48,34 +47,26 @@ from .interactions import (
     error_text,
     reply_ephemeral,
 )
+from .typed_items import CARDS, GAME, PART, VERSION, _TypedItem
 
 log = logging.getLogger(__name__)
 
 # The typed parts of the custom ids (bot/surfaces/dynamic_items.py lists the formats).
-_GAME = r"(?P<game>[0-9]+)"
-_VERSION = r"(?P<version>[0-9]+)"
-_CARDS = r"(?:[2-9TJQKA][cdhs]'?)*"
-_SELECTION = rf"(?P<selection>-|{_CARDS})"
-_PART = r"[^:]*"
+_SELECTION = rf"(?P<selection>-|{CARDS})"
 
 #: The custom id of each hand item, by its kind (every part typed; see dynamic_items).
 HAND_IDS: dict[str, str] = {
-    "show": rf"durak:show:{_GAME}",
-    "act": rf"durak:act:{_GAME}:{_VERSION}:(?P<kind>[a-z_]+):(?P<cards>{_CARDS})",
-    "hand": rf"durak:hand:{_GAME}:{_VERSION}:(?P<page>[0-9]+):{_SELECTION}",
-    "card": rf"durak:card:{_GAME}:{_VERSION}:{_SELECTION}:(?P<card>[2-9TJQKA][cdhs]'?)",
-    "cards": rf"durak:cards:{_GAME}:{_VERSION}:{_SELECTION}:{_PART}",
-    "several": rf"durak:several:{_GAME}:{_VERSION}",
-    "tgt": rf"durak:tgt:{_GAME}:{_PART}:{_PART}",
+    "show": rf"durak:show:{GAME}",
+    "act": rf"durak:act:{GAME}:{VERSION}:(?P<kind>[a-z_]+):(?P<cards>{CARDS})",
+    "hand": rf"durak:hand:{GAME}:{VERSION}:(?P<page>[0-9]+):{_SELECTION}",
+    "card": rf"durak:card:{GAME}:{VERSION}:{_SELECTION}:(?P<card>[2-9TJQKA][cdhs]'?)",
+    "cards": rf"durak:cards:{GAME}:{VERSION}:{_SELECTION}:{PART}",
+    "several": rf"durak:several:{GAME}:{VERSION}",
+    "tgt": rf"durak:tgt:{GAME}:{PART}:{PART}",
 }
 
 #: A move of the player's own, as the service wants it: the action for the clicker's seat.
 Move = Callable[[int], Action]
-
-
-class _Malformed(Exception):
-    """The id's parts or the chosen values do not make a click (tampered with, or from a
-    version of the bot that wrote them differently)."""
 
 
 def _cards(text: str) -> list[str]:
@@ -93,28 +84,13 @@ def _move(kind: str, cards: Sequence[str]) -> Move:
     return lambda seat: parse_action(seat, kind, cards)
 
 
-class _GameItem(_Guarded):
+class _GameItem(_TypedItem):
     """A component of one game whose id starts ``durak:<kind>:<game>``: the prelude of a
     click, once for every item (see the module docstring)."""
 
     #: The item lives on the player's private hand: a click on a public message is answered
     #: privately instead, and a refusal redraws the hand (see :class:`_HandItem`).
     private: ClassVar[bool] = False
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        return cls(None, rest=match.string.split(":", 2)[2])  # type: ignore[call-arg]
-
-    @property
-    def fields(self) -> dict[str, str]:
-        """The parts of the custom id, by the names of the item's template."""
-        item: Any = self  # a DynamicItem: its template and custom id
-        match = item.template.fullmatch(item.custom_id)
-        if match is None:
-            raise _Malformed
-        return dict(match.groupdict())
 
     @property
     def game_id(self) -> int:
@@ -203,7 +179,9 @@ class ShowHandButton(
 ):
     """ "Show my hand" under the table (a public message, so refusals are plain answers)."""
 
-    def __init__(self, game_id: int | None, label: str = "?", *, rest: str | None = None) -> None:
+    def __init__(
+        self, game_id: int | None = None, label: str = "?", *, rest: str | None = None
+    ) -> None:
         self.rest = rest if rest is not None else str(game_id)
         super().__init__(
             discord.ui.Button(
@@ -282,7 +260,7 @@ class ActButton(
 ):
     def __init__(
         self,
-        game_id: int | None,
+        game_id: int | None = None,
         version: int = 0,
         action: Action | None = None,
         label: str = "?",
@@ -322,7 +300,7 @@ class HandNavButton(
 
     def __init__(
         self,
-        game_id: int | None,
+        game_id: int | None = None,
         version: int = 0,
         page: int = 0,
         target: str = "-",
@@ -364,7 +342,7 @@ class CardButton(
 
     def __init__(
         self,
-        game_id: int | None,
+        game_id: int | None = None,
         version: int = 0,
         selection: str = "-",
         card: Card | None = None,
@@ -402,7 +380,7 @@ class CardSelect(
 
     def __init__(
         self,
-        game_id: int | None,
+        game_id: int | None = None,
         version: int = 0,
         selection: str = "-",
         index: int = 0,
@@ -465,7 +443,7 @@ class SeveralSelect(
 
     def __init__(
         self,
-        game_id: int | None,
+        game_id: int | None = None,
         version: int = 0,
         options: Sequence[Several] = (),
         obs: Observation | None = None,
