@@ -38,20 +38,12 @@ class DrawHand(Protocol):
     ) -> tuple[str | None, discord.Embed, discord.ui.View]: ...
 
 
-def draw_hand(
-    interaction: discord.Interaction,
-    session: GameSession,
-    seat: int,
-    locale: str,
-    *,
-    selection: Sequence[Card] = (),
-    note: str | None = None,
-) -> tuple[str | None, discord.Embed, discord.ui.View]:
-    """The hand message, drawn by the function the app gave the client."""
+def draw_hand(interaction: discord.Interaction) -> DrawHand:
+    """The drawing of hand messages that the app gave the client."""
     draw: DrawHand | None = getattr(interaction.client, "draw_hand", None)
     if draw is None:
         raise RuntimeError("the client draws no hands")
-    return draw(session, seat, locale, selection=selection, note=note)
+    return draw
 
 
 def track(
@@ -93,9 +85,8 @@ async def edit_hand(
 ) -> None:
     """Redraw the clicked hand message in place."""
     locale = pick_locale(interaction.locale, session.locale)
-    content, embed, view = draw_hand(
-        interaction, session, seat, locale, selection=selection, note=note
-    )
+    draw = draw_hand(interaction)
+    content, embed, view = draw(session, seat, locale, selection=selection, note=note)
     shown = controls(session.game.observation(seat), selection).selection
     track(interaction, session, locale, selection=shown)
     await update_message(
@@ -110,6 +101,6 @@ async def edit_hand(
 async def send_hand(interaction: discord.Interaction, session: GameSession, seat: int) -> None:
     """A fresh ephemeral hand message (from the table button or /durak hand)."""
     locale = pick_locale(interaction.locale, session.locale)
-    content, embed, view = draw_hand(interaction, session, seat, locale)
+    content, embed, view = draw_hand(interaction)(session, seat, locale)
     track(interaction, session, locale, new_message=True)
     await interaction.response.send_message(content=content, embed=embed, view=view, ephemeral=True)

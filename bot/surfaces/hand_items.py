@@ -140,9 +140,8 @@ class _GameItem(_TypedItem):
             self.game_id, interaction.user.id
         )
         locale = pick_locale(interaction.locale, session.locale)
-        content, embed, view = draw_hand(
-            interaction, session, seat, locale, note=t("hand.public_click", locale)
-        )
+        draw = draw_hand(interaction)
+        content, embed, view = draw(session, seat, locale, note=t("hand.public_click", locale))
         await interaction.response.send_message(
             content=content, embed=embed, view=view, ephemeral=True
         )
@@ -163,7 +162,7 @@ class _GameItem(_TypedItem):
                 interaction, content=closing[:MESSAGE_CONTENT], embed=None, view=None
             )
             return
-        content, embed, view = draw_hand(interaction, session, seat, locale)
+        content, embed, view = draw_hand(interaction)(session, seat, locale)
         track(interaction, session, locale)
         await update_message(
             interaction,
