@@ -34,7 +34,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.storage import Storage
-from bot.storage.ratings import RatingStore, backfill
+from bot.storage.ratings import backfill
 from bot.storage.transfer import copy_database
 
 GUILD = 4242
@@ -128,13 +128,12 @@ async def _run(
             rated, seconds = await _fill(st, results)
             print(f"{label}: {results} results, {rated} games rated by the backfill", end="")
             print(f" in {seconds:.1f} s")
-        rs = RatingStore(st.database, lambda: NOW)
         queries: dict[str, Callable[[], Awaitable[Any]]] = {
-            "rating board, all time": lambda: rs.leaderboard(GUILD),
-            "rating board, last week": lambda: rs.leaderboard(GUILD, period="week"),
-            "rating board, last month": lambda: rs.leaderboard(GUILD, period="month"),
-            "rating board, one mode": lambda: rs.leaderboard(GUILD, mode="perevodnoy"),
-            "profile": lambda: rs.profile(GUILD, 17),
+            "rating board, all time": lambda: st.rating_leaderboard(GUILD),
+            "rating board, last week": lambda: st.rating_leaderboard(GUILD, period="week"),
+            "rating board, last month": lambda: st.rating_leaderboard(GUILD, period="month"),
+            "rating board, one mode": lambda: st.rating_leaderboard(GUILD, mode="perevodnoy"),
+            "profile": lambda: st.rating_profile(GUILD, 17),
             "fools board, all time": lambda: st.leaderboard(GUILD, "all", "fools"),
             "fools board, last week": lambda: st.leaderboard(GUILD, "week", "fools"),
         }

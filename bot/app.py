@@ -33,7 +33,8 @@ from .sharding import ShardScope
 from .storage import Storage
 from .surfaces.answers import log_lost_answer
 from .surfaces.dynamic_items import DYNAMIC_ITEMS
-from .surfaces.hand_views import live_hand_message, reopen_view
+from .surfaces.hand_answers import DrawHand
+from .surfaces.hand_views import hand_message, live_hand_message, reopen_view
 from .surfaces.live_hands import LiveHands
 from .surfaces.pings import TurnPings
 from .surfaces.publisher import DiscordPublisher
@@ -173,6 +174,8 @@ class DurakBot(commands.AutoShardedBot):
         self.service: GameService | None = None
         self.publisher: DiscordPublisher | None = None
         self.live_hands: LiveHands | None = None
+        #: How a hand message is drawn, for the hand items' answers (bot/surfaces/hand_answers.py).
+        self.draw_hand: DrawHand = hand_message
         self.pings: TurnPings | None = None
         self._resume_task: asyncio.Task[None] | None = None
         self._emoji_task: asyncio.Task[object] | None = None

@@ -11,7 +11,7 @@ from bot.game.errors import ServiceError
 from bot.i18n import ls, t
 from bot.rendering.common import COLOUR_LOBBY, preset_name, seat_name
 from bot.rendering.server import games_embed, rules_embed
-from bot.surfaces.hand_views import send_hand
+from bot.surfaces.hand_answers import send_hand
 from bot.surfaces.lobby_views import leave_confirm_view
 from engine import RuleSet
 

@@ -118,13 +118,12 @@ class _Queries(_ServiceCore):
         settings = current
         if changes:
             settings = await self.update_settings(guild_id, **changes)
-        ratings = self.storage.ratings
         if min_games is not None or cross_server is not None:
-            rating_settings = await ratings.update_settings(
+            rating_settings = await self.storage.update_rating_settings(
                 guild_id, min_games=min_games, cross_server=cross_server
             )
         else:
-            rating_settings = await ratings.settings(guild_id)
+            rating_settings = await self.storage.rating_settings(guild_id)
         changed = bool(changes) or min_games is not None or cross_server is not None
         return Configured(settings, rating_settings, changed)
 
@@ -214,12 +213,13 @@ class _Queries(_ServiceCore):
         exist is refused with the leaderboard's usual sentence."""
         if period not in PERIOD_SECONDS:
             self.check_leaderboard(period, "fools")  # refuses with the usual sentence
-        ratings = self.storage.ratings
-        settings = await ratings.settings(guild_id)
+        storage = self.storage
+        settings = await storage.rating_settings(guild_id)
         if cross and not settings.cross_server:
             return RatingBoardPage(cross_off=True)
-        if season is not None and not cross and await ratings.season(guild_id, season) is None:
-            numbers = tuple(sorted(s.number for s in await ratings.seasons(guild_id)))
+        own_season = None if cross else season
+        if own_season is not None and await storage.rating_season(guild_id, own_season) is None:
+            numbers = tuple(sorted(s.number for s in await storage.rating_seasons(guild_id)))
             return RatingBoardPage(seasons=numbers)
         kwargs: dict[str, Any] = {
             "season": season,
@@ -228,39 +228,42 @@ class _Queries(_ServiceCore):
             "min_games": settings.min_games,
             "cross_server": cross,
         }
-        shown, entries, total = await ratings.leaderboard(
+        shown, entries, total = await storage.rating_leaderboard(
             guild_id, limit=size, offset=max(page, 0) * size, **kwargs
         )
         pages = max(1, -(-total // size))
         clamped = min(max(page, 0), pages - 1)
         if clamped != page:
-            shown, entries, total = await ratings.leaderboard(
+            shown, entries, total = await storage.rating_leaderboard(
                 guild_id, limit=size, offset=clamped * size, **kwargs
             )
         return RatingBoardPage(shown, tuple(entries), clamped, pages, settings.min_games)
 
     async def rating_profile(self, guild_id: int, user_id: int, name: str) -> tuple[Profile, int]:
         """A player's profile here and how many players the current season ranks."""
-        ratings = self.storage.ratings
-        settings = await ratings.settings(guild_id)
-        profile = await ratings.profile(guild_id, user_id, name=name, min_games=settings.min_games)
+        storage = self.storage
+        settings = await storage.rating_settings(guild_id)
+        profile = await storage.rating_profile(
+            guild_id, user_id, name=name, min_games=settings.min_games
+        )
         total = 0
         if profile.season is not None:
-            _, _, total = await ratings.leaderboard(guild_id, limit=0, min_games=settings.min_games)
+            _, _, total = await storage.rating_leaderboard(
+                guild_id, limit=0, min_games=settings.min_games
+            )
         return profile, total
 
     async def game_rating(self, game_id: int) -> GameRating:
         """How a finished game moved its players' ratings."""
-        return await self.storage.ratings.game_rating(game_id)
+        return await self.storage.game_rating(game_id)
 
     async def new_season(self, guild_id: int, name: str | None) -> tuple[Season | None, Season]:
         """(the season that ended, the one that starts): every rating here starts over."""
-        ratings = self.storage.ratings
-        old = await ratings.current_season(guild_id)
-        return old, await ratings.new_season(guild_id, name)
+        old = await self.storage.current_season(guild_id)
+        return old, await self.storage.new_season(guild_id, name)
 
     async def seasons(self, guild_id: int) -> list[Season]:
-        return await self.storage.ratings.seasons(guild_id)
+        return await self.storage.rating_seasons(guild_id)
 
     # ----------------------------------------------------------------- records and hints
 

@@ -115,7 +115,9 @@ class StorageCore:
     def __init__(self, db: Database, clock: Callable[[], float]) -> None:
         """Prefer :meth:`open`; the constructor takes an already open and migrated database."""
         self._db = db
-        self._clock = clock
+        #: What "now" is for every write without an explicit ``now`` (a test or a benchmark
+        #: sets its own, at :meth:`open` or here, to control periods, streaks and seasons).
+        self.clock = clock
         #: Turn timer of guilds that never saved settings (DEFAULT_TURN_TIMER_SECONDS); it is
         #: also what their first saved row starts from, so saving the language keeps it.
         self.default_turn_timer_seconds = DEFAULT_TURN_TIMER_SECONDS
@@ -214,7 +216,7 @@ class StorageCore:
             yield conn
 
     def _now(self, now: float | None) -> float:
-        return self._clock() if now is None else now
+        return self.clock() if now is None else now
 
     @staticmethod
     async def _fetch_game(conn: Connection, game_id: int, *, lock: bool = False) -> GameRow:

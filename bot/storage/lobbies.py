@@ -75,7 +75,7 @@ class LobbyStorage(StorageCore):
                 "UPDATE games SET table_message_id = ?,"
                 " channel_id = COALESCE(?, channel_id), thread_id = COALESCE(?, thread_id),"
                 " updated_at = ? WHERE id = ?",
-                (message_id, channel_id, thread_id, self._clock(), game_id),
+                (message_id, channel_id, thread_id, self.clock(), game_id),
             )
 
     async def set_lobby_deadline(self, game_id: int, deadline: float | None) -> None:
@@ -99,7 +99,7 @@ class LobbyStorage(StorageCore):
                     raise ValueError(f"user {user_id} does not sit in game {game_id}")
             await conn.execute(
                 "UPDATE games SET host_id = ?, updated_at = ? WHERE id = ?",
-                (user_id, self._clock(), game_id),
+                (user_id, self.clock(), game_id),
             )
 
     async def update_game_options(self, game_id: int, changes: Mapping[str, Any]) -> None:

@@ -6,10 +6,10 @@ Design notes (the *why*):
   ``results`` rows, its seats, the final snapshot in ``games.state_json``) and writes the
   rating rows, inside the transaction the caller gives it. The bot calls it in the
   transaction that records the game's results, the backfill calls it for every older game in
-  finishing order, and :meth:`RatingStore.rebuild` wipes the derived rows and calls it again:
-  one code path, so ratings are a pure function of the results (plus two things that are not
-  results: when each season started, and whether the server shared its games with the
-  cross-server ladder at the time, recorded per game in ``rated_games``).
+  finishing order, and :meth:`RatingStorage.rebuild_ratings` wipes the derived rows and calls
+  it again: one code path, so ratings are a pure function of the results (plus two things
+  that are not results: when each season started, and whether the server shared its games
+  with the cross-server ladder at the time, recorded per game in ``rated_games``).
 * Scopes: every rated game updates the server's current season, per mode (``''`` = all
   modes together, and the game's preset), and, when the server opted in, the cross-server
   ladder (``rating_seasons.guild_id = 0``, one season). A server that did not opt in keeps
@@ -22,13 +22,11 @@ Design notes (the *why*):
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from typing import Any
 
 from ..ratings import achievements as ach
 from ..ratings.model import week_start
-from .backend import Database
+from .core import StorageCore
 from .dialect import Connection
 from .rating_games import backfill, rate_all, rate_game, read_settings
 from .rating_rows import (
@@ -55,33 +53,31 @@ __all__ = [
     "Profile",
     "RatingSettings",
     "RatingStorage",
-    "RatingStore",
     "Season",
     "backfill",
     "rate_game",
 ]
 
 
-# --------------------------------------------------------------------------- the service
+# --------------------------------------------------------------------------- the area
 
 
-class RatingStore:
-    """Reads and admin writes of ratings; one transaction (or read) per method, as Storage."""
+class RatingStorage(StorageCore):
+    """Reads and admin writes of ratings, the ratings area of
+    :class:`~bot.storage.store.Storage`; one transaction (or read) per method, as every area.
 
-    def __init__(self, db: Database, clock: Callable[[], float] = time.time) -> None:
-        self._db = db
-        self._clock = clock
-
-    def _now(self, now: float | None) -> float:
-        return self._clock() if now is None else now
+    Its names say ``rating`` (``rating_leaderboard``, ``rating_settings``, ...) because the
+    results board and the guild settings have a leaderboard and settings of their own. Rating
+    a game is not here but inside ``finish_game``'s transaction (bot/storage/rating_games.py).
+    """
 
     # ----------------------------------------------------------------- settings
 
-    async def settings(self, guild_id: int) -> RatingSettings:
-        async with self._db.read() as conn:
+    async def rating_settings(self, guild_id: int) -> RatingSettings:
+        async with self._read() as conn:
             return await read_settings(conn, guild_id)
 
-    async def update_settings(
+    async def update_rating_settings(
         self,
         guild_id: int,
         *,
@@ -91,7 +87,7 @@ class RatingStore:
     ) -> RatingSettings:
         if min_games is not None and not 1 <= min_games <= 1000:
             raise ValueError("min_games must be 1-1000")
-        async with self._db.transaction() as conn:
+        async with self._transaction() as conn:
             old = await read_settings(conn, guild_id)
             new = RatingSettings(
                 guild_id,
@@ -109,10 +105,10 @@ class RatingStore:
 
     # ----------------------------------------------------------------- seasons
 
-    async def seasons(self, guild_id: int) -> list[Season]:
+    async def rating_seasons(self, guild_id: int) -> list[Season]:
         """The server's seasons, newest first."""
         async with (
-            self._db.read() as conn,
+            self._read() as conn,
             conn.execute(
                 "SELECT * FROM rating_seasons WHERE guild_id = ? ORDER BY number DESC", (guild_id,)
             ) as cur,
@@ -120,20 +116,20 @@ class RatingStore:
             return [season_from_row(r) async for r in cur]
 
     async def current_season(self, guild_id: int) -> Season | None:
-        async with self._db.read() as conn:
-            return await self._current(conn, guild_id)
+        async with self._read() as conn:
+            return await self._current_season(conn, guild_id)
 
     @staticmethod
-    async def _current(conn: Connection, guild_id: int) -> Season | None:
+    async def _current_season(conn: Connection, guild_id: int) -> Season | None:
         async with conn.execute(
             "SELECT * FROM rating_seasons WHERE guild_id = ? AND ended_at IS NULL", (guild_id,)
         ) as cur:
             row = await cur.fetchone()
         return None if row is None else season_from_row(row)
 
-    async def season(self, guild_id: int, number: int) -> Season | None:
+    async def rating_season(self, guild_id: int, number: int) -> Season | None:
         async with (
-            self._db.read() as conn,
+            self._read() as conn,
             conn.execute(
                 "SELECT * FROM rating_seasons WHERE guild_id = ? AND number = ?", (guild_id, number)
             ) as cur,
@@ -149,7 +145,7 @@ class RatingStore:
         if guild_id == CROSS_SERVER_GUILD:
             raise ValueError("the cross-server ladder has no seasons")
         ts = self._now(now)
-        async with self._db.transaction() as conn:
+        async with self._transaction() as conn:
             async with conn.execute(
                 # No row lock (PostgreSQL refuses FOR UPDATE with an aggregate): two admins at
                 # once collide on UNIQUE (guild_id, number) and the second is refused.
@@ -175,7 +171,7 @@ class RatingStore:
 
     async def game_rating(self, game_id: int) -> GameRating:
         """The rating changes and achievements of one finished game (result message)."""
-        async with self._db.read() as conn:
+        async with self._read() as conn:
             async with conn.execute(
                 "SELECT r.guild_id, r.rated FROM rated_games r WHERE r.game_id = ?", (game_id,)
             ) as cur:
@@ -211,18 +207,18 @@ class RatingStore:
 
     # ----------------------------------------------------------------- boards
 
-    async def _season_for(
+    async def _rating_season_for(
         self, conn: Connection, guild_id: int, number: int | None
     ) -> Season | None:
         if number is None:
-            return await self._current(conn, guild_id)
+            return await self._current_season(conn, guild_id)
         async with conn.execute(
             "SELECT * FROM rating_seasons WHERE guild_id = ? AND number = ?", (guild_id, number)
         ) as cur:
             row = await cur.fetchone()
         return None if row is None else season_from_row(row)
 
-    async def leaderboard(
+    async def rating_leaderboard(
         self,
         guild_id: int,
         *,
@@ -246,9 +242,10 @@ class RatingStore:
         if period not in PERIOD_SECONDS:
             raise ValueError(f"period must be one of {sorted(PERIOD_SECONDS)}")
         ts = self._now(now)
-        async with self._db.read() as conn:
+        async with self._read() as conn:
             board_guild = CROSS_SERVER_GUILD if cross_server else guild_id
-            the_season = await self._season_for(conn, board_guild, None if cross_server else season)
+            number = None if cross_server else season
+            the_season = await self._rating_season_for(conn, board_guild, number)
             if the_season is None:
                 return None, [], 0
             sid = the_season.id
@@ -333,13 +330,13 @@ class RatingStore:
 
     # ----------------------------------------------------------------- profile
 
-    async def profile(
+    async def rating_profile(
         self, guild_id: int, user_id: int, *, name: str = "", min_games: int = DEFAULT_MIN_GAMES
     ) -> Profile:
         """A player's profile in this server (rating of the current season, lifetime stats).
         ``rank`` is the place on the rating board, None while under ``min_games``."""
-        async with self._db.read() as conn:
-            season = await self._current(conn, guild_id)
+        async with self._read() as conn:
+            season = await self._current_season(conn, guild_id)
             p = Profile(guild_id, user_id, name, season)
             if season is not None:
                 async with conn.execute(
@@ -411,11 +408,11 @@ class RatingStore:
 
     # ----------------------------------------------------------------- maintenance
 
-    async def rebuild(self) -> int:
+    async def rebuild_ratings(self) -> int:
         """Forget every derived row and rate all finished games again, in finishing order.
         Seasons, settings and each game's cross-server flag are kept, so the result is the
         same ratings (tests check it; an operator may run it after fixing a rule)."""
-        async with self._db.transaction() as conn:
+        async with self._transaction() as conn:
             async with conn.execute("SELECT game_id, cross_server FROM rated_games") as cur:
                 cross = {int(r[0]): bool(r[1]) async for r in cur}
             for table in (
@@ -465,22 +462,3 @@ async def _rivals(
     )
     return beats[:3], loses[:3]
 
-
-class RatingStorage:
-    """The ratings area of :class:`~bot.storage.store.Storage`: ``storage.ratings``.
-
-    An object of its own (rather than more methods on Storage) because it is a family of
-    reads and admin writes with names of their own (leaderboard, profile, seasons) that
-    would collide with the results board's; rating a game is not here but inside
-    ``finish_game``'s transaction (bot/storage/rating_games.py).
-    """
-
-    _db: Database
-    _clock: Callable[[], float]
-    _rating_store: RatingStore | None = None
-
-    @property
-    def ratings(self) -> RatingStore:
-        if self._rating_store is None:
-            self._rating_store = RatingStore(self._db, self._clock)
-        return self._rating_store

@@ -66,7 +66,7 @@ class RematchStorage(StorageCore):
         one's id comes back with ``created`` False and nothing is written. Raises
         :class:`AlreadyInGame` when the host plays elsewhere (nothing is written either).
         """
-        ts = self._clock()
+        ts = self.clock()
         async with self._transaction() as conn:
             prev = await self._fetch_game(conn, previous_id)
             # ON CONFLICT rather than catching the unique index's error: on PostgreSQL a failed

@@ -20,13 +20,13 @@ Design notes (the *why*):
   in a check-then-insert in Python, so it also holds for concurrent joins.
 * Time is injected (``clock``/``now``) so that tests can control periods and streaks.
 * One area per module, each a mixin over :class:`~bot.storage.core.StorageCore` (lobbies,
-  games, outbox, settings, prefs, forfeits, stats, rematches), composed below into
+  games, outbox, settings, prefs, forfeits, stats, ratings, rematches), composed below into
   :class:`Storage`, the same style as :class:`~bot.game.service.GameService`. Mixins rather
   than area objects so that every caller keeps calling ``storage.create_lobby`` and friends
   on one object, and the areas keep sharing one transaction helper and clock. A new area is
-  a new module and one more base here; nothing outside an area calls its privates. The one
-  area still reached as an object is ``storage.ratings`` (docs/architecture.md says why and
-  what making it a mixin takes).
+  a new module and one more base here; nothing outside an area calls its privates, and an
+  area whose words another already uses names them for itself (``rating_leaderboard``
+  beside the results board's ``leaderboard``; docs/architecture.md).
 """
 
 from __future__ import annotations

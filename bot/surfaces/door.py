@@ -13,9 +13,14 @@ from ..i18n import pick_locale, t
 from .answers import log_lost_answer
 from .interactions import error_text, reply_ephemeral
 
-__all__ = ["_Guarded"]
+__all__ = ["_Guarded", "_Malformed"]
 
 log = logging.getLogger(__name__)
+
+
+class _Malformed(Exception):
+    """The id's parts or the chosen values do not make a click (tampered with, or from a
+    version of the bot that wrote them differently): answered as malformed."""
 
 
 class _Guarded:
@@ -27,6 +32,8 @@ class _Guarded:
         try:
             try:
                 await self.handle(interaction)
+            except _Malformed:
+                await self.malformed(interaction)
             except ServiceError as err:
                 await self.refuse(interaction, err)
         except discord.HTTPException as exc:

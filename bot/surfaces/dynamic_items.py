@@ -23,11 +23,13 @@ Custom id formats (all ≤ 100 characters):
 * ``durak:lb:<period>:<sort>:<page>:<dir>`` — leaderboard paging (the guild comes from the
   interaction, so a copied id cannot show another server's board)
 
-The hand items' templates are typed (bot/surfaces/hand_items.py ``HAND_IDS``: a game is
-digits, cards are card notation), so their callbacks start from parts already checked. Since
+The templates of the hand, lobby and leaderboard items are typed (``HAND_IDS`` in
+bot/surfaces/hand_items.py, ``LOBBY_IDS`` in lobby_views.py, ``BOARD_ID`` in
+leaderboard_views.py: a game is digits, cards are card notation, an op one of its words), so
+their callbacks start from parts already checked (bot/surfaces/typed_items.py). Since
 discord.py silently drops a click whose custom_id matches no template, :class:`UnknownDurakItem`
 takes every id with our prefix that no item's template takes, and answers it politely as
-malformed; the other items' templates are loose and parse in the callback.
+malformed; the other items' templates (again, rec, hint) are loose and parse in the callback.
 """
 
 from __future__ import annotations
@@ -49,15 +51,22 @@ from .hand_items import (
     ShowHandButton,
     TargetSelect,
 )
-from .leaderboard_views import LeaderboardButton
-from .lobby_views import LeaveConfirmButton, LobbyAiSelect, LobbyButton, LobbyHostSelect
+from .leaderboard_views import BOARD_ID, LeaderboardButton
+from .lobby_views import (
+    LOBBY_IDS,
+    LeaveConfirmButton,
+    LobbyAiSelect,
+    LobbyButton,
+    LobbyHostSelect,
+)
 
 log = logging.getLogger(__name__)
 
-#: The hand items' ids (without the prefix), their named groups made plain so they can be
+#: The typed items' ids (without the prefix), their named groups made plain so they can be
 #: alternatives of one pattern.
+TYPED_IDS: tuple[str, ...] = (*HAND_IDS.values(), *LOBBY_IDS.values(), BOARD_ID)
 _TYPED_IDS = "|".join(
-    re.sub(r"\(\?P<\w+>", "(?:", template.removeprefix("durak:")) for template in HAND_IDS.values()
+    re.sub(r"\(\?P<\w+>", "(?:", template.removeprefix("durak:")) for template in TYPED_IDS
 )
 
 
@@ -65,7 +74,7 @@ class UnknownDurakItem(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
-        r"durak:(?!(?:lobby|lobbyai|lobbyhost|leave|lb|again|rec|hint):)"
+        r"durak:(?!(?:again|rec|hint):)"
         rf"(?!(?:{_TYPED_IDS})\Z)(?P<rest>.*)"
     ),
 ):

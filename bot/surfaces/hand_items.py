@@ -1,8 +1,8 @@
 """The clickable items of a hand message (discord.py dynamic items, so they survive a
 restart): a card, a verb, paging/refresh, the card and "several cards" menus, targets,
-and "Show my hand" on the table. A click re-renders the hand through bot.surfaces.hand_views,
-which in turn builds these items: each module refers to the other as a module, so either
-may be imported first.
+and "Show my hand" on the table. A click re-renders the hand through bot.surfaces.hand_answers,
+with the drawing the app hands the client (bot.surfaces.hand_views.hand_message, which builds
+these items, so this module never imports it).
 
 Every item is a :class:`_GameItem`: its custom id is checked by the item's template (typed
 groups: a game and a version are digits, a selection is cards run together or ``-``), so the
@@ -16,9 +16,8 @@ on the way reaches the door (bot.surfaces.door), which calls the item's :meth:`r
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar
 
 import discord
 
@@ -37,9 +36,9 @@ from ..game.turns import parse_action
 from ..i18n import pick_locale, t
 from ..rendering.common import card_text, cards_text
 from ..rendering.result import result_text
-from . import hand_views as views
 from .answers import acknowledge, on_public_message, update_message
-from .door import _Guarded
+from .door import _Malformed
+from .hand_answers import draw_hand, edit_hand, missed, send_hand, track
 from .hand_controls import Several, Tap, tap, valid_selection
 from .hand_labels import _move_emoji, _move_label, _unit_emoji, _unit_label
 from .interactions import (
@@ -48,34 +47,26 @@ from .interactions import (
     error_text,
     reply_ephemeral,
 )
+from .typed_items import CARDS, GAME, PART, VERSION, _TypedItem
 
 log = logging.getLogger(__name__)
 
 # The typed parts of the custom ids (bot/surfaces/dynamic_items.py lists the formats).
-_GAME = r"(?P<game>[0-9]+)"
-_VERSION = r"(?P<version>[0-9]+)"
-_CARDS = r"(?:[2-9TJQKA][cdhs]'?)*"
-_SELECTION = rf"(?P<selection>-|{_CARDS})"
-_PART = r"[^:]*"
+_SELECTION = rf"(?P<selection>-|{CARDS})"
 
 #: The custom id of each hand item, by its kind (every part typed; see dynamic_items).
 HAND_IDS: dict[str, str] = {
-    "show": rf"durak:show:{_GAME}",
-    "act": rf"durak:act:{_GAME}:{_VERSION}:(?P<kind>[a-z_]+):(?P<cards>{_CARDS})",
-    "hand": rf"durak:hand:{_GAME}:{_VERSION}:(?P<page>[0-9]+):{_SELECTION}",
-    "card": rf"durak:card:{_GAME}:{_VERSION}:{_SELECTION}:(?P<card>[2-9TJQKA][cdhs]'?)",
-    "cards": rf"durak:cards:{_GAME}:{_VERSION}:{_SELECTION}:{_PART}",
-    "several": rf"durak:several:{_GAME}:{_VERSION}",
-    "tgt": rf"durak:tgt:{_GAME}:{_PART}:{_PART}",
+    "show": rf"durak:show:{GAME}",
+    "act": rf"durak:act:{GAME}:{VERSION}:(?P<kind>[a-z_]+):(?P<cards>{CARDS})",
+    "hand": rf"durak:hand:{GAME}:{VERSION}:(?P<page>[0-9]+):{_SELECTION}",
+    "card": rf"durak:card:{GAME}:{VERSION}:{_SELECTION}:(?P<card>[2-9TJQKA][cdhs]'?)",
+    "cards": rf"durak:cards:{GAME}:{VERSION}:{_SELECTION}:{PART}",
+    "several": rf"durak:several:{GAME}:{VERSION}",
+    "tgt": rf"durak:tgt:{GAME}:{PART}:{PART}",
 }
 
 #: A move of the player's own, as the service wants it: the action for the clicker's seat.
 Move = Callable[[int], Action]
-
-
-class _Malformed(Exception):
-    """The id's parts or the chosen values do not make a click (tampered with, or from a
-    version of the bot that wrote them differently)."""
 
 
 def _cards(text: str) -> list[str]:
@@ -93,28 +84,13 @@ def _move(kind: str, cards: Sequence[str]) -> Move:
     return lambda seat: parse_action(seat, kind, cards)
 
 
-class _GameItem(_Guarded):
+class _GameItem(_TypedItem):
     """A component of one game whose id starts ``durak:<kind>:<game>``: the prelude of a
     click, once for every item (see the module docstring)."""
 
     #: The item lives on the player's private hand: a click on a public message is answered
     #: privately instead, and a refusal redraws the hand (see :class:`_HandItem`).
     private: ClassVar[bool] = False
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        return cls(None, rest=match.string.split(":", 2)[2])  # type: ignore[call-arg]
-
-    @property
-    def fields(self) -> dict[str, str]:
-        """The parts of the custom id, by the names of the item's template."""
-        item: Any = self  # a DynamicItem: its template and custom id
-        match = item.template.fullmatch(item.custom_id)
-        if match is None:
-            raise _Malformed
-        return dict(match.groupdict())
 
     @property
     def game_id(self) -> int:
@@ -164,9 +140,8 @@ class _GameItem(_Guarded):
             self.game_id, interaction.user.id
         )
         locale = pick_locale(interaction.locale, session.locale)
-        content, embed, view = views.hand_message(
-            session, seat, locale, note=t("hand.public_click", locale)
-        )
+        draw = draw_hand(interaction)
+        content, embed, view = draw(session, seat, locale, note=t("hand.public_click", locale))
         await interaction.response.send_message(
             content=content, embed=embed, view=view, ephemeral=True
         )
@@ -182,19 +157,19 @@ class _GameItem(_Guarded):
             text = t("hand.move_ended_game", locale)
             result = result_text(session, locale)
             closing = f"{text}\n{result}" if result else text
-            views._track(interaction, session, locale)  # forgets the live hand: the game is over
+            track(interaction, session, locale)  # forgets the live hand: the game is over
             await update_message(
                 interaction, content=closing[:MESSAGE_CONTENT], embed=None, view=None
             )
             return
-        content, embed, view = views.hand_message(session, seat, locale)
-        views._track(interaction, session, locale)
+        content, embed, view = draw_hand(interaction)(session, seat, locale)
+        track(interaction, session, locale)
         await update_message(
             interaction,
             content=content,
             embed=embed,
             view=view,
-            fallback=views._missed(interaction, self.game_id),
+            fallback=missed(interaction, self.game_id),
         )
 
 
@@ -203,7 +178,9 @@ class ShowHandButton(
 ):
     """ "Show my hand" under the table (a public message, so refusals are plain answers)."""
 
-    def __init__(self, game_id: int | None, label: str = "?", *, rest: str | None = None) -> None:
+    def __init__(
+        self, game_id: int | None = None, label: str = "?", *, rest: str | None = None
+    ) -> None:
         self.rest = rest if rest is not None else str(game_id)
         super().__init__(
             discord.ui.Button(
@@ -217,7 +194,7 @@ class ShowHandButton(
     async def clicked(
         self, interaction: discord.Interaction, session: GameSession, seat: int
     ) -> None:
-        await views.send_hand(interaction, session, seat)
+        await send_hand(interaction, session, seat)
 
 
 class _HandItem(_GameItem):
@@ -248,7 +225,7 @@ class _HandItem(_GameItem):
             )
             return
         locale = pick_locale(interaction.locale, session.locale)
-        await views._edit_hand(interaction, session, seat, note=error_text(err, locale))
+        await edit_hand(interaction, session, seat, note=error_text(err, locale))
 
     async def tap_card(
         self,
@@ -268,7 +245,7 @@ class _HandItem(_GameItem):
         if outcome is None:
             raise StaleAction()
         if outcome.action is None:
-            await views._edit_hand(interaction, session, seat, selection=outcome.selection)
+            await edit_hand(interaction, session, seat, selection=outcome.selection)
             return
         if not await acknowledge(interaction):
             return
@@ -282,7 +259,7 @@ class ActButton(
 ):
     def __init__(
         self,
-        game_id: int | None,
+        game_id: int | None = None,
         version: int = 0,
         action: Action | None = None,
         label: str = "?",
@@ -322,7 +299,7 @@ class HandNavButton(
 
     def __init__(
         self,
-        game_id: int | None,
+        game_id: int | None = None,
         version: int = 0,
         page: int = 0,
         target: str = "-",
@@ -350,7 +327,7 @@ class HandNavButton(
         self, interaction: discord.Interaction, session: GameSession, seat: int
     ) -> None:
         selection = [Card.parse(c) for c in _cards(self.fields["selection"])]
-        await views._edit_hand(interaction, session, seat, selection=selection)
+        await edit_hand(interaction, session, seat, selection=selection)
 
 
 class CardButton(
@@ -364,7 +341,7 @@ class CardButton(
 
     def __init__(
         self,
-        game_id: int | None,
+        game_id: int | None = None,
         version: int = 0,
         selection: str = "-",
         card: Card | None = None,
@@ -402,7 +379,7 @@ class CardSelect(
 
     def __init__(
         self,
-        game_id: int | None,
+        game_id: int | None = None,
         version: int = 0,
         selection: str = "-",
         index: int = 0,
@@ -465,7 +442,7 @@ class SeveralSelect(
 
     def __init__(
         self,
-        game_id: int | None,
+        game_id: int | None = None,
         version: int = 0,
         options: Sequence[Several] = (),
         obs: Observation | None = None,
@@ -525,7 +502,7 @@ class SeveralSelect(
         shown = valid_selection(session.game.observation(seat), chosen)
         if self.version != session.version or len(shown) != len(chosen):
             raise StaleAction()
-        await views._edit_hand(interaction, session, seat, selection=shown)
+        await edit_hand(interaction, session, seat, selection=shown)
 
 
 class TargetSelect(
@@ -548,4 +525,4 @@ class TargetSelect(
         self, interaction: discord.Interaction, session: GameSession, seat: int
     ) -> None:
         note = t("error.stale_button", pick_locale(interaction.locale, session.locale))
-        await views._edit_hand(interaction, session, seat, note=note)
+        await edit_hand(interaction, session, seat, note=note)

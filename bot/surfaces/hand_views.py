@@ -4,7 +4,7 @@ Discord's five rows, the live hand message, and the "Show my hand" button on the
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,10 +15,9 @@ from engine import ActionKind, Card
 from ..discord_limits import ACTION_ROWS, BUTTONS_PER_ROW, SELECT_OPTIONS
 from ..game.errors import HandClosed
 from ..game.models import GameSession
-from ..i18n import pick_locale, t
+from ..i18n import t
 from ..rendering.table import hand_embed
 from . import hand_items as items
-from .answers import update_message
 from .hand_controls import HandControls, controls
 from .hand_labels import (
     _move_emoji,
@@ -235,61 +234,3 @@ def reopen_view(session: GameSession, locale: str) -> discord.ui.View:
         )
     )
     return view
-
-
-def _track(
-    interaction: discord.Interaction,
-    session: GameSession,
-    locale: str,
-    *,
-    selection: Sequence[Card] = (),
-    new_message: bool = False,
-) -> None:
-    """This answer shows the player their hand: it becomes their live hand
-    (bot.surfaces.live_hands), with its selection kept across the game's changes.
-    Called right before the answer is sent, with no await since the game was read."""
-    live = getattr(interaction.client, "live_hands", None)
-    if live is not None:
-        live.opened(
-            interaction, session, locale, selection=tuple(selection), new_message=new_message
-        )
-
-
-def _missed(interaction: discord.Interaction, game_id: int) -> Callable[[], None]:
-    """What a hand answer that Discord refused still owes: the live hand's redraw."""
-
-    def redraw() -> None:
-        live = getattr(interaction.client, "live_hands", None)
-        if live is not None:
-            live.missed(game_id, interaction.user.id)
-
-    return redraw
-
-
-async def _edit_hand(
-    interaction: discord.Interaction,
-    session: GameSession,
-    seat: int,
-    *,
-    selection: Sequence[Card] = (),
-    note: str | None = None,
-) -> None:
-    locale = pick_locale(interaction.locale, session.locale)
-    content, embed, view = hand_message(session, seat, locale, selection=selection, note=note)
-    shown = controls(session.game.observation(seat), selection).selection
-    _track(interaction, session, locale, selection=shown)
-    await update_message(
-        interaction,
-        content=content,
-        embed=embed,
-        view=view,
-        fallback=_missed(interaction, session.game_id),
-    )
-
-
-async def send_hand(interaction: discord.Interaction, session: GameSession, seat: int) -> None:
-    """A fresh ephemeral hand message (from the table button or /durak hand)."""
-    locale = pick_locale(interaction.locale, session.locale)
-    content, embed, view = hand_message(session, seat, locale)
-    _track(interaction, session, locale, new_message=True)
-    await interaction.response.send_message(content=content, embed=embed, view=view, ephemeral=True)

@@ -81,13 +81,6 @@ def _player(interaction: discord.Interaction) -> PlayerRef:
     return PlayerRef(interaction.user.id, interaction.user.display_name)
 
 
-def _ints(rest: str, count: int) -> list[str] | None:
-    parts = rest.split(":")
-    if len(parts) != count:
-        return None
-    return parts
-
-
 def _card_list(text: str) -> list[str] | None:
     if not _CARD_RE.fullmatch(text):
         return None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import re
 from typing import Any
 
 import discord
@@ -11,9 +10,9 @@ import discord
 from ..game.service import GameService
 from ..i18n import normalize_locale, pick_locale, t
 from ..rendering.server import leaderboard_embed
-from .door import _Guarded
-from .interactions import _components_view, _ints, _service
-from .standings_views import parse_rating_sort, rating_board_message
+from .interactions import _components_view, _service
+from .standings_views import SCOPES, parse_rating_sort, rating_board_message
+from .typed_items import PART, _TypedItem
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +27,15 @@ _PERIODS = ("all", "month", "week")
 
 
 _SORTS = ("fools", "record")
+
+
+#: ``durak:lb:<period>:<sort>:<page>:<dir>``; a sort is a results board or a rating board
+#: (``rating`` or ``rating~<mode>~<season>~<scope>``, see standings_views.parse_rating_sort).
+BOARD_ID = (
+    rf"durak:lb:(?P<period>{'|'.join(_PERIODS)})"
+    rf":(?P<sort>{'|'.join(_SORTS)}|rating|rating~[^:~]*~[0-9]*~(?:{'|'.join(SCOPES)}))"
+    rf":(?P<page>[0-9]+):{PART}"
+)
 
 
 async def leaderboard_message(
@@ -66,7 +74,7 @@ def _buttons(period: str, sort: str, page: int, pages: int, locale: str) -> disc
 
 
 class LeaderboardButton(
-    _Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"durak:lb:(?P<rest>.*)"
+    _TypedItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BOARD_ID
 ):
     """Previous/next page of a leaderboard message; anyone may page a public board."""
 
@@ -91,21 +99,9 @@ class LeaderboardButton(
             )
         )
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> LeaderboardButton:
-        return cls(rest=match["rest"])
-
     async def handle(self, interaction: discord.Interaction) -> None:
-        parts = _ints(self.rest, 4)
-        if (
-            parts is None
-            or parts[0] not in _PERIODS
-            or (parts[1] not in _SORTS and parse_rating_sort(parts[1]) is None)
-            or not parts[2].isdigit()
-            or interaction.guild_id is None
-        ):
+        fields = self.fields
+        if interaction.guild_id is None:
             await self.malformed(interaction)
             return
         service = _service(interaction)
@@ -114,7 +110,12 @@ class LeaderboardButton(
             interaction.guild_id, normalize_locale(guild_locale) if guild_locale else None
         )
         embed, view, stale, files = await leaderboard_message(
-            service, interaction.guild_id, parts[0], parts[1], int(parts[2]), locale
+            service,
+            interaction.guild_id,
+            fields["period"],
+            fields["sort"],
+            int(fields["page"]),
+            locale,
         )
         await interaction.response.edit_message(embed=embed, view=view, attachments=files)
         if stale:

@@ -4,7 +4,6 @@ seats, and the table's "Show my hand" row."""
 from __future__ import annotations
 
 import logging
-import re
 from typing import Any
 
 import discord
@@ -12,9 +11,10 @@ import discord
 from ..discord_limits import SELECT_OPTION_TEXT, SELECT_OPTIONS
 from ..game.models import AI_DIFFICULTIES, GameSession, LobbyInfo
 from ..i18n import pick_locale, t
-from .door import _Guarded
+from .door import _Malformed
 from .hand_items import ShowHandButton
-from .interactions import _can_manage, _components_view, _ints, _player, _service
+from .interactions import _can_manage, _components_view, _player, _service
+from .typed_items import GAME, _TypedItem
 
 log = logging.getLogger(__name__)
 
@@ -53,13 +53,22 @@ def table_view(session: GameSession) -> discord.ui.View:
     return view
 
 
+#: The custom id of each lobby item, by its kind (see bot/surfaces/dynamic_items.py).
+LOBBY_IDS: dict[str, str] = {
+    "lobby": rf"durak:lobby:{GAME}:(?P<op>join|leave|start|cancel|ai|unai)",
+    "lobbyai": rf"durak:lobbyai:{GAME}",
+    "lobbyhost": rf"durak:lobbyhost:{GAME}",
+    "leave": rf"durak:leave:{GAME}:(?P<op>yes|no)",
+}
+
+
 class LobbyButton(
-    _Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"durak:lobby:(?P<rest>.*)"
+    _TypedItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY_IDS["lobby"]
 ):
     def __init__(
         self,
-        game_id: int | None,
-        op: str,
+        game_id: int | None = None,
+        op: str = "",
         label: str = "?",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         row: int | None = None,
@@ -73,18 +82,9 @@ class LobbyButton(
             )
         )
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> LobbyButton:
-        return cls(None, "", rest=match["rest"])
-
     async def handle(self, interaction: discord.Interaction) -> None:
-        parts = _ints(self.rest, 2)
-        if parts is None or not parts[0].isdigit():
-            await self.malformed(interaction)
-            return
-        game_id, op = int(parts[0]), parts[1]
+        fields = self.fields
+        game_id, op = int(fields["game"]), fields["op"]
         service = _service(interaction)
         user = interaction.user.id
         if op == "join":
@@ -97,21 +97,20 @@ class LobbyButton(
             await service.cancel(game_id, user, can_manage=_can_manage(interaction))
         elif op == "ai":
             await service.add_computer(game_id, user, can_manage=_can_manage(interaction))
-        elif op == "unai":
+        else:  # "unai", the last op the template takes
             await service.remove_computer(game_id, user, can_manage=_can_manage(interaction))
-        else:
-            await self.malformed(interaction)
-            return
         # The public message is re-rendered by the publisher; just acknowledge the click.
         await interaction.response.defer()
 
 
 class LobbyAiSelect(
-    _Guarded,
+    _TypedItem,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"durak:lobbyai:(?P<rest>.*)",
+    template=LOBBY_IDS["lobbyai"],
 ):
-    def __init__(self, game_id: int | None, locale: str = "en", *, rest: str | None = None) -> None:
+    def __init__(
+        self, game_id: int | None = None, locale: str = "en", *, rest: str | None = None
+    ) -> None:
         self.rest = rest if rest is not None else str(game_id)
         super().__init__(
             discord.ui.Select(
@@ -125,33 +124,29 @@ class LobbyAiSelect(
             )
         )
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> LobbyAiSelect:
-        return cls(None, rest=match["rest"])
-
     async def handle(self, interaction: discord.Interaction) -> None:
         values = self.item.values
-        if not self.rest.isdigit() or len(values) != 1:
-            await self.malformed(interaction)
-            return
+        if len(values) != 1:
+            raise _Malformed
         await _service(interaction).add_computer(
-            int(self.rest), interaction.user.id, values[0], can_manage=_can_manage(interaction)
+            int(self.fields["game"]),
+            interaction.user.id,
+            values[0],
+            can_manage=_can_manage(interaction),
         )
         await interaction.response.defer()
 
 
 class LobbyHostSelect(
-    _Guarded,
+    _TypedItem,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"durak:lobbyhost:(?P<rest>.*)",
+    template=LOBBY_IDS["lobbyhost"],
 ):
     """The host hands the lobby to another seated human (shown once one has joined)."""
 
     def __init__(
         self,
-        game_id: int | None,
+        game_id: int | None = None,
         locale: str = "en",
         humans: list[tuple[int, str]] | None = None,
         *,
@@ -171,19 +166,12 @@ class LobbyHostSelect(
             )
         )
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> LobbyHostSelect:
-        return cls(None, rest=match["rest"])
-
     async def handle(self, interaction: discord.Interaction) -> None:
         values = self.item.values
-        if not self.rest.isdigit() or len(values) != 1 or not values[0].isdigit():
-            await self.malformed(interaction)
-            return
+        if len(values) != 1 or not values[0].isdigit():
+            raise _Malformed
         await _service(interaction).hand_over(
-            int(self.rest),
+            int(self.fields["game"]),
             interaction.user.id,
             int(values[0]),
             can_manage=_can_manage(interaction),
@@ -209,14 +197,14 @@ def leave_confirm_view(game_id: int, locale: str) -> discord.ui.View:
 
 
 class LeaveConfirmButton(
-    _Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"durak:leave:(?P<rest>.*)"
+    _TypedItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY_IDS["leave"]
 ):
     """Yes (forfeit and leave) or No (stay) under the leave question."""
 
     def __init__(
         self,
-        game_id: int | None,
-        op: str,
+        game_id: int | None = None,
+        op: str = "",
         label: str = "?",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         *,
@@ -227,19 +215,10 @@ class LeaveConfirmButton(
             discord.ui.Button(label=label, style=style, custom_id=f"durak:leave:{self.rest}")
         )
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> LeaveConfirmButton:
-        return cls(None, "", rest=match["rest"])
-
     async def handle(self, interaction: discord.Interaction) -> None:
-        parts = _ints(self.rest, 2)
-        if parts is None or not parts[0].isdigit() or parts[1] not in ("yes", "no"):
-            await self.malformed(interaction)
-            return
-        game_id, locale = int(parts[0]), pick_locale(interaction.locale, None)
-        if parts[1] == "no":
+        fields = self.fields
+        game_id, locale = int(fields["game"]), pick_locale(interaction.locale, None)
+        if fields["op"] == "no":
             text = t("leave.stayed", locale, game_id=game_id)
         else:
             await _service(interaction).leave_game(game_id, interaction.user.id)

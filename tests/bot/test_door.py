@@ -196,16 +196,50 @@ WRITTEN_IDS = {
 }
 
 
-def test_every_written_hand_id_still_parses() -> None:
+#: Ids of the lobby and leaderboard items as the bot has written them.
+WRITTEN_LOBBY_IDS = {
+    "lobby": [f"durak:lobby:12:{op}" for op in ("join", "leave", "start", "cancel", "ai", "unai")],
+    "lobbyai": ["durak:lobbyai:12"],
+    "lobbyhost": ["durak:lobbyhost:12"],
+    "leave": ["durak:leave:12:yes", "durak:leave:12:no"],
+}
+WRITTEN_BOARD_IDS = [
+    "durak:lb:all:fools:0:prev",
+    "durak:lb:week:record:3:next",
+    "durak:lb:month:rating:1:next",
+    "durak:lb:all:rating~podkidnoy~2~server:0:prev",
+    "durak:lb:week:rating~~~all:4:next",
+]
+
+
+def test_every_written_id_still_parses() -> None:
     """The typed templates take every id the bot has written, and the catch-all for
-    malformed ids takes none of them (but does take a hand id with a part out of type)."""
+    malformed ids takes none of them (but does take an id with a part out of type)."""
     from bot.surfaces.dynamic_items import UnknownDurakItem
     from bot.surfaces.hand_items import HAND_IDS
+    from bot.surfaces.leaderboard_views import BOARD_ID
+    from bot.surfaces.lobby_views import LOBBY_IDS
 
     unknown = re.compile(UnknownDurakItem.__discord_ui_compiled_template__.pattern)
-    for kind, ids in WRITTEN_IDS.items():
-        for custom_id in ids:
-            assert re.fullmatch(HAND_IDS[kind], custom_id), custom_id
-            assert not unknown.fullmatch(custom_id), custom_id
-    for bad in ("durak:act:1:x:attack:6s", "durak:show:x", "durak:card:1:2:-:6s6d", "durak:hand"):
+    written = [
+        *((HAND_IDS[kind], custom_id) for kind, ids in WRITTEN_IDS.items() for custom_id in ids),
+        *((LOBBY_IDS[kind], i) for kind, ids in WRITTEN_LOBBY_IDS.items() for i in ids),
+        *((BOARD_ID, custom_id) for custom_id in WRITTEN_BOARD_IDS),
+    ]
+    for template, custom_id in written:
+        assert re.fullmatch(template, custom_id), custom_id
+        assert not unknown.fullmatch(custom_id), custom_id
+    for bad in (
+        "durak:act:1:x:attack:6s",
+        "durak:show:x",
+        "durak:card:1:2:-:6s6d",
+        "durak:hand",
+        "durak:lobby:x:join",
+        "durak:lobby:12:dance",
+        "durak:lobbyai:",
+        "durak:leave:12:maybe",
+        "durak:lb:year:fools:0:next",
+        "durak:lb:all:rating~x~y~server:0:next",
+        "durak:lb:all:fools:-1:next",
+    ):
         assert unknown.fullmatch(bad), bad

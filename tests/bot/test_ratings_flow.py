@@ -90,7 +90,7 @@ async def test_games_are_rated_like_openskill_and_shown(
     for u in (alice, bob, carol):
         assert stored[u.id] == pytest.approx((r[u.id].mu, r[u.id].sigma))
     # the backfill's path: forget every rating and rate the finished games again, in order
-    assert await storage.ratings.rebuild() == 2
+    assert await storage.rebuild_ratings() == 2
     async with storage.database.read() as conn:
         cur = await conn.execute(
             "SELECT r.player_id, r.mu, r.sigma FROM ratings r JOIN rating_seasons s"

@@ -17,15 +17,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("engine", "bot")
-
-#: The one circle known today (bot/surfaces: the hand items re-render the hand through
-#: hand_views, which builds its components from the items). Its test below is a strict xfail:
-#: once the circle is gone it passes, and this entry must go.
-KNOWN = frozenset({frozenset({"bot.surfaces.hand_items", "bot.surfaces.hand_views"})})
 
 
 def _modules() -> dict[str, tuple[Path, bool]]:
@@ -141,13 +134,8 @@ def _describe(component: frozenset[str], graph: dict[str, set[str]]) -> str:
 
 def test_no_import_circle_in_engine_or_bot() -> None:
     graph = import_graph()
-    found = [c for c in circles(graph) if c not in KNOWN]
+    found = circles(graph)
     assert not found, "import circles: " + " | ".join(_describe(c, graph) for c in found)
-
-
-@pytest.mark.xfail(strict=True, reason="hand_items <-> hand_views: see KNOWN")
-def test_the_known_circle_is_gone() -> None:
-    assert not [c for c in circles(import_graph()) if c in KNOWN]
 
 
 def test_the_walk_sees_a_circle_hidden_in_a_function() -> None:

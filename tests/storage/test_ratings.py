@@ -11,7 +11,7 @@ from openskill.models import PlackettLuce
 
 from bot.ratings import computer_id
 from bot.storage import ResultEntry, Storage
-from bot.storage.ratings import RatingStore, backfill, rate_game
+from bot.storage.ratings import backfill, rate_game
 from tests.storage.conftest import FakeClock
 from tests.storage.helpers import start_lobby
 
@@ -94,7 +94,6 @@ async def ratings_of(
 
 
 async def test_a_four_player_game_matches_openskill(storage: Storage, clock: FakeClock) -> None:
-    rs = RatingStore(storage.database, clock)
     # seat 2 out first, then 0 and 3 together, seat 1 the fool
     state = snapshot(4, [2, 0, 3], 1, groups=[[2], [0, 3]])
     game = await play(storage, [1, 2, 3, 4], ["win", "fool", "win", "win"], state)
@@ -105,7 +104,7 @@ async def test_a_four_player_game_matches_openskill(storage: Storage, clock: Fak
         (mu, sigma, games) = next(v for k, v in got.items() if k[1] == "" and k[2] == user)
         assert mu == pytest.approx(want[seat][0].mu) and sigma == pytest.approx(want[seat][0].sigma)
         assert games == 1
-    rating = await rs.game_rating(game)
+    rating = await storage.game_rating(game)
     assert rating.rated
     by = {c.player_id: c for c in rating.changes}
     assert by[3].delta > by[1].delta > by[2].delta
@@ -119,7 +118,6 @@ async def test_a_four_player_game_matches_openskill(storage: Storage, clock: Fak
 async def test_computer_levels_are_rated_and_abandoned_games_are_not(
     storage: Storage, clock: FakeClock
 ) -> None:
-    rs = RatingStore(storage.database, clock)
     game = await play(storage, [1, "easy"], ["win", None], snapshot(2, [0], 1))
     got = await ratings_of(storage)
     assert any(k[2] == computer_id("easy") for k in got)
@@ -129,9 +127,9 @@ async def test_computer_levels_are_rated_and_abandoned_games_are_not(
         ["forfeit", None],
         json.dumps({"game": {"out": [], "result": None, "hands": [[], []]}}),
     )
-    assert not (await rs.game_rating(abandoned)).rated
-    assert (await rs.game_rating(game)).rated
-    season, board, total = await rs.leaderboard(GUILD, min_games=1)
+    assert not (await storage.game_rating(abandoned)).rated
+    assert (await storage.game_rating(game)).rated
+    season, board, total = await storage.rating_leaderboard(GUILD, min_games=1)
     assert season is not None and season.number == 1
     assert [e.player_id for e in board] == [1] and total == 1  # computers never on a board
 
@@ -153,7 +151,6 @@ async def test_team_game_rates_teams(storage: Storage) -> None:
 async def test_backfill_rates_old_games_once_in_order_and_rebuild_is_identical(
     storage: Storage, clock: FakeClock
 ) -> None:
-    rs = RatingStore(storage.database, clock)
     async with storage.database.transaction() as conn:  # what migration 0008 leaves behind
         await conn.execute("DELETE FROM rating_jobs")
     for i in range(6):
@@ -173,7 +170,7 @@ async def test_backfill_rates_old_games_once_in_order_and_rebuild_is_identical(
     first = await ratings_of(storage)
     assert {v[2] for k, v in first.items() if k[1] == ""} == {6}
     assert await backfill(storage.database) == 0  # once
-    assert await rs.rebuild() == 6
+    assert await storage.rebuild_ratings() == 6
     assert await ratings_of(storage) == first
     # by hand: the same six games through OpenSkill in the same order
     model = PlackettLuce()
@@ -192,49 +189,47 @@ async def test_backfill_rates_old_games_once_in_order_and_rebuild_is_identical(
 async def test_new_season_starts_over_and_keeps_the_old_table(
     storage: Storage, clock: FakeClock
 ) -> None:
-    rs = RatingStore(storage.database, clock)
     for _ in range(3):
         clock.advance(60)
         await play(storage, [1, 2], ["win", "fool"], snapshot(2, [0], 1))
-    old, board, _ = await rs.leaderboard(GUILD, min_games=1)
+    old, board, _ = await storage.rating_leaderboard(GUILD, min_games=1)
     assert old is not None and [e.player_id for e in board] == [1, 2]
     clock.advance(60)
-    new = await rs.new_season(GUILD, "Winter")
+    new = await storage.new_season(GUILD, "Winter")
     assert (new.number, new.name) == (2, "Winter")
-    season, board, total = await rs.leaderboard(GUILD, min_games=1)
+    season, board, total = await storage.rating_leaderboard(GUILD, min_games=1)
     assert season == new and board == [] and total == 0
     clock.advance(60)
     await play(storage, [1, 2], ["fool", "win"], snapshot(2, [1], 0))
-    _, board, _ = await rs.leaderboard(GUILD, min_games=1)
+    _, board, _ = await storage.rating_leaderboard(GUILD, min_games=1)
     assert [(e.player_id, e.games) for e in board] == [(2, 1), (1, 1)]
-    kept, board, _ = await rs.leaderboard(GUILD, season=1, min_games=1)
+    kept, board, _ = await storage.rating_leaderboard(GUILD, season=1, min_games=1)
     assert kept is not None and kept.ended_at == new.started_at
     assert [(e.player_id, e.games) for e in board] == [(1, 3), (2, 3)]
-    assert [s.number for s in await rs.seasons(GUILD)] == [2, 1]
+    assert [s.number for s in await storage.rating_seasons(GUILD)] == [2, 1]
 
 
 async def test_board_min_games_period_rank_change_and_profile(
     storage: Storage, clock: FakeClock
 ) -> None:
-    rs = RatingStore(storage.database, clock)
     for _ in range(6):
         clock.advance(86400)
         await play(storage, [1, 2, 3], ["win", "fool", "win"], snapshot(3, [0, 2], 1))
     await play(storage, [4, 2], ["win", "fool"], snapshot(2, [0], 1))
-    _, board, total = await rs.leaderboard(GUILD, min_games=5)
+    _, board, total = await storage.rating_leaderboard(GUILD, min_games=5)
     assert [e.player_id for e in board] == [1, 3, 2] and total == 3
-    _, week, _ = await rs.leaderboard(GUILD, min_games=1, period="week")
+    _, week, _ = await storage.rating_leaderboard(GUILD, min_games=1, period="week")
     assert {e.player_id for e in week} == {1, 2, 3, 4}
     # everyone started the season this week, at 1000
     assert all(e.period_delta == e.display - 1000 for e in week)
     clock.advance(8 * 86400)  # a new week: everyone's standing then = now
-    _, board, _ = await rs.leaderboard(GUILD, min_games=5)
+    _, board, _ = await storage.rating_leaderboard(GUILD, min_games=5)
     assert [e.rank_change for e in board] == [0, 0, 0]
-    p = await rs.profile(GUILD, 2)
+    p = await storage.rating_profile(GUILD, 2)
     assert (p.games, p.fools, p.rated_games, p.current_streak) == (7, 7, 7, 0)
     assert p.rank == 3 and len(p.history) == 7 and p.history[-1] == p.display
     assert [pid for pid, _, _ in p.loses_to][:2] == [1, 3]
-    p1 = await rs.profile(GUILD, 1)
+    p1 = await storage.rating_profile(GUILD, 1)
     assert p1.best_streak == 6 and p1.favourite_mode == "podkidnoy"
     assert {"first_game", "first_escape", "streak_5"} <= {k for k, _ in p1.achievements}
 
@@ -242,16 +237,15 @@ async def test_board_min_games_period_rank_change_and_profile(
 async def test_cross_server_ladder_only_for_servers_that_opted_in(
     storage: Storage, clock: FakeClock
 ) -> None:
-    rs = RatingStore(storage.database, clock)
     await play(storage, [1, 2], ["win", "fool"], snapshot(2, [0], 1), guild=1)
-    await rs.update_settings(2, cross_server=True, min_games=1)
-    assert (await rs.settings(2)).cross_server
+    await storage.update_rating_settings(2, cross_server=True, min_games=1)
+    assert (await storage.rating_settings(2)).cross_server
     await play(storage, [1, 3], ["win", "fool"], snapshot(2, [0], 1), guild=2)
-    _, ladder, _ = await rs.leaderboard(2, cross_server=True, min_games=1)
+    _, ladder, _ = await storage.rating_leaderboard(2, cross_server=True, min_games=1)
     assert [e.player_id for e in ladder] == [1, 3]
     assert ladder[0].games == 1  # the game in server 1 stayed in server 1
     with pytest.raises(ValueError):
-        await rs.update_settings(2, min_games=0)
+        await storage.update_rating_settings(2, min_games=0)
 
 
 async def test_upgrade_from_0007_backfills_old_games_in_finishing_order(
@@ -275,8 +269,7 @@ async def test_upgrade_from_0007_backfills_old_games_in_finishing_order(
                 snapshot(2, [1 - fool], fool),
             )
     async with await Storage.open(db_url, clock=clock) as st:
-        rs = RatingStore(st.database, clock)
-        season, board, _ = await rs.leaderboard(GUILD, min_games=1)
+        season, board, _ = await st.rating_leaderboard(GUILD, min_games=1)
         assert season is not None and season.number == 1
         assert [(e.player_id, e.games) for e in board] == [(1, 3), (2, 3)]  # 2 was the fool twice
         first = await ratings_of(st)
@@ -297,7 +290,7 @@ async def test_the_sessions_out_groups_decide_ties_over_the_kept_events(storage:
     data = json.loads(snapshot(4, [2, 0, 3], 1, groups=[[2], [0], [3]]))
     data["out_groups"] = [[2], [0, 3]]
     game = await play(storage, [1, 2, 3, 4], ["win", "fool", "win", "win"], json.dumps(data))
-    rating = await RatingStore(storage.database).game_rating(game)
+    rating = await storage.game_rating(game)
     places = {c.player_id: c.place for c in rating.changes}
     assert places == {3: 1, 1: 2, 4: 2, 2: 3}
 
@@ -305,7 +298,6 @@ async def test_the_sessions_out_groups_decide_ties_over_the_kept_events(storage:
 async def test_a_game_played_with_hints_is_counted_but_not_rated(
     storage: Storage, clock: FakeClock
 ) -> None:
-    rs = RatingStore(storage.database, clock)
     state = snapshot(2, [0], 1)
     game = await storage.create_lobby(GUILD, 5, 1, "podkidnoy")
     for seat, who in enumerate((1, 2)):
@@ -317,8 +309,8 @@ async def test_a_game_played_with_hints_is_counted_but_not_rated(
         )
     entries = [ResultEntry(1, 0, "win", None, None), ResultEntry(2, 1, "fool", None, None)]
     await storage.finish_game(game, entries, state)
-    assert not (await rs.game_rating(game)).rated
+    assert not (await storage.game_rating(game)).rated
     assert await ratings_of(storage) == {}
     # the same game without hints is rated (the hint row alone made the difference)
     plain = await play(storage, [1, 2], ["win", "fool"], state)
-    assert (await rs.game_rating(plain)).rated
+    assert (await storage.game_rating(plain)).rated
