@@ -15,7 +15,7 @@ from engine import ActionKind, Card
 from ..discord_limits import ACTION_ROWS, BUTTONS_PER_ROW, SELECT_OPTIONS
 from ..game.errors import HandClosed
 from ..game.models import GameSession
-from ..i18n import pick_locale, t
+from ..i18n import t
 from ..rendering.table import hand_embed
 from . import hand_items as items
 from .answers import update_message
@@ -33,6 +33,7 @@ from .interactions import (
     _components_view,
     error_text,
 )
+from .language import reader_locale
 from .learn import add_learn_tips
 
 log = logging.getLogger(__name__)
@@ -120,6 +121,7 @@ def hand_message(
     """
     obs = session.game.observation(seat)
     gid, ver = session.game_id, session.version
+    ranks = session.local_ranks
     view = _components_view()
     hc = controls(obs, selection)
     embed = hand_embed(session, obs, locale, selected=hc.selection)
@@ -134,7 +136,11 @@ def hand_message(
             if i >= ACTION_ROWS - lay.verb_rows - lay.menu:
                 log.warning("game %d: hand of seat %d has more cards than rows", gid, seat)
                 break
-            view.add_item(items.CardSelect(gid, ver, sel, i, chunk, hc.blind, obs, locale, row=i))
+            view.add_item(
+                items.CardSelect(
+                    gid, ver, sel, i, chunk, hc.blind, obs, locale, row=i, local_ranks=ranks
+                )
+            )
     else:
         for i, tp in enumerate(hc.taps):
             picked = tp.card in chosen
@@ -145,10 +151,10 @@ def hand_message(
                     ver,
                     sel,
                     tp.card,
-                    _unit_label(tp.card, hc.blind, picked, locale),
+                    _unit_label(tp.card, hc.blind, picked, locale, ranks),
                     style,
                     i // BUTTONS_PER_ROW,
-                    emoji=_unit_emoji(tp.card, hc.blind, obs),
+                    emoji=_unit_emoji(tp.card, hc.blind, obs, locale, ranks),
                 )
             )
     buttons: list[discord.ui.Item[Any]] = []
@@ -158,9 +164,9 @@ def hand_message(
                 gid,
                 ver,
                 move,
-                _move_label(move, obs, locale),
+                _move_label(move, obs, locale, ranks),
                 discord.ButtonStyle.success,
-                emoji=_move_emoji(move, obs),
+                emoji=_move_emoji(move, obs, locale, ranks),
             )
         )
     for move in hc.verbs:
@@ -174,9 +180,9 @@ def hand_message(
                 gid,
                 ver,
                 move,
-                _simple_label(move, obs, locale),
+                _simple_label(move, obs, locale, ranks),
                 style,
-                emoji=_move_emoji(move, obs),
+                emoji=_move_emoji(move, obs, locale, ranks),
             )
         )
     if hc.selection:
@@ -197,7 +203,11 @@ def hand_message(
             item.row = min(first + i // BUTTONS_PER_ROW, ACTION_ROWS - 1)
             view.add_item(item)
     if lay.menu:
-        view.add_item(items.SeveralSelect(gid, ver, hc.several, obs, locale, row=lay.rows - 1))
+        view.add_item(
+            items.SeveralSelect(
+                gid, ver, hc.several, obs, locale, row=lay.rows - 1, local_ranks=ranks
+            )
+        )
     add_hint_button(view, session, seat, locale)  # (bot/surfaces/hint_views.py)
     add_learn_tips(embed, session, seat, locale)  # /durak learn (bot/surfaces/learn.py)
     return note, embed, view
@@ -274,7 +284,7 @@ async def _edit_hand(
     selection: Sequence[Card] = (),
     note: str | None = None,
 ) -> None:
-    locale = pick_locale(interaction.locale, session.locale)
+    locale = reader_locale(interaction, session.locale)
     content, embed, view = hand_message(session, seat, locale, selection=selection, note=note)
     shown = controls(session.game.observation(seat), selection).selection
     _track(interaction, session, locale, selection=shown)
@@ -289,7 +299,7 @@ async def _edit_hand(
 
 async def send_hand(interaction: discord.Interaction, session: GameSession, seat: int) -> None:
     """A fresh ephemeral hand message (from the table button or /durak hand)."""
-    locale = pick_locale(interaction.locale, session.locale)
+    locale = reader_locale(interaction, session.locale)
     content, embed, view = hand_message(session, seat, locale)
     _track(interaction, session, locale, new_message=True)
     await interaction.response.send_message(content=content, embed=embed, view=view, ephemeral=True)

@@ -11,10 +11,11 @@ import discord
 
 from ..discord_limits import SELECT_OPTION_TEXT, SELECT_OPTIONS
 from ..game.models import AI_DIFFICULTIES, GameSession, LobbyInfo
-from ..i18n import pick_locale, t
+from ..i18n import t
 from .door import _Guarded
 from .hand_items import ShowHandButton
 from .interactions import _can_manage, _components_view, _ints, _player, _service
+from .language import reader_locale
 
 log = logging.getLogger(__name__)
 
@@ -238,7 +239,7 @@ class LeaveConfirmButton(
         if parts is None or not parts[0].isdigit() or parts[1] not in ("yes", "no"):
             await self.malformed(interaction)
             return
-        game_id, locale = int(parts[0]), pick_locale(interaction.locale, None)
+        game_id, locale = int(parts[0]), reader_locale(interaction)
         if parts[1] == "no":
             text = t("leave.stayed", locale, game_id=game_id)
         else:

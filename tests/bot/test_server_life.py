@@ -213,7 +213,7 @@ async def test_forfeits_add_remove_list_and_the_fools_task(
     assert refused.ephemeral and "Manage Server" in refused.response.content
     refused = await alice.slash(channel, "durak forfeits remove", number=1)
     assert refused.ephemeral and "Manage Server" in refused.response.content
-    assert len(await service(simcord_env).forfeits(world["guild"].id)) == len(
+    assert len(await service(simcord_env).forfeits(world["guild"].id, "en")) == len(
         DEFAULT_FORFEITS["en"]
     )
 
@@ -243,7 +243,7 @@ async def test_forfeits_add_remove_list_and_the_fools_task(
     assert [r.forfeit_text for r in rows] == [None, COCKEREL]
 
     await mod.slash(channel, "durak forfeits reset")
-    assert len(await service(simcord_env).forfeits(world["guild"].id)) == len(
+    assert len(await service(simcord_env).forfeits(world["guild"].id, "en")) == len(
         DEFAULT_FORFEITS["en"]
     )
 
