@@ -360,8 +360,8 @@ async def test_server_language_and_user_locale(
     with interaction_locales(monkeypatch, {alice.id: "ru"}):
         refused = await alice.slash(channel, "durak leave")
         assert refused.ephemeral and refused.response.content == ru["error.no_active_game"]
-        listed = await alice.slash(channel, "durak forfeits list")
-        assert DEFAULT_FORFEITS["en"][0] in message_text(listed.response.message)
+        listed = await alice.slash(channel, "durak forfeits list")  # her language
+        assert DEFAULT_FORFEITS["ru"][0] in message_text(listed.response.message)
         assert ru["forfeits.title"] == listed.response.embeds[0].title
         created = await alice.slash(channel, "durak new")
         # ...but the public lobby follows the server (English here).
@@ -402,6 +402,39 @@ async def test_server_discord_language_is_the_fallback(
         board = await alice.slash(channel, "durak leaderboard")
         assert board.response.embeds[0].title.startswith("Таблица лидеров")
     await alice.slash(channel, "durak cancel")
+
+
+async def test_a_russian_server_without_a_choice_gets_russian_dares(
+    simcord_env: simcord.Env, world: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The dares follow the message they are in: the result speaks the server's Discord
+    language (no admin choice: guild_settings.locale is still its default), so do they."""
+    env, channel, alice, bob = simcord_env, world["channel"], world["alice"], world["bob"]
+    with interaction_locales(monkeypatch, {}, guild_locale="ru"):
+        created = await alice.slash(channel, "durak new", seats=2)
+        lobby = created.response.message
+        game_id = int(custom_ids(lobby)[0].split(":")[2])
+        await bob.click(lobby, custom_id=f"durak:lobby:{game_id}:join")
+        await alice.click(message(channel, lobby.id), custom_id=f"durak:lobby:{game_id}:start")
+        set_position(
+            env,
+            game_id,
+            trump_card="6h",
+            talon=[],
+            table=[],
+            hands=[["6s"], ["7d", "8d"]],
+            attacker=0,
+            defender=1,
+        )
+        await play_out(env, channel, game_id, [alice, bob])
+        listed = await bob.slash(channel, "durak forfeits list")
+    assert not (await service(env).settings(world["guild"].id)).locale_explicit
+    rows = await service(env).storage.game_results(game_id)
+    assert rows[1].forfeit_text in DEFAULT_FORFEITS["ru"]
+    announcement = channel.history()[-1].content
+    assert f"<@{bob.id}>, ваш фант: {rows[1].forfeit_text}" in announcement
+    # /durak forfeits list answers privately, in the reader's language (English here).
+    assert DEFAULT_FORFEITS["en"][0] in message_text(listed.response.message)
 
 
 async def test_synced_commands_carry_russian_localisations(
