@@ -20,7 +20,15 @@ from bot.i18n import catalog
 from bot.storage import DEFAULT_FORFEITS
 from engine import Game
 from tests.bot.conftest import SEED, make_config
-from tests.bot.helpers import custom_ids, leave_running, message, message_text, play_out, service
+from tests.bot.helpers import (
+    custom_ids,
+    leave_running,
+    message,
+    message_text,
+    play_out,
+    service,
+    start_against_computer,
+)
 from tests.bot.test_play import start_game
 
 COCKEREL = "Crawl under the table and crow like a cockerel"
@@ -455,3 +463,26 @@ async def test_synced_commands_carry_russian_localisations(
     assert settings_options["timer"]["name_localizations"]["ru"] == ru["cmd.param.timer.name"]
     forfeit_subs = {o["name"] for o in subs["forfeits"]["options"]}
     assert forfeit_subs == {"list", "add", "remove", "reset"}
+
+
+async def test_a_server_may_keep_latin_ranks(simcord_env: simcord.Env, world: Any) -> None:
+    """``/durak settings ranks``: local letters by default, Latin when the server says so;
+    a running table switches at once, the picture and the buttons alike."""
+    from bot.cardart.labels import LATIN_RANKS, rank_labels
+    from bot.pictures.scene import table_scene
+    from bot.surfaces.hand_labels import _unit_label
+    from engine import Card
+
+    env, channel, alice, mod = simcord_env, world["channel"], world["alice"], world["mod"]
+    session = await start_against_computer(channel, alice, env)
+    session.locale = "ru"
+    assert session.local_ranks and table_scene(session).ranks == rank_labels("ru")
+    saved = await mod.slash(channel, "durak settings", ranks="latin")
+    assert "J Q K A" in message_text(saved.response.message)
+    assert not (await service(env).settings(world["guild"].id)).local_ranks
+    assert not session.local_ranks and table_scene(session).ranks == LATIN_RANKS
+    queen = Card.parse("Qs")
+    assert _unit_label(queen, False, False, "ru", session.local_ranks) == "Q♠"
+    await mod.slash(channel, "durak settings", ranks="local")
+    assert session.local_ranks
+    assert _unit_label(queen, False, False, "ru", session.local_ranks) == "Д♠"
