@@ -259,3 +259,21 @@ def test_every_named_command_option_and_choice_exists(locale: str) -> None:
         assert "</durak replay:7> `игра:3`" in t("replay.result_line", "ru", game_id=3)
     finally:
         i18n.set_command_ids({}, [])
+
+
+def test_one_language_rule_for_private_answers() -> None:
+    """A private answer speaks the reader's client language; a language we do not speak
+    falls back to the game's (when given), else to the server's Discord language."""
+    from types import SimpleNamespace
+
+    from bot.surfaces.language import discord_server_locale, reader_locale
+
+    def asked(user: discord.Locale, server: discord.Locale | None) -> Any:
+        return cast(Any, SimpleNamespace(locale=user, guild_locale=server))
+
+    assert reader_locale(asked(discord.Locale.russian, discord.Locale.american_english)) == "ru"
+    assert reader_locale(asked(discord.Locale.german, discord.Locale.russian)) == "ru"
+    assert reader_locale(asked(discord.Locale.german, discord.Locale.russian), "en") == "en"
+    assert reader_locale(asked(discord.Locale.german, None)) == "en"
+    assert discord_server_locale(asked(discord.Locale.german, discord.Locale.russian)) == "ru"
+    assert discord_server_locale(asked(discord.Locale.german, None)) is None
