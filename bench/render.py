@@ -10,32 +10,46 @@ so is building the scene, the only part that runs on the event loop.
 The smallest text drawn over all these tables is printed too (its font size and the height
 of a capital in it, here and at Discord's ~450 px display width; the aim is 10 px there).
 
+Whole games (``--games``, the first section): games of 2, 4 and 6 seats played out by a
+seeded random policy (``bot.pictures.samples.sample_game``), the table picture drawn after
+every move as the bot draws it (the painter of ``bot.pictures.painter``: only the layers that
+changed, only the PNG bands they cross), and the same moves drawn the way the bot drew them
+before (the whole picture, Pillow's fast octree palette, Pillow's PNG encoder at level 3).
+Per move: CPU of the drawing thread (``time.thread_time``) split into draw / palette /
+encode, and the PNG's bytes; averaged over every move of every game. The issue's aim for a
+six-player table: <= 2 ms and <= 40 KB.
+
 Targets (2-core machine): under 50 ms and under 150 KB for a six-player table. The last line,
 ``six-player table: <ms> ms, <KB> KB``, gives the median render time over every six-player
 moment and the largest of their PNGs. Before it, ``leaderboard picture`` and ``profile card``
 give the median render time and size of the standings pictures (same targets). Figures
 depend on the machine and its load: this script prints, never asserts.
 
-    .venv/bin/python bench/render.py [--repeats 30]
+    .venv/bin/python bench/render.py [--repeats 30] [--games 6] [--games-only]
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import statistics
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from PIL import Image
+
 from bot.pictures import cards as sprites
 from bot.pictures import render_png, table_scene
 from bot.pictures.fonts import font, recording
-from bot.pictures.samples import sample_session
+from bot.pictures.painter import Painter
+from bot.pictures.samples import sample_game, sample_session
 from bot.pictures.standings import render_board_png, render_profile_png
 from bot.pictures.standings_samples import sample_board, sample_profile
-from bot.pictures.table import WIDTH, _background
+from bot.pictures.table import WIDTH, _background, render_image
 
 TARGET_MS = 50.0
 TARGET_KB = 150.0
@@ -56,6 +70,95 @@ VARIANT_TABLES = [
 MOMENTS = ("attack", "defence", "transfer", "pickup", "end")
 #: Discord shows a picture about this wide in a channel.
 DISCORD_WIDTH = 450
+
+
+#: (preset, seats) of the whole games; the six-seat ones are the issue's aim.
+GAME_TABLES = [("podkidnoy", 2), ("perevodnoy", 4), ("podkidnoy", 6), ("perevodnoy", 6)]
+AIM_MS, AIM_KB = 2.0, 40.0
+
+
+@dataclass
+class PerMove:
+    """Per-move CPU (seconds, the drawing thread's) by stage, and PNG bytes."""
+
+    draw: list[float] = field(default_factory=list)
+    palette: list[float] = field(default_factory=list)
+    encode: list[float] = field(default_factory=list)
+    size: list[int] = field(default_factory=list)
+
+    def total(self) -> list[float]:
+        return [a + b + c for a, b, c in zip(self.draw, self.palette, self.encode, strict=True)]
+
+    def line(self, label: str) -> str:
+        def ms(xs: list[float]) -> float:
+            return statistics.fmean(xs) * 1000
+
+        tot = self.total()
+        return (
+            f"{label:<7} draw {ms(self.draw):5.2f}  palette {ms(self.palette):5.2f}  "
+            f"encode {ms(self.encode):5.2f}  = {ms(tot):5.2f} ms per move "
+            f"(p90 {sorted(tot)[int(len(tot) * 0.9)] * 1000:5.2f}, max {max(tot) * 1000:5.2f})"
+            f"  {statistics.fmean(self.size) / 1024:5.1f} KB (max {max(self.size) / 1024:.1f})"
+        )
+
+
+def _before(scene: object, out: PerMove) -> None:
+    """The picture as the bot drew it before the painter: whole, octree palette, Pillow PNG
+    at level 3."""
+    clock = time.thread_time
+    start = clock()
+    rgb = render_image(scene)  # type: ignore[arg-type]
+    drawn = clock()
+    indexed = rgb.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    quantized = clock()
+    buf = io.BytesIO()
+    indexed.save(buf, "PNG", compress_level=3)
+    done = clock()
+    out.draw.append(drawn - start)
+    out.palette.append(quantized - drawn)
+    out.encode.append(done - quantized)
+    out.size.append(len(buf.getvalue()))
+
+
+def _game_scenes(preset: str, seats: int, seed: int, locale: str) -> list[object]:
+    """The scene after every move of one seeded game (and its first, dealt position)."""
+    return [table_scene(s) for s in sample_game(preset, seats, seed=seed, locale=locale)]
+
+
+def _games(count: int) -> None:
+    print(
+        f"whole games: {count} per table size, the picture drawn after every move; CPU of the"
+        " drawing thread per move, averaged over every move (p90 and max over moves), and"
+        " the PNG size"
+    )
+    for preset, seats in GAME_TABLES:
+        before, after = PerMove(), PerMove()
+        painter = Painter()
+        moves = 0
+        for seed in range(count):
+            scenes = _game_scenes(preset, seats, seed, "ru" if seed % 2 else "en")
+            moves += len(scenes)
+            for scene in scenes:
+                _before(scene, before)
+                c = painter.costs
+                was = (c.draw, c.convert, c.encode)
+                png = painter.png(scene)  # type: ignore[arg-type]
+                after.draw.append(c.draw - was[0])
+                after.palette.append(c.convert - was[1])
+                after.encode.append(c.encode - was[2])
+                after.size.append(len(png))
+        c = painter.costs
+        print(
+            f"{preset} {seats} seats: {count} games, {moves} pictures; painter: {c.whole} drawn"
+            f" whole, {c.partial} in part, {c.unchanged} unchanged"
+        )
+        print("  " + before.line("before"))
+        print("  " + after.line("after"))
+        if seats == 6:
+            ms = statistics.fmean(after.total()) * 1000
+            kb = max(after.size) / 1024
+            verdict = "met" if ms <= AIM_MS and kb <= AIM_KB else "NOT met"
+            print(f"  aim <= {AIM_MS:g} ms per move and <= {AIM_KB:g} KB: {verdict}")
 
 
 def _cold_render_ms() -> float:
@@ -97,8 +200,15 @@ def _standings(repeats: int) -> list[str]:
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--repeats", type=int, default=30, help="renders timed per table")
+    p.add_argument("--games", type=int, default=6, help="whole games per table size")
+    p.add_argument("--games-only", action="store_true", help="only the whole games")
     args = p.parse_args(argv)
     repeats = max(1, args.repeats)
+    if args.games > 0:
+        _games(args.games)
+        print()
+    if args.games_only:
+        return
     print(f"first render, empty sprite caches: {_cold_render_ms():.1f} ms")
     print(
         f"render_png per table, {repeats} renders after a warm-up; ms median (p90),"

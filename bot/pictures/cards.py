@@ -55,7 +55,7 @@ def _shadowed(small: Image.Image) -> Image.Image:
     return shade
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=128)  # a 52-card deck with its 13 trumps fits (about 8 MB)
 def face(card: int, trump: bool = False, ranks: tuple[str, ...] = RANK_LABELS) -> Image.Image:
     """A face-up card; a gold corner marks a trump (it is what players look for first).
     ``ranks``: the rank letters of the picture's language (В Д К Т in Russian)."""

@@ -137,8 +137,11 @@ def text_width(text: str, face: Font) -> float:
         return 10.0 * len(text) * (getattr(face, "size", 12) / 10)
 
 
+@lru_cache(maxsize=4096)
 def fit(text: str, face: Font, width: float, bold: bool = False) -> str:
-    """``text`` (what of it the font can draw) cut with an ellipsis to ``width`` pixels."""
+    """``text`` (what of it the font can draw) cut with an ellipsis to ``width`` pixels.
+    Cached: a table picture fits the same names and roles again at every move, and the
+    search measures the text many times (``face`` comes from the cached :func:`font`)."""
     text = safe_text(text, bold)
     if text_width(text, face) <= width:
         return text

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from engine import PRESETS, ActionKind, Game, RuleSet
@@ -23,6 +23,7 @@ __all__ = [
     "PLAIN_NAMES",
     "STAGES",
     "plain_names",
+    "sample_game",
     "sample_lobby",
     "sample_session",
     "session_of",
@@ -148,6 +149,27 @@ def session_of(
         session.status = "finished"
     session.events.extend(events or ())
     return session
+
+
+def sample_game(
+    preset: str, players: int, *, seed: int = 1, locale: str = "en", limit: int = 3000
+) -> Iterator[GameSession]:
+    """A whole seeded game, as the bot's session after every move (the dealt position first,
+    the finished game last; at most ``limit``): for the painter's test and benchmark, which
+    draw the table after every move. The session's version counts the moves; its game id is
+    ``seed``, so that games of different seeds are different games to the painter."""
+    game = Game.new(RuleSet.preset(preset, players=players), seed=f"game:{seed}")
+    rng = random.Random(f"game:{seed}:policy")
+    events: list[PublicEvent] = []
+    for version in range(limit):
+        session = session_of(game, preset, locale=locale, seed=seed, events=events)
+        session.game_id, session.version = seed, version
+        yield session
+        if game.result is not None:
+            return
+        actions = game.all_legal_actions()
+        action = rng.choices(actions, [_WEIGHTS.get(a.kind, 1.0) for a in actions])[0]
+        events += public_events(game.apply(action))
 
 
 def _play_to(

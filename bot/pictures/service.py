@@ -1,10 +1,17 @@
 """Pictures for the publisher: off the event loop, cached, and never fatal.
 
-Drawing takes tens of milliseconds of CPU; on the event loop that would stall every other
-game's buttons, so it runs in a dedicated single worker thread (one picture at a time keeps
-a burst of games from taking both cores away from the database thread and the gateway).
-Pictures are cached by :class:`~.scene.Scene`, which contains the game id and version, so a
-refresh that changes nothing visible (or a second edit of the same version) costs nothing.
+Drawing a whole table takes milliseconds of CPU; on the event loop that would stall every
+other game's buttons, so it runs in a dedicated single worker thread (one picture at a time
+keeps a burst of games from taking both cores away from the database thread and the
+gateway). The thread's :class:`~.painter.Painter` draws a game's picture from its last one
+(only what changed), and returns the last bytes when nothing visible changed. Pictures are
+also cached by :class:`~.scene.Scene`, which contains the game id and version, so a second
+edit of the same version does not even reach the thread.
+
+Only pictures that go out are drawn: the publisher's table edits are coalesced before they
+are rendered (bot/surfaces/delivery.py: an edit superseded within the interval is never
+delivered, so never drawn), and a picture is asked for only once the guild is known to want
+one and the bot may attach files.
 A failure of any kind is logged once with its traceback and answered with ``None``: the
 caller then sends the text table, which is complete on its own.
 """
@@ -24,8 +31,8 @@ import discord
 from ..game.models import GameSession, LobbyInfo
 from ..i18n import t
 from ..metrics import timed_render
+from .painter import Painter
 from .scene import Scene, lobby_scene, table_scene
-from .table import render_png
 
 __all__ = ["ATTACHMENT_NAME", "ATTACHMENT_URL", "TablePictures"]
 
@@ -34,7 +41,7 @@ log = logging.getLogger(__name__)
 ATTACHMENT_NAME = "table.png"
 #: How an embed refers to a file uploaded with the same message.
 ATTACHMENT_URL = f"attachment://{ATTACHMENT_NAME}"
-#: Pictures kept in memory (a 6-player table is ~60 KB): enough for every busy table of a
+#: Pictures kept in memory (a 6-player table is ~40 KB): enough for every busy table of a
 #: large bot to hit on a repeated edit, small enough not to matter.
 CACHE_SIZE = 64
 #: After Discord refuses a picture in a channel (the bot lacks *Attach Files* there), that
@@ -61,6 +68,10 @@ class TablePictures:
         self._settings = settings
         self._clock = clock
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="durak-picture")
+        #: Used only in the worker thread (it keeps a scratch image and per-game state).
+        self.painter = Painter()
+        #: What draws a scene in the worker thread (tests replace it).
+        self.draw: Callable[[Scene], bytes] = self.painter.png
         self._cache: OrderedDict[Scene, bytes] = OrderedDict()
         self._cache_size = cache_size
         #: channel id -> loop time until which its tables go out without a picture.
@@ -112,7 +123,7 @@ class TablePictures:
             return cached
         try:
             png = await asyncio.get_running_loop().run_in_executor(
-                self._executor, timed_render, render_png, scene
+                self._executor, timed_render, self.draw, scene
             )
         except Exception:
             self.failures += 1
@@ -137,8 +148,10 @@ class TablePictures:
 
         Call it right after building ``embed``: the scene is taken before anything is awaited,
         so text and picture always show the same moment of the game."""
+        if not allowed:
+            return []
         scene = self._scene(state)
-        if scene is None or not allowed or not await self.wanted(state.guild_id, state.channel_id):
+        if scene is None or not await self.wanted(state.guild_id, state.channel_id):
             return []
         png = await self._render(scene, state.game_id)
         if png is None:

@@ -20,9 +20,10 @@ the same state gives the same bytes.
 
 from __future__ import annotations
 
-import io
 import math
-from functools import lru_cache
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache, partial
 
 from PIL import Image, ImageDraw
 
@@ -44,23 +45,21 @@ from .cards import (
     suit_colour,
 )
 from .fonts import draw_text, fit, font, record, text_width
+from .png import encode
 from .scene import Scene, SeatScene
 
-__all__ = ["HEIGHT", "MIN_TEXT", "PNG_COMPRESS_LEVEL", "WIDTH", "render_image", "render_png"]
+__all__ = [
+    "HEIGHT",
+    "MIN_TEXT",
+    "WIDTH",
+    "Layer",
+    "background",
+    "layers",
+    "render_image",
+    "render_png",
+]
 
 WIDTH, HEIGHT = 1000, 720
-#: zlib level, fixed so output does not depend on defaults. 3 rather than Pillow's 6: on
-#: these palette pictures it encodes in about 60% of the time (12.5 -> 7.3 ms of CPU on the
-#: shared development machine) for files about a quarter larger (15 -> 19 KB for two players),
-#: and a table picture is drawn for nearly every move (bench/bot_load.py's CPU per move).
-PNG_COMPRESS_LEVEL = 3
-#: The picture is stored as a 256-colour palette image. The table is flat colours, text and
-#: card faces, with no photographic gradients, so the palette is not visible, while encoding
-#: takes about half the time and the file a third of the size (bench/render.py: a six-player
-#: table 11.3 ms and 58 KB as RGB, 6.1 ms and 19 KB as a palette). At many live games the
-#: encoding was the bot's largest CPU cost (bench/bot_load.py under a profiler).
-PNG_COLOURS = 256
-
 #: The smallest font size used (DejaVu Sans: capitals 23 px high, 10 px at 450 px wide).
 MIN_TEXT = 31
 _NAME = 32
@@ -350,7 +349,7 @@ def _count_disc(draw: ImageDraw.ImageDraw, cx: int, cy: int, count: int) -> None
     )
 
 
-def _talon(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
+def _talon(img: Image.Image, draw: ImageDraw.ImageDraw, *, scene: Scene) -> None:
     """The talon with the trump across under it; once the trump card is gone, a badge with
     the trump suit stays where the talon was (players still need to know it)."""
     # the trump sticks out 50 px to the left: the pair is centred in the column
@@ -395,7 +394,7 @@ def _trump_badge(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
         )
 
 
-def _discard(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
+def _discard(img: Image.Image, draw: ImageDraw.ImageDraw, *, scene: Scene) -> None:
     """The discard pile with its count, its caption, and what lies out of play unseen."""
     cx, cy = _RIGHT_X, _CENTRE_Y
     bottom = cy + CARD_H // 2 + 14
@@ -428,13 +427,36 @@ def _timer(draw: ImageDraw.ImageDraw, text: str) -> None:
     draw_text(draw, (x + 44, cy), text, face_, _GOLD, anchor="lm")
 
 
-def _pairs(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
-    """Attack cards in rows of three; each defence lies over its attack, shifted down-right
-    so both ranks stay readable. The last card(s) played get a gold outline."""
+#: Where a defence lies on its attack: shifted down-right so both ranks stay readable.
+_DEFENCE_DX, _DEFENCE_DY = 28, 36
+
+
+@dataclass(frozen=True, slots=True)
+class _Pair:
+    """One attack with what lies on it, placed: everything its pixels depend on."""
+
+    x: int
+    y: int
+    attack: int
+    defence: int | None
+    attack_trump: bool
+    defence_trump: bool
+    attack_last: bool
+    defence_last: bool
+    #: take on trust: the defence lies face down; ``judging``: it awaits the verdict.
+    face_down: bool
+    judging: bool
+    #: the rank letters of the picture's language (В Д К Т in Russian)
+    ranks: tuple[str, ...]
+
+
+def _pair_places(scene: Scene) -> list[_Pair]:
+    """Attack cards in rows of three, each defence over its attack; the last card(s) played
+    get a gold outline."""
     pairs = scene.pairs
     if not pairs:
-        return
-    dx, dy = 28, 36
+        return []
+    dx, dy = _DEFENCE_DX, _DEFENCE_DY
     cols = 3 if len(pairs) <= 6 else math.ceil(len(pairs) / 2)
     rows = math.ceil(len(pairs) / cols)
     pair_w, pair_h = CARD_W + dx, CARD_H + dy
@@ -445,27 +467,44 @@ def _pairs(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     top = _CENTRE_Y - (rows * pair_h + (rows - 1) * row_gap) // 2
     trump = scene.pair_trump if scene.pair_trump >= 0 else scene.trump
     last = set(scene.last_played)
-    ranks = scene.ranks
+    places = []
     for row in range(rows):
         chunk = pairs[row * cols : (row + 1) * cols]
         width = pair_w + step_x * (len(chunk) - 1)
         left = 500 - width / 2
         for i, (attack, defence) in enumerate(chunk):
-            x, y = round(left + i * step_x), round(top + row * step_y)
-            # a twin (big fool) has its first-pack card's face
-            _paste(img, face(attack % 52, attack % 52 // 13 == trump, ranks), x, y)
-            if attack in last:
-                _outline(draw, x, y)
             index = row * cols + i
-            if index in scene.face_down:  # take on trust: a defence face down
-                _paste(img, back(), x + dx, y + dy)
-                if index == scene.judging:
-                    _verdict_mark(draw, x + dx, y + dy)
-            elif defence is not None:
-                card = face(defence % 52, defence % 52 // 13 == trump, ranks)
-                _paste(img, card, x + dx, y + dy)
-                if defence in last:
-                    _outline(draw, x + dx, y + dy)
+            places.append(
+                _Pair(
+                    x=round(left + i * step_x),
+                    y=round(top + row * step_y),
+                    attack=attack % 52,  # a twin (big fool): the same face
+                    defence=None if defence is None else defence % 52,
+                    attack_trump=attack % 52 // 13 == trump,
+                    defence_trump=defence is not None and defence % 52 // 13 == trump,
+                    attack_last=attack in last,
+                    defence_last=defence is not None and defence in last,
+                    face_down=index in scene.face_down,
+                    judging=index in scene.face_down and index == scene.judging,
+                    ranks=scene.ranks,
+                )
+            )
+    return places
+
+
+def _pair(img: Image.Image, draw: ImageDraw.ImageDraw, pair: _Pair) -> None:
+    x, y, dx, dy = pair.x, pair.y, _DEFENCE_DX, _DEFENCE_DY
+    _paste(img, face(pair.attack, pair.attack_trump, pair.ranks), x, y)
+    if pair.attack_last:
+        _outline(draw, x, y)
+    if pair.face_down:  # take on trust: a defence face down
+        _paste(img, back(), x + dx, y + dy)
+        if pair.judging:
+            _verdict_mark(draw, x + dx, y + dy)
+    elif pair.defence is not None:
+        _paste(img, face(pair.defence, pair.defence_trump, pair.ranks), x + dx, y + dy)
+        if pair.defence_last:
+            _outline(draw, x + dx, y + dy)
 
 
 def _outline(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
@@ -494,7 +533,7 @@ def _banner(draw: ImageDraw.ImageDraw, text: str) -> None:
     draw_text(draw, (500, _CENTRE_Y), text, face_, _GOLD, anchor="mm")
 
 
-def _lobby_middle(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
+def _lobby_middle(img: Image.Image, draw: ImageDraw.ImageDraw, *, scene: Scene) -> None:
     """The mode and deck, over a squared-up deck waiting to be dealt."""
     deck_top = _BAND_TOP + 20
     for i in reversed(range(4)):
@@ -520,36 +559,147 @@ def _lobby_middle(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> 
 # --------------------------------------------------------------------------- entry points
 
 
-def render_image(scene: Scene) -> Image.Image:
-    """The picture as a Pillow image (tests compare these; Discord gets :func:`render_png`)."""
-    img = _background().copy()
-    draw = ImageDraw.Draw(img)
+@dataclass(frozen=True, slots=True)
+class Layer:
+    """A part of the picture that can be drawn again on its own: the incremental painter
+    (:mod:`.painter`) redraws only the layers whose ``key`` changed.
+
+    ``key`` holds everything the layer's pixels depend on (two layers with equal keys draw
+    equal pixels); ``box`` (left, top, right, bottom, exclusive) holds every pixel it may
+    touch, which tests/pictures/test_painter.py checks for every layer of many states;
+    ``paint`` draws it over whatever lies below."""
+
+    key: tuple[object, ...]
+    box: tuple[int, int, int, int]
+    paint: Callable[[Image.Image, ImageDraw.ImageDraw], None] = field(compare=False)
+
+
+def _panel_box(centre: tuple[int, int], margin: int) -> tuple[int, int, int, int]:
+    x0, y0 = centre[0] - PANEL_W // 2, centre[1] - PANEL_H // 2
+    return (x0 - margin, y0 - margin, x0 + PANEL_W + margin, y0 + PANEL_H + margin)
+
+
+#: The columns of the middle band: talon (left), discard and timer (right). Only a trump's
+#: caption (talon left, no trump card showing) and the timer come near the top of the band,
+#: where the top panels' turn frames reach 4 px in; the other boxes start lower, so that a
+#: top panel's box meets no other layer and can be kept and pasted as it is (:mod:`.painter`).
+_MIDDLE_TOP, _MIDDLE_BOTTOM = _BAND_TOP, _BAND_BOTTOM
+_COLUMNS_TOP = _BAND_TOP + 40
+_TALON_BOX = (16, _COLUMNS_TOP, 304, _MIDDLE_BOTTOM)
+_TALON_CAPTION_BOX = (16, _MIDDLE_TOP, 304, _MIDDLE_BOTTOM)
+_DISCARD_BOX = (696, _COLUMNS_TOP, 984, _MIDDLE_BOTTOM)
+_TIMER_BOX = (696, _BAND_TOP + 5, 984, _BAND_TOP + 64)
+_BANNER_BOX = (264, _CENTRE_Y - 40, 736, _CENTRE_Y + 40)
+_LOBBY_BOX = (160, _MIDDLE_TOP, 840, _MIDDLE_BOTTOM)
+
+
+def layers(scene: Scene) -> list[Layer]:
+    """The picture as layers, bottom to top, over :func:`background`."""
+    out: list[Layer] = []
     total = len(scene.seats) + scene.free_seats
     slots = seat_slots(max(total, 1))
     for seat, centre in zip(scene.seats, slots, strict=False):
-        _seat(img, draw, centre, seat)
+        out.append(
+            Layer(
+                ("seat", centre, seat),
+                _panel_box(centre, 5),
+                partial(_seat_layer, centre=centre, seat=seat),
+            )
+        )
     for centre in slots[len(scene.seats) : total]:
-        _free_seat(draw, centre, scene.free_label)
+        out.append(
+            Layer(
+                ("free", centre, scene.free_label),
+                _panel_box(centre, 2),
+                partial(_free_layer, centre=centre, label=scene.free_label),
+            )
+        )
     if scene.kind == "lobby":
-        _lobby_middle(img, draw, scene)
+        out.append(
+            Layer(
+                ("lobby", scene.title, scene.subtitle),
+                _LOBBY_BOX,
+                partial(_lobby_middle, scene=scene),
+            )
+        )
     else:
-        _talon(img, draw, scene)
-        _discard(img, draw, scene)
-        _pairs(img, draw, scene)
+        own = any(seat.trump >= 0 for seat in scene.seats)
+        talon = (scene.trump_card, scene.talon, scene.talon_label, scene.trump, scene.ranks)
+        out.append(
+            Layer(
+                ("talon", *talon, scene.trump_label, own),
+                _TALON_CAPTION_BOX if scene.trump_card is None and scene.talon > 0 else _TALON_BOX,
+                partial(_talon, scene=scene),
+            )
+        )
+        out.append(
+            Layer(
+                ("discard", scene.discard, scene.discard_label, scene.aside_label),
+                _DISCARD_BOX,
+                partial(_discard, scene=scene),
+            )
+        )
+        for pair in _pair_places(scene):
+            m = 8  # the shadow (6 px) and the outline (4 px outside the card)
+            box = (
+                pair.x - m,
+                pair.y - m,
+                pair.x + _DEFENCE_DX + CARD_W + m,
+                pair.y + _DEFENCE_DY + CARD_H + m,
+            )
+            out.append(Layer(("pair", pair), box, partial(_pair, pair=pair)))
         if scene.time_left:
-            _timer(draw, scene.time_left)
+            out.append(
+                Layer(
+                    ("timer", scene.time_left),
+                    _TIMER_BOX,
+                    partial(_timer_layer, text=scene.time_left),
+                )
+            )
     if scene.banner:
-        _banner(draw, scene.banner)
+        out.append(
+            Layer(("banner", scene.banner), _BANNER_BOX, partial(_banner_layer, text=scene.banner))
+        )
+    return out
+
+
+def _seat_layer(
+    img: Image.Image, draw: ImageDraw.ImageDraw, *, centre: tuple[int, int], seat: SeatScene
+) -> None:
+    _seat(img, draw, centre, seat)
+
+
+def _free_layer(
+    img: Image.Image, draw: ImageDraw.ImageDraw, *, centre: tuple[int, int], label: str
+) -> None:
+    _free_seat(draw, centre, label)
+
+
+def _timer_layer(img: Image.Image, draw: ImageDraw.ImageDraw, *, text: str) -> None:
+    _timer(draw, text)
+
+
+def _banner_layer(img: Image.Image, draw: ImageDraw.ImageDraw, *, text: str) -> None:
+    _banner(draw, text)
+
+
+def background() -> Image.Image:
+    """The empty table every picture starts from (shared: copy before drawing on it)."""
+    return _background()
+
+
+def render_image(scene: Scene) -> Image.Image:
+    """The picture as a Pillow image, drawn whole (tests compare these, and the painter's
+    incremental pictures are checked against them)."""
+    img = _background().copy()
+    draw = ImageDraw.Draw(img)
+    for layer in layers(scene):
+        layer.paint(img, draw)
     return img
 
 
 def render_png(scene: Scene) -> bytes:
-    """PNG bytes of the scene: no metadata (no time, no software tag), fixed compression, a
-    palette chosen by the deterministic fast octree without dithering (same scene, same
-    bytes: the picture cache and the tests rely on it)."""
-    buf = io.BytesIO()
-    palette = render_image(scene).quantize(
-        colors=PNG_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
-    )
-    palette.save(buf, "PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return buf.getvalue()
+    """PNG bytes of the scene drawn whole: the fixed palette, deflated in bands (:mod:`.png`;
+    the same state gives the same bytes, and the painter's incremental pictures are these
+    same bytes)."""
+    return encode(render_image(scene))

@@ -11,7 +11,6 @@ import discord
 import pytest
 import simcord
 
-import bot.pictures.service
 from bot.pictures import ATTACHMENT_NAME, ATTACHMENT_URL, render_png, table_scene
 from tests.bot.helpers import click_first_move, message, message_text, service
 from tests.bot.test_play import start_game
@@ -80,7 +79,7 @@ async def test_a_failing_picture_leaves_the_text_table_and_the_move(
     def broken(scene: Any) -> bytes:
         raise RuntimeError("no pictures today")
 
-    monkeypatch.setattr(bot.pictures.service, "render_png", broken)
+    monkeypatch.setattr(simcord_env.bot.publisher.pictures, "draw", broken)
     version = session.version
     actor = world["alice"] if session.game.legal_actions(0) else world["bob"]
     await click_first_move(actor, channel, session.message_id)

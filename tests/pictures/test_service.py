@@ -9,7 +9,6 @@ from typing import Any
 import discord
 import pytest
 
-import bot.pictures.service as service_module
 from bot.pictures import ATTACHMENT_NAME, ATTACHMENT_URL, TablePictures, render_png
 from bot.pictures.samples import sample_lobby, sample_session
 
@@ -30,7 +29,7 @@ async def test_renders_off_the_loop_once_per_scene(
         threads.append(threading.current_thread())
         return render_png(scene)
 
-    monkeypatch.setattr(service_module, "render_png", recording)
+    monkeypatch.setattr(pictures, "draw", recording)
     session = sample_session("podkidnoy", 2, "attack", seed=1)
     assert session is not None
     first = await pictures.png(session)
@@ -59,11 +58,11 @@ async def test_a_failure_is_none_and_not_remembered(
         raise MemoryError("out of pixels")
 
     lobby = sample_lobby(2, 4)
-    monkeypatch.setattr(service_module, "render_png", broken)
+    monkeypatch.setattr(pictures, "draw", broken)
     embed = discord.Embed(title="t")
     assert await pictures.attach(lobby, embed) == []
     assert embed.image.url is None and pictures.failures == 1
-    monkeypatch.setattr(service_module, "render_png", render_png)
+    monkeypatch.setattr(pictures, "draw", pictures.painter.png)
     files = await pictures.attach(lobby, embed)
     assert [f.filename for f in files] == [ATTACHMENT_NAME]
     assert files[0].description and embed.image.url == ATTACHMENT_URL
@@ -107,3 +106,18 @@ def test_the_time_left_is_taken_with_the_service_clock() -> None:
     finally:
         timed.close()
         untimed.close()
+
+
+async def test_no_scene_and_no_drawing_where_files_are_not_allowed(
+    pictures: TablePictures, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[object] = []
+
+    def scene(state: object) -> object:
+        asked.append(state)
+        raise AssertionError("no scene should be taken")
+
+    monkeypatch.setattr(pictures, "scene", scene)
+    embed = discord.Embed(title="t")
+    assert await pictures.attach(sample_lobby(2, 4), embed, allowed=False) == []
+    assert asked == [] and pictures.renders == 0 and embed.image.url is None

@@ -1,0 +1,221 @@
+"""Table pictures that cost little: redraw only what changed, encode only the rows that changed.
+
+A move changes a small part of the table: a card in the middle, a count and a role or two on
+the seats' panels. :func:`.table.layers` cuts the picture into layers (a panel per seat, the
+talon, the discard pile, each attack with its defence, the timer, the banner) with a key for
+what each one shows and a box for the pixels it may touch. The painter remembers, per game,
+the layers of the last picture and the picture itself, and for a new scene:
+
+1. compares the layers' keys; an identical picture is not drawn at all (the last bytes are
+   returned), otherwise the boxes of the layers that appeared or went away are *dirty*;
+2. draws each dirty box from the empty table up, with every layer that reaches into it, in a
+   scratch image, and maps just that box onto the fixed palette (:mod:`.palette`). A box is
+   a pure function of those layers' keys, so drawn boxes are kept (shared by all games, up
+   to :data:`PATCH_PIXELS`) and a panel back in a state it was in before is pasted as it is;
+3. rewrites only the PNG rows those boxes cross. The image data is deflated in bands of
+   :data:`~.png.BAND_ROWS` rows, each band on its own (a fresh compressor, flushed to a byte
+   boundary: no band refers back into another), so a band whose rows did not change keeps its
+   compressed bytes, and the checksum of the whole is put together from the bands' own
+   (:mod:`.png`). A dirty band is inflated from the last picture, the new pixels
+   pasted in, and deflated again only if its bytes differ.
+
+Memory per game is the last PNG (which the picture cache holds anyway) and a few short lists,
+not its pixels. A picture drawn this way is the same bytes as one drawn whole
+(:func:`.table.render_png`), which tests/pictures/test_painter.py checks for every state of
+random games of several presets.
+"""
+
+from __future__ import annotations
+
+import time
+import zlib
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from PIL import Image, ImageDraw
+
+from .palette import to_palette
+from .png import Encoded, assemble, bands, deflate, encode_indexed
+from .scene import Scene
+from .table import HEIGHT, WIDTH, Layer, background, layers, render_image
+
+__all__ = ["GAMES_KEPT", "PATCH_PIXELS", "Costs", "Painter"]
+
+#: Above this share of the picture dirty, drawing it whole is cheaper than box by box.
+_WHOLE_SHARE = 0.6
+#: Games whose last picture the painter remembers (least recently drawn forgotten first).
+GAMES_KEPT = 256
+#: Pixels (bytes: one palette index each) of drawn boxes kept for reuse, shared by all games:
+#: a seat's panel in a state it was in before (the same role, count and turn) is pasted,
+#: not drawn. 8 M: about 160 panels.
+PATCH_PIXELS = 8_000_000
+
+_Box = tuple[int, int, int, int]
+_PatchKey = tuple[_Box, tuple[tuple[tuple[object, ...], _Box], ...]]
+_STRIDE = WIDTH + 1  # each PNG row: the filter byte (0, none) and the row's palette indices
+
+
+@dataclass
+class Costs:
+    """CPU seconds the painter's thread spent, by stage (for bench/render.py)."""
+
+    draw: float = 0.0
+    convert: float = 0.0
+    encode: float = 0.0
+    #: Pictures drawn whole, drawn in part, and not drawn at all (nothing visible changed).
+    whole: int = 0
+    partial: int = 0
+    unchanged: int = 0
+
+    @property
+    def total(self) -> float:
+        return self.draw + self.convert + self.encode
+
+
+@dataclass(slots=True)
+class _Game:
+    layers: list[Layer]
+    keys: frozenset[tuple[object, ...]]
+    encoded: Encoded
+
+
+@dataclass
+class Painter:
+    """Per-game incremental table pictures; one instance per drawing thread (its scratch
+    image is shared by the games it draws)."""
+
+    games_kept: int = GAMES_KEPT
+    patch_pixels: int = PATCH_PIXELS
+    costs: Costs = field(default_factory=Costs)
+    _games: OrderedDict[int, _Game] = field(default_factory=OrderedDict)
+    _patches: OrderedDict[_PatchKey, Image.Image] = field(default_factory=OrderedDict)
+    _patch_pixels: int = 0
+    _scratch: Image.Image | None = None
+
+    def png(self, scene: Scene) -> bytes:
+        """The picture of ``scene``, drawn from the game's last one where that is cheaper."""
+        clock = time.thread_time
+        start = clock()
+        new_layers = layers(scene)
+        keys = frozenset((layer.key, layer.box) for layer in new_layers)
+        old = self._games.get(scene.game_id)
+        if old is not None:
+            self._games.move_to_end(scene.game_id)
+            order = [x.key for x in new_layers]
+            if old.keys == keys and [x.key for x in old.layers] == order:
+                self.costs.unchanged += 1
+                self.costs.draw += clock() - start
+                return old.encoded.png
+            changed = {
+                _clip(layer.box)
+                for layer in (*old.layers, *new_layers)
+                if (layer.key, layer.box) not in keys or (layer.key, layer.box) not in old.keys
+            }
+            boxes = sorted(box for box in changed if box[0] < box[2] and box[1] < box[3])
+            order_kept = [x.key for x in old.layers if (x.key, x.box) in keys] == [
+                x.key for x in new_layers if (x.key, x.box) in old.keys
+            ]
+            work = [(box, self._patch_key(box, new_layers)) for box in boxes]
+            missing = sum(
+                (box[2] - box[0]) * (box[3] - box[1])
+                for box, key in work
+                if key not in self._patches
+            )
+            if order_kept and missing < _WHOLE_SHARE * WIDTH * HEIGHT:
+                encoded = self._partial(new_layers, work, old.encoded, start)
+                self._remember(scene.game_id, new_layers, keys, encoded)
+                return encoded.png
+        rgb = render_image(scene)
+        drawn = clock()
+        indexed = to_palette(rgb)
+        converted = clock()
+        encoded = encode_indexed(indexed)
+        self.costs.draw += drawn - start
+        self.costs.convert += converted - drawn
+        self.costs.encode += clock() - converted
+        self.costs.whole += 1
+        self._remember(scene.game_id, new_layers, keys, encoded)
+        return encoded.png
+
+    @staticmethod
+    def _patch_key(box: _Box, new_layers: list[Layer]) -> _PatchKey:
+        """What the pixels of ``box`` depend on: the box and every layer reaching into it."""
+        return box, tuple((x.key, x.box) for x in new_layers if _meets(x.box, box))
+
+    def _remember(
+        self,
+        game_id: int,
+        new_layers: list[Layer],
+        keys: frozenset[tuple[object, ...]],
+        encoded: Encoded,
+    ) -> None:
+        self._games[game_id] = _Game(new_layers, keys, encoded)
+        self._games.move_to_end(game_id)
+        while len(self._games) > self.games_kept:
+            self._games.popitem(last=False)
+
+    def _keep_patch(self, key: _PatchKey, patch: Image.Image) -> None:
+        self._patches[key] = patch
+        self._patch_pixels += patch.width * patch.height
+        while self._patch_pixels > self.patch_pixels and self._patches:
+            _, dropped = self._patches.popitem(last=False)
+            self._patch_pixels -= dropped.width * dropped.height
+
+    def _partial(
+        self,
+        new_layers: list[Layer],
+        work: list[tuple[_Box, _PatchKey]],
+        old: Encoded,
+        start: float,
+    ) -> Encoded:
+        clock = time.thread_time
+        if self._scratch is None:
+            self._scratch = Image.new("RGB", (WIDTH, HEIGHT))
+        scratch = self._scratch
+        draw = ImageDraw.Draw(scratch)
+        empty = background()
+        patches: list[tuple[_Box, Image.Image]] = []
+        convert = 0.0
+        for box, key in work:
+            patch = self._patches.get(key)
+            if patch is not None:
+                self._patches.move_to_end(key)
+            else:
+                scratch.paste(empty.crop(box), box[:2])
+                for layer in new_layers:
+                    if _meets(layer.box, box):
+                        layer.paint(scratch, draw)
+                mark = clock()
+                patch = to_palette(scratch.crop(box))
+                convert += clock() - mark
+                self._keep_patch(key, patch)
+            patches.append((box, patch))
+        drawn = clock()
+        segments = [old.band(i) for i in range(len(old.spans))]
+        adlers = list(old.adlers)
+        for index, (top, bottom) in enumerate(bands(HEIGHT)):
+            crossing = [(box, patch) for box, patch in patches if box[1] < bottom and box[3] > top]
+            if not crossing:
+                continue
+            before = old.raw(index)
+            band = Image.frombytes("P", (_STRIDE, bottom - top), before)
+            for box, patch in crossing:
+                band.paste(patch, (box[0] + 1, box[1] - top))
+            after = band.tobytes()
+            if after != before:
+                segments[index] = deflate(after)
+                adlers[index] = zlib.adler32(after)
+        encoded = assemble(WIDTH, HEIGHT, segments, adlers)
+        self.costs.draw += drawn - start - convert
+        self.costs.convert += convert
+        self.costs.encode += clock() - drawn
+        self.costs.partial += 1
+        return encoded
+
+
+def _clip(box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    return (max(0, box[0]), max(0, box[1]), min(WIDTH, box[2]), min(HEIGHT, box[3]))
+
+
+def _meets(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]

@@ -1,0 +1,142 @@
+"""The painter: a picture drawn from the game's last one is the same bytes as one drawn whole.
+
+The incremental path can go wrong in ways no single picture shows (a layer whose key misses
+something it draws, a box smaller than what it touches, a band spliced at the wrong place),
+so every state of random games of several presets is drawn both ways and compared byte for
+byte, and every layer of those states is drawn alone to check that it stays in its box.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import zlib
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw
+
+from bot.pictures import lobby_scene, table_scene
+from bot.pictures.painter import Painter
+from bot.pictures.palette import PALETTE, to_palette
+from bot.pictures.png import adler32_combine, encode
+from bot.pictures.samples import sample_game, sample_lobby
+from bot.pictures.scene import Scene
+from bot.pictures.table import HEIGHT, WIDTH, background, layers, render_image, render_png
+
+#: (preset, seats): the base games, and the variants that draw more (closed cards, own
+#: trumps, face-down defences, scores, teams, no trump card, cards out of play, a hidden
+#: trump).
+GAMES = [
+    ("podkidnoy", 2),
+    ("perevodnoy", 4),
+    ("podkidnoy", 6),
+    ("magadan", 2),
+    ("double-trump", 4),
+    ("take-on-trust", 2),
+    ("point", 6),
+    ("teams-2v2", 4),
+    ("trumpless", 3),
+    ("chukchi", 2),
+    ("invisible", 4),
+]
+
+
+def _scenes(preset: str, seats: int, seed: int, limit: int = 400) -> list[Scene]:
+    """The scene after every move of a random game; every other game in Russian, and every
+    third move with a turn timer running (the timer is a layer of its own)."""
+    scenes = []
+    locale = "ru" if seed % 2 else "en"
+    for session in sample_game(preset, seats, seed=seed, locale=locale, limit=limit):
+        if session.version % 3 == 0 and not session.finished:
+            session.deadline = 1000.0 + 60 - session.version % 50
+        scenes.append(table_scene(session, now=1000.0))
+    return scenes
+
+
+@pytest.mark.parametrize(("preset", "seats"), GAMES)
+def test_every_incremental_picture_is_the_whole_picture(preset: str, seats: int) -> None:
+    painter = Painter()
+    scenes = _scenes(preset, seats, seed=seats)
+    for scene in scenes:
+        assert painter.png(scene) == render_png(scene), f"{preset} version {scene.version}"
+    costs = painter.costs
+    assert costs.whole + costs.partial + costs.unchanged == len(scenes)
+    # the incremental path is what ran for most moves (else this test checks nothing)
+    assert costs.partial > len(scenes) // 3
+
+
+def test_a_lobby_turning_into_a_table_and_two_games_in_turn() -> None:
+    painter = Painter()
+    lobby = lobby_scene(sample_lobby(2, 4))
+    assert painter.png(lobby) == render_png(lobby)
+    first, other = (
+        _scenes("podkidnoy", 2, seed=5, limit=30),
+        _scenes("perevodnoy", 2, seed=6, limit=30),
+    )
+    other = [Scene(**{**_fields(s), "game_id": 7}) for s in other]
+    for a, b in zip(first, other, strict=False):
+        assert painter.png(a) == render_png(a)
+        assert painter.png(b) == render_png(b)
+
+
+def _fields(scene: Scene) -> dict[str, object]:
+    return {name: getattr(scene, name) for name in Scene.__dataclass_fields__}
+
+
+def test_nothing_visible_changed_means_nothing_drawn() -> None:
+    painter = Painter()
+    scene = _scenes("podkidnoy", 2, seed=1, limit=5)[-1]
+    first = painter.png(scene)
+    again = painter.png(Scene(**{**_fields(scene), "version": scene.version + 1}))
+    assert again is first and painter.costs.unchanged == 1
+
+
+def test_games_kept_are_bounded() -> None:
+    painter = Painter(games_kept=2)
+    scene = _scenes("podkidnoy", 2, seed=1, limit=2)[-1]
+    for game_id in range(5):
+        painter.png(Scene(**{**_fields(scene), "game_id": game_id}))
+    assert len(painter._games) == 2
+
+
+@pytest.mark.parametrize(("preset", "seats"), GAMES)
+def test_every_layer_stays_in_its_box(preset: str, seats: int) -> None:
+    """Drawn alone on a flat colour nothing on the table has, a layer changes no pixel
+    outside its box (the painter redraws a box with every layer that reaches into it)."""
+    flat = Image.new("RGB", (WIDTH, HEIGHT), (255, 0, 255))
+    for scene in _scenes(preset, seats, seed=seats + 1)[::4]:
+        for layer in layers(scene):
+            for ground in (flat, background()):
+                img = ground.copy()
+                layer.paint(img, ImageDraw.Draw(img))
+                touched = ImageChops.difference(img, ground).getbbox()
+                if touched is None:
+                    continue
+                box = layer.box
+                assert (
+                    touched[0] >= box[0]
+                    and touched[1] >= box[1]
+                    and touched[2] <= box[2]
+                    and touched[3] <= box[3]
+                ), f"{layer.key[0]} drew {touched} outside {box}"
+
+
+def test_the_png_is_the_palette_picture_pillow_reads_back() -> None:
+    scene = _scenes("perevodnoy", 4, seed=3, limit=12)[-1]
+    rgb = render_image(scene)
+    png = encode(rgb)
+    read = Image.open(io.BytesIO(png))
+    read.load()
+    assert read.mode == "P" and read.size == (WIDTH, HEIGHT)
+    assert read.tobytes() == to_palette(rgb).tobytes()
+    flat = read.getpalette() or []
+    assert [tuple(flat[i : i + 3]) for i in range(0, 768, 3)] == list(PALETTE)
+    assert not read.info.get("dpi") and not read.text  # no metadata
+
+
+def test_adler32_combine_is_zlibs() -> None:
+    rng = random.Random(4)
+    for _ in range(50):
+        a = rng.randbytes(rng.randrange(0, 70000))
+        b = rng.randbytes(rng.randrange(0, 70000))
+        assert adler32_combine(zlib.adler32(a), zlib.adler32(b), len(b)) == zlib.adler32(a + b)
