@@ -18,7 +18,7 @@ import dataclasses
 import re
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import simcord
@@ -100,17 +100,19 @@ async def test_a_russian_game_shows_no_english_word(
     alisa = guild.add_member(env.create_user("Алиса"))
     scenes: list[Scene] = []
 
-    def spy(module: Any) -> None:
-        drawn = module.render_png
+    def spy(module: Any, name: str) -> None:
+        build = getattr(module, name)
 
-        def render(scene: Scene, *args: Any, **kwargs: Any) -> bytes:
+        def scene_of(*args: Any, **kwargs: Any) -> Scene:
+            scene = build(*args, **kwargs)
             scenes.append(scene)
-            return bytes(drawn(scene, *args, **kwargs))
+            return cast(Scene, scene)
 
-        monkeypatch.setattr(module, "render_png", render)
+        monkeypatch.setattr(module, name, scene_of)
 
     for module in (picture_service, replay_views, review_views):
-        spy(module)
+        spy(module, "table_scene")
+    spy(picture_service, "lobby_scene")
     env.bot.review_queue = ReviewQueue(ThreadPoolExecutor(1), iterations=4)  # type: ignore[attr-defined]
     first_request = len(env.http_requests)
 
