@@ -27,7 +27,7 @@ from .game.models import AiFactory, GameSession
 from .game.service import GameService
 from .health import Heartbeat
 from .httpd import MetricsServer
-from .i18n import DurakTranslator, pick_locale, t
+from .i18n import DurakTranslator, t
 from .metrics import registry_for
 from .sharding import ShardScope
 from .storage import Storage
@@ -35,6 +35,7 @@ from .surfaces.answers import log_lost_answer
 from .surfaces.dynamic_items import DYNAMIC_ITEMS
 from .surfaces.hand_answers import DrawHand
 from .surfaces.hand_views import hand_message, live_hand_message, reopen_view
+from .surfaces.language import reader_locale
 from .surfaces.live_hands import LiveHands
 from .surfaces.pings import TurnPings
 from .surfaces.publisher import DiscordPublisher
@@ -92,7 +93,7 @@ class DurakTree(app_commands.CommandTree):
             log.error(
                 "command %s failed in channel %s", command, interaction.channel_id, exc_info=error
             )
-        text = t(key, pick_locale(interaction.locale, interaction.guild_locale))
+        text = t(key, reader_locale(interaction))
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 import string
 from collections.abc import Mapping
 from functools import cache
@@ -33,6 +32,7 @@ __all__ = [
     "DurakTranslator",
     "MissingTranslation",
     "catalog",
+    "command_name",
     "has_key",
     "ls",
     "normalize_locale",
@@ -119,17 +119,15 @@ def placeholders(template: str) -> frozenset[str]:
 
 
 #: "durak help" -> the registered command's id, once the bot knows them (after a sync or
-#: the start-up check); empty until then, and text keeps plain ``/durak help``.
+#: the start-up check); empty until then, and text names the command in the reader's words.
 _COMMAND_IDS: dict[str, int] = {}
-_COMMAND_RE = re.compile(r"(`?)/durak((?: [a-z_]+){1,2})([^`\n]*)(`?)")
 
 
 def set_command_ids(top_level: dict[str, int], paths: list[str] | None = None) -> None:
     """Remember the registered commands, so text names them as Discord command mentions
     (``</durak help:ID>``): each client then shows the command in its own language and a
-    click fills it in, where plain ``/durak help`` is English for everyone."""
+    click fills it in."""
     _COMMAND_IDS.clear()
-    _mention_commands.cache_clear()
     for path in paths or []:
         top = path.split(" ", 1)[0]
         if top in top_level:
@@ -150,41 +148,56 @@ def command_paths(payloads: list[dict[str, Any]]) -> list[str]:
     return out
 
 
-@cache
-def _mention_commands(text: str) -> str:
-    """The template with its commands as mentions; cached per template (cleared when the
-    ids change), so the regex runs once per string, not on every message."""
-    if not _COMMAND_IDS:
-        return text
+def command_name(path: str, locale: LocaleLike = DEFAULT_LOCALE) -> str:
+    """How a text names the command ``path`` ("durak replay"): a command mention once its id
+    is known (each client shows it in its own language, and a click fills it in), before
+    that the name the reader's client shows (``/дурак повтор`` in Russian), never a name
+    typed into a string, which would be English for everyone."""
+    if path in _COMMAND_IDS:
+        return f"</{path}:{_COMMAND_IDS[path]}>"
+    loc = normalize_locale(locale)
+    parts = path.split()
+    words = [catalog(loc)[f"cmd.{'.'.join(parts[: i + 1])}.name"] for i in range(len(parts))]
+    return "/" + " ".join(words)
 
-    def swap(match: re.Match[str]) -> str:
-        opening, words, rest, closing = match.groups()
-        names = words.split()
-        for size in (len(names), 1):
-            path = " ".join(["durak", *names[:size]])
-            if path in _COMMAND_IDS:
-                tail = " ".join(names[size:]) + rest
-                mention = f"</{path}:{_COMMAND_IDS[path]}>"
-                if tail.strip():
-                    return f"{mention} {opening}{tail.strip()}{closing}"
-                return mention
-        return match.group(0)
 
-    return _COMMAND_RE.sub(swap, text)
+class _Names:
+    """The ``{cmd:durak replay}``, ``{opt:season}`` and ``{choice:pings.off}`` fields of a
+    template: ``str.format`` hands the text after the colon to ``__format__``, so the
+    catalogue names a command, an option or a choice once, and the reader's client words
+    (or a mention) come out."""
+
+    __slots__ = ("_kind", "_locale")
+
+    def __init__(self, kind: str, locale: str) -> None:
+        self._kind = kind
+        self._locale = locale
+
+    def __format__(self, spec: str) -> str:
+        if self._kind == "cmd":
+            return command_name(spec, self._locale)
+        if self._kind == "opt":
+            return catalog(self._locale)[f"cmd.param.{spec}.name"]
+        return catalog(self._locale)[f"cmd.choice.{spec}"]
+
+
+#: The placeholders :func:`t` fills itself: command, option and choice names.
+NAME_FIELDS: frozenset[str] = frozenset({"cmd", "opt", "choice"})
 
 
 def t(key: str, locale: LocaleLike = DEFAULT_LOCALE, /, **kwargs: Any) -> str:
     """Translate ``key`` into ``locale`` and fill its placeholders from ``kwargs``.
-    Commands the text names become command mentions once their ids are known."""
+    Commands, options and choices the text names (``{cmd:durak new}``) are filled in by
+    :class:`_Names`, in the reader's words."""
     loc = normalize_locale(locale)
     template = catalog(loc).get(key)
-    if template is not None and "/durak" in template and not key.startswith("cmd."):
-        template = _mention_commands(template)
     if template is None:
         if _strict():
             raise MissingTranslation(f"no translation for {key!r} in {loc!r}")
         log.warning("missing translation %r for locale %r", key, loc)
         template = catalog(DEFAULT_LOCALE).get(key, key)
+    if "{cmd:" in template or "{opt:" in template or "{choice:" in template:
+        kwargs = {**{kind: _Names(kind, loc) for kind in NAME_FIELDS}, **kwargs}
     try:
         return template.format(**kwargs)
     except (KeyError, IndexError, ValueError) as exc:

@@ -19,8 +19,8 @@ from discord import app_commands
 from discord.utils import resolve_annotation
 
 from bot.game.errors import ServiceError
-from bot.i18n import pick_locale
 from bot.surfaces.interactions import error_text, reply_ephemeral
+from bot.surfaces.language import reader_locale
 
 __all__ = ["DoorGroup", "refuse", "through_door"]
 
@@ -29,7 +29,7 @@ F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
 
 async def refuse(interaction: discord.Interaction, err: ServiceError) -> None:
     """The refusal, privately, in the user's language (the server's as a fallback)."""
-    locale = pick_locale(interaction.locale, interaction.guild_locale)
+    locale = reader_locale(interaction)
     await reply_ephemeral(interaction, error_text(err, locale))
 
 

@@ -10,7 +10,7 @@ from bot.i18n import ls, t
 from bot.rendering.common import inert
 from bot.rendering.server import forfeits_embed
 
-from .shared import _locale, _require_manage, _service, forfeits
+from .shared import _locale, _public_locale, _require_manage, _service, forfeits
 
 
 class ForfeitCommands(commands.Cog):
@@ -22,10 +22,9 @@ class ForfeitCommands(commands.Cog):
     )
     async def forfeits_list(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
-        items = await _service(interaction).forfeits(interaction.guild_id)
-        await interaction.response.send_message(
-            embed=forfeits_embed(items, _locale(interaction)), ephemeral=True
-        )
+        locale = _locale(interaction)
+        items = await _service(interaction).forfeits(interaction.guild_id, locale)
+        await interaction.response.send_message(embed=forfeits_embed(items, locale), ephemeral=True)
 
     @forfeits.command(
         name=ls("cmd.durak.forfeits.add.name"), description=ls("cmd.durak.forfeits.add.description")
@@ -37,7 +36,9 @@ class ForfeitCommands(commands.Cog):
     ) -> None:
         assert interaction.guild_id is not None
         _require_manage(interaction, "error.forfeits_admin_only")
-        number = await _service(interaction).add_forfeit(interaction.guild_id, text)
+        number = await _service(interaction).add_forfeit(
+            interaction.guild_id, text, await _public_locale(interaction)
+        )
         await interaction.response.send_message(
             t("forfeits.added", _locale(interaction), number=number, text=inert(text.strip())),
             ephemeral=True,
@@ -54,7 +55,9 @@ class ForfeitCommands(commands.Cog):
     ) -> None:
         assert interaction.guild_id is not None
         _require_manage(interaction, "error.forfeits_admin_only")
-        text = await _service(interaction).remove_forfeit(interaction.guild_id, number)
+        text = await _service(interaction).remove_forfeit(
+            interaction.guild_id, number, await _public_locale(interaction)
+        )
         await interaction.response.send_message(
             t("forfeits.removed", _locale(interaction), text=inert(text)), ephemeral=True
         )

@@ -13,6 +13,7 @@ import logging
 import discord
 from discord.ext import commands
 
+from bot.game.models import GameSession
 from bot.i18n import ls, t
 from bot.rendering.common import COLOUR_LOBBY
 
@@ -34,31 +35,38 @@ HELP_KEYS = (
     "rules.start",
 )
 PICTURE_NAME = "durak-table.png"
-_picture: bytes | None = None
+#: The help picture per language, drawn on first use.
+_pictures: dict[str, bytes] = {}
 
 
-def _render_sample() -> bytes:
-    """A four-player podkidnoy table during an attack (the README's picture)."""
-    from bot.pictures.samples import sample_session
+def sample_table(locale: str) -> GameSession:
+    """A four-player podkidnoy table during an attack, in ``locale``: its words, its card
+    letters and names a player of that language would meet."""
+    from bot.pictures.samples import plain_names, sample_session
+
+    session = sample_session("podkidnoy", 4, "attack", seed=3, locale=locale)
+    assert session is not None
+    return plain_names(session, locale)
+
+
+def _render_sample(locale: str) -> bytes:
     from bot.pictures.scene import table_scene
     from bot.pictures.table import render_png
 
-    session = sample_session("podkidnoy", 4, "attack", seed=3)
-    assert session is not None
-    return render_png(table_scene(session))
+    return render_png(table_scene(sample_table(locale)))
 
 
-async def sample_picture() -> bytes | None:
-    """Rendered once per process, off the event loop; None if it cannot be drawn (the
-    help is still useful without it)."""
-    global _picture
-    if _picture is None:
+async def sample_picture(locale: str) -> bytes | None:
+    """Rendered once per process and language, off the event loop; None if it cannot be
+    drawn (the help is still useful without it)."""
+    picture = _pictures.get(locale)
+    if picture is None:
         try:
-            _picture = await asyncio.to_thread(_render_sample)
+            picture = _pictures[locale] = await asyncio.to_thread(_render_sample, locale)
         except Exception:
             log.exception("could not draw the help picture")
             return None
-    return _picture
+    return picture
 
 
 def help_embed(locale: str) -> discord.Embed:
@@ -78,7 +86,7 @@ class HelpCommands(commands.Cog):
         locale = _locale(interaction)
         embed = help_embed(locale)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        picture = await sample_picture()
+        picture = await sample_picture(locale)
         files = []
         if picture is not None:
             embed.set_image(url=f"attachment://{PICTURE_NAME}")

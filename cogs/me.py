@@ -11,7 +11,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import ls, pick_locale, t
+from bot.i18n import ls, t
+from bot.surfaces.language import reader_locale
 
 from .shared import _service
 
@@ -30,7 +31,7 @@ async def me(interaction: discord.Interaction, pings: str | None = None) -> None
     """Without options: show the preferences privately; with ``pings``: save it."""
     client = interaction.client
     service = _service(interaction)
-    locale = pick_locale(interaction.locale, interaction.guild_locale)
+    locale = reader_locale(interaction)
     user_id = interaction.user.id
     if pings is not None and pings not in PING_CHOICES:
         await interaction.response.send_message(t("me.invalid_pings", locale), ephemeral=True)

@@ -47,6 +47,7 @@ class SettingsCommands(commands.Cog):
         all_channels=ls("cmd.param.all_channels.name"),
         min_games=ls("cmd.param.min_games.name"),
         cross_server=ls("cmd.param.cross_server.name"),
+        ranks=ls("cmd.param.ranks.name"),
     )
     @app_commands.describe(
         language=ls("cmd.param.language.description"),
@@ -65,6 +66,7 @@ class SettingsCommands(commands.Cog):
         all_channels=ls("cmd.param.all_channels.description"),
         min_games=ls("cmd.param.min_games.description"),
         cross_server=ls("cmd.param.cross_server.description"),
+        ranks=ls("cmd.param.ranks.description"),
     )
     @app_commands.autocomplete(preset=preset_autocomplete)
     @app_commands.choices(
@@ -74,6 +76,7 @@ class SettingsCommands(commands.Cog):
         throw_in=_choices("cmd.choice.throw_in", THROW_IN_CHOICES),
         trump_exchange=_choices("cmd.choice.trump_exchange", TRUMP_EXCHANGE_CHOICES),
         done=_choices("cmd.choice.done", DONE_STYLES),
+        ranks=_choices("cmd.choice.ranks", ("local", "latin")),
     )
     @app_commands.choices(deck=[app_commands.Choice(name=str(n), value=n) for n in (24, 36, 52)])
     async def settings(
@@ -95,6 +98,7 @@ class SettingsCommands(commands.Cog):
         all_channels: bool | None = None,
         min_games: app_commands.Range[int, 1, 1000] | None = None,
         cross_server: bool | None = None,
+        ranks: str | None = None,
     ) -> None:
         """Without options: show the house rules. Each given option is saved; ``channel``
         toggles that channel in the allowed list, ``all_channels`` clears the list."""
@@ -122,6 +126,7 @@ class SettingsCommands(commands.Cog):
             all_channels=all_channels,
             min_games=min_games,
             cross_server=cross_server,
+            local_ranks=None if ranks is None else ranks == "local",
         )
         embed = settings_embed(saved.settings, locale)
         embed.add_field(

@@ -18,8 +18,9 @@ from bot.game import modes
 from bot.game.errors import ServiceError
 from bot.game.models import TURN_TIMER_MAX_SECONDS, TURN_TIMER_MIN_SECONDS
 from bot.game.service import GameService
-from bot.i18n import ls, normalize_locale, pick_locale, t
+from bot.i18n import ls, t
 from bot.rendering.lobby import lobby_embed
+from bot.surfaces.language import discord_server_locale, public_locale, reader_locale
 from bot.surfaces.lobby_views import lobby_view
 from bot.surfaces.publisher import DiscordPublisher
 from engine import PRESETS
@@ -47,12 +48,13 @@ def _service(interaction: discord.Interaction) -> GameService:
 
 
 def _locale(interaction: discord.Interaction) -> str:
-    return pick_locale(interaction.locale, interaction.guild_locale)
+    """A private answer's language (:func:`bot.surfaces.language.reader_locale`)."""
+    return reader_locale(interaction)
 
 
 def _discord_guild_locale(interaction: discord.Interaction) -> str | None:
     """The server's Discord language, for public messages until the guild picks one."""
-    return normalize_locale(interaction.guild_locale) if interaction.guild_locale else None
+    return discord_server_locale(interaction)
 
 
 async def _lobby_message(interaction: discord.Interaction, info: Any) -> dict[str, Any]:
@@ -67,10 +69,8 @@ async def _lobby_message(interaction: discord.Interaction, info: Any) -> dict[st
 
 
 async def _public_locale(interaction: discord.Interaction) -> str:
-    assert interaction.guild_id is not None
-    return await _service(interaction).guild_locale(
-        interaction.guild_id, _discord_guild_locale(interaction)
-    )
+    """A public message's language (:func:`bot.surfaces.language.public_locale`)."""
+    return await public_locale(interaction)
 
 
 def _require_manage(interaction: discord.Interaction, key: str) -> None:

@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from PIL import Image
 
-from engine.cards import Card
+from engine.cards import RANK_LABELS, Card
 
 from .cardface import (
     BACK_COLOUR,
@@ -52,9 +52,16 @@ __all__ = [
 FACE_SIZE = EMOJI_SIZE
 
 
-def face_image(card: Card, *, trump: bool = False, size: int = FACE_SIZE) -> Image.Image:
-    """The face of ``card`` as an RGBA image of ``size`` x ``size`` (transparent corners)."""
-    return emoji_face(int(card), trump=trump, size=size)
+def face_image(
+    card: Card,
+    *,
+    trump: bool = False,
+    size: int = FACE_SIZE,
+    ranks: tuple[str, ...] = RANK_LABELS,
+) -> Image.Image:
+    """The face of ``card`` as an RGBA image of ``size`` x ``size`` (transparent corners),
+    with the rank letters ``ranks``."""
+    return emoji_face(int(card), trump=trump, size=size, ranks=ranks)
 
 
 def back_image(*, size: int = FACE_SIZE) -> Image.Image:
@@ -68,10 +75,10 @@ def _png(image: Image.Image) -> bytes:
     return out.getvalue()
 
 
-@lru_cache(maxsize=128)
-def face_png(card: Card, *, trump: bool = False) -> bytes:
+@lru_cache(maxsize=256)  # every emoji face (137) stays drawn
+def face_png(card: Card, *, trump: bool = False, ranks: tuple[str, ...] = RANK_LABELS) -> bytes:
     """PNG bytes of a 128 px face: the emoji upload. Cached, since the result never changes."""
-    return _png(face_image(card, trump=trump))
+    return _png(face_image(card, trump=trump, ranks=ranks))
 
 
 @lru_cache(maxsize=1)

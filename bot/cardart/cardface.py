@@ -159,9 +159,15 @@ def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: tuple
     draw.polygon(points, fill=fill)
 
 
-def emoji_face(card: int, *, trump: bool = False, size: int = EMOJI_SIZE) -> Image.Image:
+def emoji_face(
+    card: int,
+    *,
+    trump: bool = False,
+    size: int = EMOJI_SIZE,
+    ranks: tuple[str, ...] = RANK_LABELS,
+) -> Image.Image:
     """The emoji face of ``card`` as an RGBA image of ``size`` x ``size`` (transparent
-    corners)."""
+    corners), its rank written with ``ranks`` (a language's letters, 2..A)."""
     rank_index, suit = card % 13, card // 13 & 3  # & 3: a twin (big fool) too
     big = size * _EMOJI_SCALE
     image = Image.new("RGBA", (big, big), _CLEAR)
@@ -178,7 +184,7 @@ def emoji_face(card: int, *, trump: bool = False, size: int = EMOJI_SIZE) -> Ima
     inset = edge_width + round(3 * k)
     left, top, right, bottom = box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset
     middle = top + (bottom - top) * 0.48
-    rank = RANK_LABELS[rank_index]
+    rank = ranks[rank_index]
     _fit_text(draw, rank, (left, top, right, round(middle)), colour, round(58 * k))
     _fit_text(draw, SUIT_SYMBOLS[suit], (left, round(middle), right, bottom), colour, round(64 * k))
     if trump:

@@ -6,9 +6,10 @@ permission, which is why cards use them rather than server emojis.
 
 Sync on start, in the background (:meth:`CardEmojis.sync`):
 
-* every face is drawn by :mod:`bot.cardart.cardart` in an executor thread (105 pictures are CPU
-work
-  that must not stall the gateway);
+* every face is drawn by :mod:`bot.cardart.cardart` in an executor thread (137 pictures are
+  CPU work that must not stall the gateway): the 52 faces plain and trump, the back, and the
+  16 court cards again, plain and trump, in each language whose rank letters differ
+  (``dk_ruQs_…`` shows «Д»), so an emoji never contradicts the letter beside it;
 * each emoji's name carries a hash of its PNG bytes (``dk_As_3f9a1c0b``, trump variant
   ``dk_tAs_…``, back ``dk_back_…``), so one list call tells what exists: a face is uploaded
   only if no emoji of that exact name exists, i.e. on the first start or after the drawing
@@ -33,13 +34,16 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 import aiohttp
 import discord
 
 from engine.cards import CARDS, PACK, Card
 
+from ..i18n import SUPPORTED_LOCALES, LocaleLike, normalize_locale
 from . import cardart
+from .labels import LATIN_RANKS, rank_labels
 
 __all__ = [
     "BACK_KEY",
@@ -48,6 +52,8 @@ __all__ = [
     "EmojiSpec",
     "card_key",
     "is_own_emoji_name",
+    "letter_sets",
+    "letters_of",
     "registry",
     "wanted_emojis",
 ]
@@ -61,14 +67,35 @@ BACK_KEY = "back"
 HASH_LENGTH = 8
 #: Seconds to wait before trying a failed sync again (see :meth:`CardEmojis.sync`).
 RETRY_DELAYS = (60.0, 600.0, 3600.0)
-_OWN_NAME = re.compile(rf"dk_(?:back|t?[2-9TJQKA][cdhs])_[0-9a-f]{{{HASH_LENGTH}}}")
+_OWN_NAME = re.compile(rf"dk_(?:back|t?(?:[a-z]{{2}})?[2-9TJQKA][cdhs])_[0-9a-f]{{{HASH_LENGTH}}}")
+#: Index of the jack in the rank labels (2..A): the court cards, whose letters differ by
+#: language (В Д К Т in Russian), start here.
+_COURT_FROM = 9
 
 
-def card_key(card: Card, trump: bool = False) -> str:
-    """Registry key of a face: card notation, ``t`` in front for the trump variant. A second
-    pack's twin (big fool) has its first-pack card's face and emoji."""
+@cache
+def letter_sets() -> dict[str, tuple[str, ...]]:
+    """The languages whose rank letters are not the Latin J Q K A, with their letters: each
+    gets its own court-card emojis, so a Russian reader's «Д♠» button shows a «Д» face."""
+    return {loc: labels for loc in SUPPORTED_LOCALES if (labels := rank_labels(loc)) != LATIN_RANKS}
+
+
+def letters_of(locale: LocaleLike, local_ranks: bool = True) -> str:
+    """The face set a reader sees: '' (Latin letters) or a language code of
+    :func:`letter_sets`."""
+    if locale is None or not local_ranks:
+        return ""
+    loc = normalize_locale(locale)
+    return loc if loc in letter_sets() else ""
+
+
+def card_key(card: Card, trump: bool = False, letters: str = "") -> str:
+    """Registry key of a face: card notation, a language code in front for a court card in
+    that language's letters, ``t`` in front of all for the trump variant. A second pack's
+    twin (big fool) has its first-pack card's face and emoji."""
     face = card.face
-    return f"t{face}" if trump else str(face)
+    court = letters if letters and int(face) % 13 >= _COURT_FROM else ""
+    return f"{'t' if trump else ''}{court}{face}"
 
 
 def is_own_emoji_name(name: str) -> bool:
@@ -91,12 +118,20 @@ def _spec(key: str, image: bytes) -> EmojiSpec:
 
 
 def wanted_emojis() -> list[EmojiSpec]:
-    """Every face of the 52-card pack, plain and trump, and the back (105 emojis).
+    """Every face of the 52-card pack, plain and trump, the court cards again in each
+    language's own letters (16 plain and trump faces per language), and the back.
 
     Blocking CPU work: call it in an executor."""
     faces = CARDS[:PACK]  # a second pack's twin (big fool) shows its first-pack card's face
     specs = [_spec(card_key(c), cardart.face_png(c)) for c in faces]
     specs += [_spec(card_key(c, True), cardart.face_png(c, trump=True)) for c in faces]
+    court = [c for c in faces if int(c) % 13 >= _COURT_FROM]
+    for letters, ranks in letter_sets().items():
+        for trump in (False, True):
+            specs += [
+                _spec(card_key(c, trump, letters), cardart.face_png(c, trump=trump, ranks=ranks))
+                for c in court
+            ]
     specs.append(_spec(BACK_KEY, cardart.back_png()))
     return specs
 
@@ -127,16 +162,32 @@ class CardEmojis:
     def set(self, emojis: dict[str, discord.PartialEmoji]) -> None:
         self._emojis = dict(emojis)
 
-    def card(self, card: Card, trump: bool = False) -> discord.PartialEmoji | None:
-        """The emoji for a face (``trump``: the card's suit is trumps), or None for text."""
-        return self._emojis.get(card_key(card, trump))
+    def card(
+        self,
+        card: Card,
+        trump: bool = False,
+        locale: LocaleLike = None,
+        *,
+        local_ranks: bool = True,
+    ) -> discord.PartialEmoji | None:
+        """The emoji for a face (``trump``: the card's suit is trumps) with the rank letters
+        a reader of ``locale`` sees (:func:`bot.cardart.labels.card_label`), or None for
+        text."""
+        return self._emojis.get(card_key(card, trump, letters_of(locale, local_ranks)))
 
     def back(self) -> discord.PartialEmoji | None:
         return self._emojis.get(BACK_KEY)
 
-    def markdown(self, card: Card, trump: bool = False) -> str | None:
+    def markdown(
+        self,
+        card: Card,
+        trump: bool = False,
+        locale: LocaleLike = None,
+        *,
+        local_ranks: bool = True,
+    ) -> str | None:
         """``<:dk_As_3f9a1c0b:123…>`` for message text, or None."""
-        emoji = self.card(card, trump)
+        emoji = self.card(card, trump, locale, local_ranks=local_ranks)
         return str(emoji) if emoji is not None else None
 
     async def sync(self, client: discord.Client) -> SyncReport | None:

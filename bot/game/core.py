@@ -142,6 +142,7 @@ class _ServiceCore:
             )
             session.timer_seconds = settings.turn_timer_seconds
             session.takeover_difficulty = settings.default_ai_difficulty
+            session.local_ranks = settings.local_ranks
             for seat in session.seats:
                 if seat.left:
                     seat.difficulty = settings.default_ai_difficulty
@@ -157,19 +158,23 @@ class _ServiceCore:
         if period not in LEADERBOARD_PERIODS or sort not in LEADERBOARD_SORTS:
             raise ServiceError("leaderboard.bad_period")
 
-    async def forfeits(self, guild_id: int) -> list[st.Forfeit]:
-        return await self.storage.list_forfeits(guild_id)
+    async def forfeits(self, guild_id: int, locale: str) -> list[st.Forfeit]:
+        """The server's dares; the built-in ones in ``locale`` (the reader's)."""
+        return await self.storage.list_forfeits(guild_id, locale)
 
-    async def add_forfeit(self, guild_id: int, text: str) -> int:
-        """Append a forfeit; returns its number in the list."""
+    async def add_forfeit(self, guild_id: int, text: str, locale: str) -> int:
+        """Append a forfeit; returns its number in the list. The first edit keeps the
+        built-in dares in ``locale``, the server's language, as the server's own."""
         try:
-            await self.storage.add_forfeit(guild_id, text)
+            await self.storage.add_forfeit(guild_id, text, locale=locale)
         except ValueError:
             raise ServiceError("forfeits.too_long", max=FORFEIT_MAX_LENGTH) from None
         return len(await self.storage.list_forfeits(guild_id))
 
-    async def remove_forfeit(self, guild_id: int, number: int) -> str:
-        removed = await self.storage.remove_forfeit(guild_id, number)
+    async def remove_forfeit(self, guild_id: int, number: int, locale: str) -> str:
+        """Remove dare ``number``; a first edit keeps the rest in ``locale`` as for
+        :meth:`add_forfeit`."""
+        removed = await self.storage.remove_forfeit(guild_id, number, locale=locale)
         if removed is None:
             raise ServiceError("forfeits.not_found", number=number)
         return removed.text
@@ -382,6 +387,7 @@ class _ServiceCore:
             out_groups=stored.out_groups,
             record_t0=stored.record_t0,
             takeover_difficulty=settings.default_ai_difficulty,
+            local_ranks=settings.local_ranks,
             series=Series.from_json(row.options.get("series")),
         )
         session.events.extend(stored.events)

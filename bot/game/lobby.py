@@ -455,6 +455,7 @@ class _LobbyFlow(_PlayFlow):
                 locale=info.locale,
                 timer_seconds=settings.turn_timer_seconds,
                 takeover_difficulty=settings.default_ai_difficulty,
+                local_ranks=settings.local_ranks,
                 series=info.series,
                 hints_everywhere=records.hints_everywhere,
             )

@@ -186,6 +186,9 @@ class GameSession:
     #: The server offers hints in every game, not only against computers (``/durak records``);
     #: the service keeps it current as it reads and writes the server's record settings.
     hints_everywhere: bool = False
+    #: Card ranks in each reader's letters (the server's ``/durak settings ranks``); False
+    #: keeps the Latin J Q K A in every language.
+    local_ranks: bool = True
     #: Expired turns in a row per seat (reset by the player's own move).
     strikes: dict[int, int] = field(default_factory=dict)
     #: The half-time reminder of the current turn went out.

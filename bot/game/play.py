@@ -436,7 +436,9 @@ class _PlayFlow(_ServiceCore):
         fools = tuple(s for s in losers if session.seats[s].user_id is not None)
         text = None
         if fools:
-            text = await self.storage.pick_forfeit(session.guild_id, self._forfeit_rng)
+            text = await self.storage.pick_forfeit(
+                session.guild_id, self._forfeit_rng, locale=session.locale
+            )
         entries = []
         for s in session.seats:
             if s.user_id is None:

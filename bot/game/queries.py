@@ -81,6 +81,7 @@ class _Queries(_ServiceCore):
         all_channels: bool | None = None,
         min_games: int | None = None,
         cross_server: bool | None = None,
+        local_ranks: bool | None = None,
     ) -> Configured:
         """Save what ``/durak settings`` was given: ``language`` 'auto' follows the server's
         Discord language; ``options`` are house rules (None values left alone);
@@ -102,6 +103,8 @@ class _Queries(_ServiceCore):
             changes["default_ai_difficulty"] = difficulty
         if preset is not None:
             changes["default_preset"] = preset
+        if local_ranks is not None:
+            changes["local_ranks"] = local_ranks
         house = dict(current.default_options)
         house.update({k: v for k, v in (options or {}).items() if v is not None})
         if house != current.default_options:

@@ -91,6 +91,8 @@ class Replay:
     steps: list[Step]
     #: Step indices at which a bout begins (the jump list).
     bouts: list[int]
+    #: The server's rank letters (``/durak settings ranks``): True, each reader's own.
+    local_ranks: bool = True
 
     def session_at(self, index: int, locale: str) -> GameSession:
         """A session holding step ``index``'s position, for the table renderers."""
@@ -107,6 +109,7 @@ class Replay:
             seed=0,
             version=index + 1,
             locale=locale,
+            local_ranks=self.local_ranks,
         )
         session.events.extend(step.events)
         if step.game.result is not None:
@@ -189,7 +192,9 @@ class _ReplayFlow(_ServiceCore):
             for s in seat_rows
         ]
         try:
-            return build_replay(game_id, guild_id, preset, seats, row.text)
+            replay = build_replay(game_id, guild_id, preset, seats, row.text)
         except RecordError:
             log.warning("game %d: its record does not replay", game_id, exc_info=True)
             raise ServiceError("replay.damaged", game_id=game_id) from None
+        replay.local_ranks = (await storage.get_guild_settings(guild_id)).local_ranks
+        return replay

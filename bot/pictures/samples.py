@@ -18,10 +18,25 @@ from engine import PRESETS, ActionKind, Game, RuleSet
 
 from ..game.models import GameSession, LobbyInfo, PublicEvent, SeatInfo, public_events
 
-__all__ = ["NAMES", "STAGES", "sample_game", "sample_lobby", "sample_session", "session_of"]
+__all__ = [
+    "NAMES",
+    "PLAIN_NAMES",
+    "STAGES",
+    "plain_names",
+    "sample_game",
+    "sample_lobby",
+    "sample_session",
+    "session_of",
+]
 
 STAGES = ("attack", "defence", "transfer", "pickup", "end")
 NAMES = ("Alice", "Борис", "Carol 🎲", "Дмитрий Константинопольский-Длинный", "Eve", "Фёдор")
+#: Names a reader of each language expects at a table: the help picture shows a game as a
+#: player of that language would see one, not the stress test of :data:`NAMES`.
+PLAIN_NAMES: dict[str, tuple[str, ...]] = {
+    "en": ("Alice", "Bob", "Carol", "Dave", "Eve", "Frank"),
+    "ru": ("Алиса", "Борис", "Вера", "Глеб", "Даша", "Егор"),
+}
 
 _WEIGHTS = {
     ActionKind.PASS: 0.6,
@@ -40,6 +55,15 @@ def _seats(players: int, computers: int) -> list[SeatInfo]:
         else:
             seats.append(SeatInfo(i, NAMES[i], 1000 + i, None))
     return seats
+
+
+def plain_names(session: GameSession, locale: str) -> GameSession:
+    """``session`` with its human seats renamed to :data:`PLAIN_NAMES` of ``locale``."""
+    names = PLAIN_NAMES.get(locale, PLAIN_NAMES["en"])
+    for seat in session.seats:
+        if seat.user_id is not None:
+            seat.name = names[seat.seat % len(names)]
+    return session
 
 
 def _moment(stage: str, need: int) -> Callable[[Game, ActionKind | None], bool]:

@@ -237,5 +237,5 @@ def table_scene(session: GameSession, now: float | None = None) -> Scene:
         banner=banner,
         last_played=last_played(session),
         time_left=_time_left(session, now, loc),
-        ranks=rank_labels(loc),
+        ranks=rank_labels(loc, local_ranks=session.local_ranks),
     )

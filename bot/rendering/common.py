@@ -65,7 +65,7 @@ def card_face(
 
     The notation stays next to the picture: screen readers read it, and it is the whole card
     whenever emojis are unavailable. Cards of the ``trump`` suit get the trump face."""
-    emoji = card_emojis.markdown(card, card.suit == trump)
+    emoji = card_emojis.markdown(card, card.suit == trump, locale, local_ranks=local_ranks)
     text = card_text(card, locale, local_ranks=local_ranks)
     return f"{emoji} {text}" if emoji else text
 

@@ -106,7 +106,9 @@ def final_hands(session: GameSession, locale: str) -> list[str]:
             "announce.hand_line",
             locale,
             name=seat_name(seat, locale),
-            cards=cards_text(game.hand(seat.seat), game.trump, locale),
+            cards=cards_text(
+                game.hand(seat.seat), game.trump, locale, local_ranks=session.local_ranks
+            ),
         )
         for seat in session.seats
         if game.hand_size(seat.seat)

@@ -237,6 +237,10 @@ def settings_embed(settings: GuildSettings, locale: str) -> discord.Embed:
         ("settings.use_threads", t("common.yes" if settings.use_threads else "common.no", locale)),
         ("settings.done", t(f"settings.done.{done_style(options)}", locale)),
         ("settings.pictures", t("common.on" if settings.pictures else "common.off", locale)),
+        (
+            "settings.ranks",
+            t(f"cmd.choice.ranks.{'local' if settings.local_ranks else 'latin'}", locale),
+        ),
         ("settings.default_ai", t(f"difficulty.{settings.default_ai_difficulty}", locale)),
         ("settings.lobby_idle", idle),
         ("settings.allowed_channels", channels),

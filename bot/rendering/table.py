@@ -34,13 +34,15 @@ from .common import (
 from .result import cancelled_text, result_text, session_tally
 
 
-def _trump_line(obs: Observation, locale: str) -> str:
+def _trump_line(obs: Observation, locale: str, local_ranks: bool = True) -> str:
     if obs.trump == NO_TRUMP:
         return t("table.no_trump", locale)
     card = obs.trump_card
     # double-trump fool: the turned-up card shows one seat's trump, maybe not this seat's
     if obs.trump_card_in_talon and card is not None and card.suit == obs.trump:
-        return t("table.trump", locale, card=card_face(card, obs.trump, locale))
+        return t(
+            "table.trump", locale, card=card_face(card, obs.trump, locale, local_ranks=local_ranks)
+        )
     return t("table.trump_suit", locale, suit=suit_text(obs.trump, locale))
 
 
@@ -95,13 +97,15 @@ def _variant_lines(session: GameSession, obs: Observation, locale: str) -> list[
     return lines
 
 
-def _pairs(obs: Observation, locale: str) -> str:
+def _pairs(obs: Observation, locale: str, local_ranks: bool = True) -> str:
     if not obs.table:
         return t("table.field_empty", locale)
 
     def build(emoji: bool) -> str:
         def face(card: Card) -> str:
-            return card_face(card, obs.trump, locale) if emoji else card_text(card, locale)
+            if emoji:
+                return card_face(card, obs.trump, locale, local_ranks=local_ranks)
+            return card_text(card, locale, local_ranks=local_ranks)
 
         lines = []
         for i, (attack, defence) in enumerate(obs.table):
@@ -192,8 +196,12 @@ def event_line(
     name = _who(session, ev.seat, locale)
     trump = session.game.trump
 
+    ranks = session.local_ranks
+
     def face(card: Card) -> str:
-        return card_face(card, trump, locale) if emoji else card_text(card, locale)
+        if emoji:
+            return card_face(card, trump, locale, local_ranks=ranks)
+        return card_text(card, locale, local_ranks=ranks)
 
     cards = " ".join(face(c) for c in ev.cards)
     k = ev.kind
@@ -254,17 +262,22 @@ def event_line(
     if k == "trump_change" and ev.cards:
         return t("event.trump_change", locale, suit=suit_text(ev.cards[0].suit, locale))
     if k == "conceal" and ev.cards:  # the public event carries the attack card only
-        return t("event.conceal", locale, name=name, attack=card_text(ev.cards[0], locale))
+        return t("event.conceal", locale, name=name, attack=face(ev.cards[0]))
     if k == "accept":
         return t("event.accept", locale, name=name)
     if k == "challenge":
         return t("event.challenge", locale, name=name)
     if k == "reveal" and len(ev.cards) == 2:
         key = "event.reveal_true" if ev.amount else "event.reveal_lie"
-        attack, card = (card_text(c, locale) for c in ev.cards)
+        attack, card = (card_text(c, locale, local_ranks=ranks) for c in ev.cards)
         return t(key, locale, attack=attack, card=card)
     if k == "blind_miss" and ev.cards:
-        return t("event.blind_miss", locale, name=name, card=card_text(ev.cards[0], locale))
+        return t(
+            "event.blind_miss",
+            locale,
+            name=name,
+            card=card_text(ev.cards[0], locale, local_ranks=ranks),
+        )
     if k == "swap_hands":
         return t("event.swap_hands", locale, name=name, target=_who(session, ev.target, locale))
     if k == "out":
@@ -311,7 +324,7 @@ def table_embed(session: GameSession) -> discord.Embed:
         ),
         colour=COLOUR_OVER if over else COLOUR_TABLE,
     )
-    status = [_trump_line(obs, loc)]
+    status = [_trump_line(obs, loc, session.local_ranks)]
     back = card_emojis.back()
     status.append(
         (f"{back} " if back is not None else "") + t("table.talon", loc, count=obs.talon_count)
@@ -357,7 +370,9 @@ def table_embed(session: GameSession) -> discord.Embed:
             )
     embed.add_field(name=t("table.players", loc), value="\n".join(seat_lines), inline=False)
     if not over:
-        embed.add_field(name=t("table.field", loc), value=_pairs(obs, loc), inline=False)
+        embed.add_field(
+            name=t("table.field", loc), value=_pairs(obs, loc, session.local_ranks), inline=False
+        )
     if session.deadline is not None and not over:
         embed.add_field(
             name=t("table.timer", loc),
@@ -449,6 +464,7 @@ def hand_embed(
     decision needs at a glance: trump and talon, each other hand's size (partners apart),
     the last move, the time left (a live Discord timestamp), and one true sentence of what
     the seat may do now."""
+    ranks = session.local_ranks
     held = obs.hand_sizes[obs.seat] if 0 <= obs.seat < len(obs.hand_sizes) else 0
     blind = held > 0 and not obs.hand_mask  # reverse fool: the others' cards, not your own
     if blind:
@@ -456,9 +472,9 @@ def hand_embed(
     elif obs.hand:
         description = _fitting(
             lambda emoji: (
-                cards_face(obs.hand, obs.trump, locale, sort=True)
+                cards_face(obs.hand, obs.trump, locale, sort=True, local_ranks=ranks)
                 if emoji
-                else cards_text(obs.hand, obs.trump, locale)
+                else cards_text(obs.hand, obs.trump, locale, local_ranks=ranks)
             ),
             EMBED_DESCRIPTION - 200,
         )
@@ -468,7 +484,7 @@ def hand_embed(
         picked = (
             " ".join(f"#{int(c) + 1}" for c in selected)
             if blind
-            else cards_text(selected, obs.trump, locale)
+            else cards_text(selected, obs.trump, locale, local_ranks=ranks)
         )
         description += "\n" + t("hand.selected", locale, cards=picked)
     embed = discord.Embed(
@@ -480,7 +496,10 @@ def hand_embed(
                 "hand.other_hand",
                 locale,
                 name=_who(session, s, locale),
-                cards=cards_text(sorted(bits(obs.known_masks[s])), obs.trump, locale) or "—",
+                cards=cards_text(
+                    sorted(bits(obs.known_masks[s])), obs.trump, locale, local_ranks=ranks
+                )
+                or "—",
             )
             for s in range(len(obs.hand_sizes))
             if s != obs.seat and obs.hand_sizes[s]
@@ -492,7 +511,7 @@ def hand_embed(
         if obs.talon_count
         else t("table.talon_empty", locale)
     )
-    lines = [f"{_trump_line(obs, locale)} · {talon}", *_variant_lines(session, obs, locale)]
+    lines = [f"{_trump_line(obs, locale, ranks)} · {talon}", *_variant_lines(session, obs, locale)]
     lines += _others_lines(session, obs, locale)
     last = _last_move(session, locale)
     if last:
@@ -523,7 +542,7 @@ def hand_embed(
         value="\n".join(lines)[:EMBED_FIELD_VALUE],
         inline=False,
     )
-    embed.add_field(name=t("table.field", locale), value=_pairs(obs, locale), inline=False)
+    embed.add_field(name=t("table.field", locale), value=_pairs(obs, locale, ranks), inline=False)
     embed.set_footer(text=t("table.footer", locale, game_id=session.game_id))
     return embed
 

@@ -8,51 +8,49 @@ from __future__ import annotations
 
 import random
 
+from ..i18n import SUPPORTED_LOCALES, catalog
 from .dialect import Connection
 from .rows import Forfeit
 from .settings import GuildSettingsStorage
 
-__all__ = ["DEFAULT_FORFEITS", "ForfeitStorage"]
+__all__ = ["DEFAULT_FORFEITS", "ForfeitStorage", "default_forfeits"]
+
+
+def default_forfeits(locale: str) -> tuple[str, ...]:
+    """The built-in dares in one language, from the catalogues (``forfeits.default.N``), so a
+    translator edits them with every other text and each language has the same list."""
+    texts = catalog(locale)
+    count = sum(1 for key in texts if key.startswith("forfeits.default."))
+    return tuple(texts[f"forfeits.default.{n}"] for n in range(1, count + 1))
+
 
 DEFAULT_FORFEITS: dict[str, tuple[str, ...]] = {
-    "en": (
-        "Change your nickname to “Fool” for an hour.",
-        "Compliment every player of this game.",
-        "Tell a joke in the chat.",
-        "Use only emoji in your next five messages.",
-        "Set a profile status chosen by the winner for one hour.",
-        "Sing (or type out) a verse of any song.",
-        "Write a three-line poem about the trump suit.",
-    ),
-    "ru": (
-        "Смени ник на «Дурак» на один час.",
-        "Сделай комплимент каждому игроку этой партии.",
-        "Расскажи анекдот в чате.",
-        "Следующие пять сообщений пиши только эмодзи.",
-        "Поставь статус, который выберет победитель, на один час.",
-        "Спой (или напиши) куплет любой песни.",
-        "Сочини трёхстишие про козырную масть.",
-    ),
+    loc: default_forfeits(loc) for loc in SUPPORTED_LOCALES
 }
 
 
 class ForfeitStorage(GuildSettingsStorage):
     """Forfeit operations of :class:`~bot.storage.store.Storage`."""
 
-    async def list_forfeits(self, guild_id: int) -> list[Forfeit]:
-        """The guild's forfeits in display order (1-based positions used by remove)."""
+    async def list_forfeits(self, guild_id: int, locale: str | None = None) -> list[Forfeit]:
+        """The guild's forfeits in display order (1-based positions used by remove); a guild
+        that never edited them gets the built-in list in ``locale``, the language of the
+        message that shows them (None: the language the guild picked, else English)."""
         async with self._read() as conn:
-            return await self._list_forfeits(conn, guild_id)
+            return await self._list_forfeits(conn, guild_id, locale)
 
     @classmethod
-    async def _list_forfeits(cls, conn: Connection, guild_id: int) -> list[Forfeit]:
+    async def _list_forfeits(
+        cls, conn: Connection, guild_id: int, locale: str | None = None
+    ) -> list[Forfeit]:
         async with conn.execute(
             "SELECT forfeits_customised, locale FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         ) as cur:
             row = await cur.fetchone()
         if row is None or not row["forfeits_customised"]:
-            locale = row["locale"] if row is not None else "en"
+            if locale not in DEFAULT_FORFEITS:
+                locale = row["locale"] if row is not None else "en"
             return [Forfeit(None, text, True) for text in DEFAULT_FORFEITS[locale]]
         async with conn.execute(
             "SELECT id, text FROM forfeits WHERE guild_id = ? ORDER BY id", (guild_id,)
@@ -60,9 +58,13 @@ class ForfeitStorage(GuildSettingsStorage):
             return [Forfeit(r["id"], r["text"]) async for r in cur]
 
     @staticmethod
-    async def _materialise_forfeits(conn: Connection, guild_id: int, ts: float) -> None:
-        """Copy the defaults into the table on the first edit, so editing one item keeps the
-        rest and an emptied list stays empty instead of reverting to the defaults."""
+    async def _materialise_forfeits(
+        conn: Connection, guild_id: int, ts: float, locale: str | None = None
+    ) -> None:
+        """Copy the defaults (in ``locale``, else the guild's picked language) into the table
+        on the first edit, so editing one item keeps the rest and an emptied list stays
+        empty instead of reverting to the defaults. From then on they stay as written."""
+        locale = locale if locale in DEFAULT_FORFEITS else None
         await conn.execute(
             "INSERT INTO guild_settings (guild_id) VALUES (?) ON CONFLICT DO NOTHING", (guild_id,)
         )
@@ -76,20 +78,22 @@ class ForfeitStorage(GuildSettingsStorage):
             return
         await conn.executemany(
             "INSERT INTO forfeits (guild_id, text, created_at) VALUES (?, ?, ?)",
-            [(guild_id, text, ts) for text in DEFAULT_FORFEITS[row["locale"]]],
+            [(guild_id, text, ts) for text in DEFAULT_FORFEITS[locale or row["locale"]]],
         )
         await conn.execute(
             "UPDATE guild_settings SET forfeits_customised = 1 WHERE guild_id = ?", (guild_id,)
         )
 
-    async def add_forfeit(self, guild_id: int, text: str, *, now: float | None = None) -> Forfeit:
+    async def add_forfeit(
+        self, guild_id: int, text: str, *, now: float | None = None, locale: str | None = None
+    ) -> Forfeit:
         """Append a forfeit (1-200 characters after trimming)."""
         text = text.strip()
         if not 1 <= len(text) <= 200:
             raise ValueError("forfeit text must be 1-200 characters")
         ts = self._now(now)
         async with self._settings_transaction(guild_id) as conn:
-            await self._materialise_forfeits(conn, guild_id, ts)
+            await self._materialise_forfeits(conn, guild_id, ts, locale)
             forfeit_id = await conn.insert_returning_id(
                 "INSERT INTO forfeits (guild_id, text, created_at) VALUES (?, ?, ?)",
                 (guild_id, text, ts),
@@ -98,7 +102,7 @@ class ForfeitStorage(GuildSettingsStorage):
             return Forfeit(forfeit_id, text)
 
     async def remove_forfeit(
-        self, guild_id: int, position: int, *, now: float | None = None
+        self, guild_id: int, position: int, *, now: float | None = None, locale: str | None = None
     ) -> Forfeit | None:
         """Remove the forfeit at 1-based ``position`` of :meth:`list_forfeits`.
 
@@ -107,7 +111,7 @@ class ForfeitStorage(GuildSettingsStorage):
         """
         ts = self._now(now)
         async with self._settings_transaction(guild_id) as conn:
-            await self._materialise_forfeits(conn, guild_id, ts)
+            await self._materialise_forfeits(conn, guild_id, ts, locale)
             items = await self._list_forfeits(conn, guild_id)
             if not 1 <= position <= len(items):
                 return None
@@ -124,9 +128,12 @@ class ForfeitStorage(GuildSettingsStorage):
                 (guild_id,),
             )
 
-    async def pick_forfeit(self, guild_id: int, rng: random.Random | None = None) -> str | None:
-        """A random forfeit text, or None when the guild emptied its list (feature off)."""
-        items = await self.list_forfeits(guild_id)
+    async def pick_forfeit(
+        self, guild_id: int, rng: random.Random | None = None, *, locale: str | None = None
+    ) -> str | None:
+        """A random forfeit text (a built-in one in ``locale``), or None when the guild
+        emptied its list (feature off)."""
+        items = await self.list_forfeits(guild_id, locale)
         if not items:
             return None
         return (rng or random).choice(items).text

@@ -210,6 +210,8 @@ class GuildSettings:
     pictures: bool = True
     #: False until the guild sets ``threads`` itself.
     threads_explicit: bool = False
+    #: Card ranks in each reader's letters (В Д К Т in Russian); False keeps J Q K A.
+    local_ranks: bool = True
 
     def channel_allowed(self, channel_id: int) -> bool:
         """None means no restriction, which is the friendlier default for a new guild."""

@@ -34,6 +34,7 @@ def _settings_from_row(row: Row, default_threads: bool = True) -> GuildSettings:
         locale_explicit=(bool(row["locale_explicit"]) if "locale_explicit" in keys else False),
         pictures=(bool(row["table_pictures"]) if "table_pictures" in keys else True),
         threads_explicit=threads_explicit,
+        local_ranks=(bool(row["local_ranks"]) if "local_ranks" in keys else True),
     )
 
 
@@ -118,8 +119,8 @@ class GuildSettingsStorage(StorageCore):
             await conn.execute(
                 "INSERT INTO guild_settings (guild_id, locale, default_preset, default_options,"
                 " turn_timer_seconds, use_threads, default_ai_difficulty, allowed_channel_ids,"
-                " locale_explicit, table_pictures, threads_explicit)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " locale_explicit, table_pictures, threads_explicit, local_ranks)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET locale = excluded.locale,"
                 " default_preset = excluded.default_preset,"
                 " default_options = excluded.default_options,"
@@ -129,7 +130,8 @@ class GuildSettingsStorage(StorageCore):
                 " allowed_channel_ids = excluded.allowed_channel_ids,"
                 " locale_explicit = excluded.locale_explicit,"
                 " table_pictures = excluded.table_pictures,"
-                " threads_explicit = excluded.threads_explicit",
+                " threads_explicit = excluded.threads_explicit,"
+                " local_ranks = excluded.local_ranks",
                 (
                     guild_id,
                     settings.locale,
@@ -142,6 +144,7 @@ class GuildSettingsStorage(StorageCore):
                     int(settings.locale_explicit),
                     int(settings.pictures),
                     int(settings.threads_explicit),
+                    int(settings.local_ranks),
                 ),
             )
         return settings

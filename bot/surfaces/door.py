@@ -9,9 +9,10 @@ import logging
 import discord
 
 from ..game.errors import ServiceError
-from ..i18n import pick_locale, t
+from ..i18n import t
 from .answers import log_lost_answer
 from .interactions import error_text, reply_ephemeral
+from .language import reader_locale
 
 __all__ = ["_Guarded", "_Malformed"]
 
@@ -42,9 +43,7 @@ class _Guarded:
         except Exception:
             log.exception("component %s (%s) failed", type(self).__name__, self.rest)
             try:
-                await reply_ephemeral(
-                    interaction, t("error.internal", pick_locale(interaction.locale, None))
-                )
+                await reply_ephemeral(interaction, t("error.internal", reader_locale(interaction)))
             except Exception:
                 log.exception("could not even apologise for %s", self.rest)
 
@@ -54,10 +53,8 @@ class _Guarded:
     async def refuse(self, interaction: discord.Interaction, err: ServiceError) -> None:
         """The answer to a refusal: privately, in the user's language (hand items redraw
         the hand with the reason instead)."""
-        await reply_ephemeral(interaction, error_text(err, pick_locale(interaction.locale, None)))
+        await reply_ephemeral(interaction, error_text(err, reader_locale(interaction)))
 
     async def malformed(self, interaction: discord.Interaction) -> None:
         log.warning("malformed custom_id %r from %s", self.rest, interaction.user.id)
-        await reply_ephemeral(
-            interaction, t("error.malformed_id", pick_locale(interaction.locale, None))
-        )
+        await reply_ephemeral(interaction, t("error.malformed_id", reader_locale(interaction)))

@@ -18,9 +18,9 @@ import discord
 from engine import Card
 
 from ..game.models import GameSession
-from ..i18n import pick_locale
 from .answers import update_message
 from .hand_controls import controls
+from .language import reader_locale
 
 
 class DrawHand(Protocol):
@@ -84,7 +84,7 @@ async def edit_hand(
     note: str | None = None,
 ) -> None:
     """Redraw the clicked hand message in place."""
-    locale = pick_locale(interaction.locale, session.locale)
+    locale = reader_locale(interaction, session.locale)
     draw = draw_hand(interaction)
     content, embed, view = draw(session, seat, locale, selection=selection, note=note)
     shown = controls(session.game.observation(seat), selection).selection
@@ -100,7 +100,7 @@ async def edit_hand(
 
 async def send_hand(interaction: discord.Interaction, session: GameSession, seat: int) -> None:
     """A fresh ephemeral hand message (from the table button or /durak hand)."""
-    locale = pick_locale(interaction.locale, session.locale)
+    locale = reader_locale(interaction, session.locale)
     content, embed, view = draw_hand(interaction)(session, seat, locale)
     track(interaction, session, locale, new_message=True)
     await interaction.response.send_message(content=content, embed=embed, view=view, ephemeral=True)

@@ -33,7 +33,7 @@ from ..discord_limits import (
 from ..game.errors import HandClosed, ServiceError, StaleAction
 from ..game.models import GameSession
 from ..game.turns import parse_action
-from ..i18n import pick_locale, t
+from ..i18n import t
 from ..rendering.common import card_text, cards_text
 from ..rendering.result import result_text
 from .answers import acknowledge, on_public_message, update_message
@@ -47,6 +47,7 @@ from .interactions import (
     error_text,
     reply_ephemeral,
 )
+from .language import reader_locale
 from .typed_items import CARDS, GAME, PART, VERSION, _TypedItem
 
 log = logging.getLogger(__name__)
@@ -139,7 +140,7 @@ class _GameItem(_TypedItem):
         session, seat = await _service(interaction).require_player(
             self.game_id, interaction.user.id
         )
-        locale = pick_locale(interaction.locale, session.locale)
+        locale = reader_locale(interaction, session.locale)
         draw = draw_hand(interaction)
         content, embed, view = draw(session, seat, locale, note=t("hand.public_click", locale))
         await interaction.response.send_message(
@@ -151,7 +152,7 @@ class _GameItem(_TypedItem):
         service = _service(interaction)
         session = await service.act(self.game_id, interaction.user.id, self.version, move)
         seat = session.seat_of(interaction.user.id)
-        locale = pick_locale(interaction.locale, session.locale)
+        locale = reader_locale(interaction, session.locale)
         if session.finished or seat is None:
             # This very move ended the game: say so (a refused click says something else).
             text = t("hand.move_ended_game", locale)
@@ -205,9 +206,7 @@ class _HandItem(_GameItem):
 
     async def refuse(self, interaction: discord.Interaction, err: ServiceError) -> None:
         if on_public_message(interaction):
-            await reply_ephemeral(
-                interaction, error_text(err, pick_locale(interaction.locale, None))
-            )
+            await reply_ephemeral(interaction, error_text(err, reader_locale(interaction)))
             return
         service = _service(interaction)
         user_id = interaction.user.id
@@ -219,12 +218,12 @@ class _HandItem(_GameItem):
         found = service.find_player(self.game_id, user_id)
         session, seat = found if found is not None else (None, -1)
         if session is None or session.finished or isinstance(err, HandClosed):
-            locale = pick_locale(interaction.locale, session.locale if session else None)
+            locale = reader_locale(interaction, session.locale if session else None)
             await update_message(
                 interaction, content=error_text(err, locale), embed=None, view=None
             )
             return
-        locale = pick_locale(interaction.locale, session.locale)
+        locale = reader_locale(interaction, session.locale)
         await edit_hand(interaction, session, seat, note=error_text(err, locale))
 
     async def tap_card(
@@ -390,20 +389,30 @@ class CardSelect(
         row: int | None = None,
         *,
         rest: str | None = None,
+        local_ranks: bool = True,
     ) -> None:
         self.rest = rest if rest is not None else f"{game_id}:{version}:{selection}:{index}"
         chosen = set(_card_list(selection) or [])
         options = [
             discord.SelectOption(
-                label=_unit_label(tp.card, blind, str(tp.card) in chosen, locale),
+                label=_unit_label(tp.card, blind, str(tp.card) in chosen, locale, local_ranks),
                 value=str(tp.card),
-                emoji=_unit_emoji(tp.card, blind, obs) if obs is not None else None,
+                emoji=(
+                    _unit_emoji(tp.card, blind, obs, locale, local_ranks)
+                    if obs is not None
+                    else None
+                ),
             )
             for tp in taps[:SELECT_OPTIONS]
         ] or [discord.SelectOption(label="-", value="-")]
         first, last = (taps[0].card, taps[-1].card) if taps else (None, None)
         placeholder = (
-            t("hand.select_cards_range", locale, first=card_text(first), last=card_text(last))
+            t(
+                "hand.select_cards_range",
+                locale,
+                first=card_text(first, locale, local_ranks=local_ranks),
+                last=card_text(last, locale, local_ranks=local_ranks),
+            )
             if first is not None and last is not None and not blind
             else t("hand.select_cards", locale)
         )
@@ -450,6 +459,7 @@ class SeveralSelect(
         row: int | None = None,
         *,
         rest: str | None = None,
+        local_ranks: bool = True,
     ) -> None:
         self.rest = rest if rest is not None else f"{game_id}:{version}"
         choices: list[discord.SelectOption] = []
@@ -458,18 +468,22 @@ class SeveralSelect(
                 cards = "".join(str(c) for c in opt.action.cards)
                 choices.append(
                     discord.SelectOption(
-                        label=_move_label(opt.action, obs, locale)[:SELECT_OPTION_TEXT],
+                        label=_move_label(opt.action, obs, locale, local_ranks)[
+                            :SELECT_OPTION_TEXT
+                        ],
                         value=f"{opt.action.kind.value}:{cards}",
-                        emoji=_move_emoji(opt.action, obs),
+                        emoji=_move_emoji(opt.action, obs, locale, local_ranks),
                     )
                 )
             else:
                 cards = "".join(str(c) for c in opt.selection)
                 choices.append(
                     discord.SelectOption(
-                        label=t("hand.several.start", locale, cards=cards_text(opt.selection))[
-                            :100
-                        ],
+                        label=t(
+                            "hand.several.start",
+                            locale,
+                            cards=cards_text(opt.selection, None, locale, local_ranks=local_ranks),
+                        )[:SELECT_OPTION_TEXT],
                         value=f"+:{cards}",
                     )
                 )
@@ -524,5 +538,5 @@ class TargetSelect(
     async def clicked(
         self, interaction: discord.Interaction, session: GameSession, seat: int
     ) -> None:
-        note = t("error.stale_button", pick_locale(interaction.locale, session.locale))
+        note = t("error.stale_button", reader_locale(interaction, session.locale))
         await edit_hand(interaction, session, seat, note=note)

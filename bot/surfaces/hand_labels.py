@@ -44,19 +44,20 @@ _VERB_KEYS: dict[ActionKind, str] = {
 }
 
 
-def _move_label(a: Action, obs: Observation, locale: str) -> str:
+def _move_label(a: Action, obs: Observation, locale: str, local_ranks: bool = True) -> str:
+    """A move's words, its cards in the reader's rank letters (``local_ranks``: the
+    server's choice, see :func:`bot.cardart.labels.card_label`)."""
+
+    def card(c: Card) -> str:
+        return card_text(c, locale, local_ranks=local_ranks)
+
     blind = _BLIND_LABELS.get(a.kind)
     if blind is not None:  # the last "card" is the slot number
-        attack = card_text(a.cards[0]) if len(a.cards) > 1 else ""
+        attack = card(a.cards[0]) if len(a.cards) > 1 else ""
         return t(blind, locale, slot=int(a.cards[-1]) + 1, attack=attack)
-    cards = cards_text(a.cards)
+    cards = cards_text(a.cards, None, locale, local_ranks=local_ranks)
     if a.kind in _PAIR_LABELS:  # a card on the table and the card laid on it
-        return t(
-            _PAIR_LABELS[a.kind],
-            locale,
-            attack=card_text(a.cards[0]),
-            card=card_text(a.cards[1]),
-        )
+        return t(_PAIR_LABELS[a.kind], locale, attack=card(a.cards[0]), card=card(a.cards[1]))
     if a.kind is ActionKind.TOP:
         # the card is unseen until it lies on the table: the button names no card
         return t("hand.button.lead_top", locale)
@@ -71,16 +72,18 @@ def _move_label(a: Action, obs: Observation, locale: str) -> str:
     return t("hand.button.card_action", locale, verb=verb, cards=cards)
 
 
-def _move_emoji(a: Action, obs: Observation) -> discord.PartialEmoji | None:
+def _move_emoji(
+    a: Action, obs: Observation, locale: str, local_ranks: bool = True
+) -> discord.PartialEmoji | None:
     """The picture on a move's button: the card the player puts down (for a defence the
     beating card, for several cards of one rank the last), or None for text-only buttons."""
     if not a.cards or a.kind in _BLIND_LABELS:
         return None  # (a blind move's last "card" is a slot number, not a card to picture)
     card = a.cards[-1]
-    return card_emojis.card(card, card.suit == obs.trump)
+    return card_emojis.card(card, card.suit == obs.trump, locale, local_ranks=local_ranks)
 
 
-def _simple_label(a: Action, obs: Observation, locale: str) -> str:
+def _simple_label(a: Action, obs: Observation, locale: str, local_ranks: bool = True) -> str:
     if a.kind is ActionKind.TAKE:
         return t("hand.button.take", locale)
     if a.kind is ActionKind.PASS:
@@ -89,18 +92,28 @@ def _simple_label(a: Action, obs: Observation, locale: str) -> str:
         return t("hand.button.accept", locale)
     if a.kind is ActionKind.CHALLENGE:
         return t("hand.button.challenge", locale)
-    return _move_label(a, obs, locale)
+    return _move_label(a, obs, locale, local_ranks)
 
 
-def _unit_label(card: Card, blind: bool, selected: bool, locale: str) -> str:
+def _unit_label(
+    card: Card, blind: bool, selected: bool, locale: str, local_ranks: bool = True
+) -> str:
     """A card button's words: the card itself ("10♦", read out as such by screen readers),
     a slot of a blind hand ("Card #3"), a tick when it is selected."""
-    text = t("hand.button.slot", locale, slot=int(card) + 1) if blind else card_text(card)
+    text = (
+        t("hand.button.slot", locale, slot=int(card) + 1)
+        if blind
+        else card_text(card, locale, local_ranks=local_ranks)
+    )
     return f"✓ {text}" if selected else text
 
 
-def _unit_emoji(card: Card, blind: bool, obs: Observation) -> discord.PartialEmoji | None:
-    return None if blind else card_emojis.card(card, card.suit == obs.trump)
+def _unit_emoji(
+    card: Card, blind: bool, obs: Observation, locale: str, local_ranks: bool = True
+) -> discord.PartialEmoji | None:
+    if blind:
+        return None
+    return card_emojis.card(card, card.suit == obs.trump, locale, local_ranks=local_ranks)
 
 
 def _selection_id(cards: Sequence[Card]) -> str:

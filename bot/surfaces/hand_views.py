@@ -119,6 +119,7 @@ def hand_message(
     """
     obs = session.game.observation(seat)
     gid, ver = session.game_id, session.version
+    ranks = session.local_ranks
     view = _components_view()
     hc = controls(obs, selection)
     embed = hand_embed(session, obs, locale, selected=hc.selection)
@@ -133,7 +134,11 @@ def hand_message(
             if i >= ACTION_ROWS - lay.verb_rows - lay.menu:
                 log.warning("game %d: hand of seat %d has more cards than rows", gid, seat)
                 break
-            view.add_item(items.CardSelect(gid, ver, sel, i, chunk, hc.blind, obs, locale, row=i))
+            view.add_item(
+                items.CardSelect(
+                    gid, ver, sel, i, chunk, hc.blind, obs, locale, row=i, local_ranks=ranks
+                )
+            )
     else:
         for i, tp in enumerate(hc.taps):
             picked = tp.card in chosen
@@ -144,10 +149,10 @@ def hand_message(
                     ver,
                     sel,
                     tp.card,
-                    _unit_label(tp.card, hc.blind, picked, locale),
+                    _unit_label(tp.card, hc.blind, picked, locale, ranks),
                     style,
                     i // BUTTONS_PER_ROW,
-                    emoji=_unit_emoji(tp.card, hc.blind, obs),
+                    emoji=_unit_emoji(tp.card, hc.blind, obs, locale, ranks),
                 )
             )
     buttons: list[discord.ui.Item[Any]] = []
@@ -157,9 +162,9 @@ def hand_message(
                 gid,
                 ver,
                 move,
-                _move_label(move, obs, locale),
+                _move_label(move, obs, locale, ranks),
                 discord.ButtonStyle.success,
-                emoji=_move_emoji(move, obs),
+                emoji=_move_emoji(move, obs, locale, ranks),
             )
         )
     for move in hc.verbs:
@@ -173,9 +178,9 @@ def hand_message(
                 gid,
                 ver,
                 move,
-                _simple_label(move, obs, locale),
+                _simple_label(move, obs, locale, ranks),
                 style,
-                emoji=_move_emoji(move, obs),
+                emoji=_move_emoji(move, obs, locale, ranks),
             )
         )
     if hc.selection:
@@ -196,7 +201,11 @@ def hand_message(
             item.row = min(first + i // BUTTONS_PER_ROW, ACTION_ROWS - 1)
             view.add_item(item)
     if lay.menu:
-        view.add_item(items.SeveralSelect(gid, ver, hc.several, obs, locale, row=lay.rows - 1))
+        view.add_item(
+            items.SeveralSelect(
+                gid, ver, hc.several, obs, locale, row=lay.rows - 1, local_ranks=ranks
+            )
+        )
     add_hint_button(view, session, seat, locale)  # (bot/surfaces/hint_views.py)
     add_learn_tips(embed, session, seat, locale)  # /durak learn (bot/surfaces/learn.py)
     return note, embed, view

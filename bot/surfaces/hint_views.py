@@ -24,9 +24,10 @@ from engine.ai.review import suggest
 
 from ..game.errors import GameOver, NotAPlayer, ServiceError
 from ..game.models import GameSession
-from ..i18n import pick_locale, t
+from ..i18n import t
 from .door import _Guarded
 from .interactions import _service, reply_ephemeral
+from .language import reader_locale
 from .review_views import action_words
 
 __all__ = ["HINT_ITERATIONS", "HintButton", "add_hint_button", "hints_offered"]
@@ -88,7 +89,7 @@ class HintButton(
             await self.malformed(interaction)
             return
         service = _service(interaction)
-        locale = pick_locale(interaction.locale, interaction.guild_locale)
+        locale = reader_locale(interaction)
         session = service.session(int(self.rest))
         if session is None or session.finished:
             raise GameOver()
@@ -113,7 +114,7 @@ class HintButton(
         text = t(
             "hint.suggestion",
             locale,
-            move=action_words(action, locale),
+            move=action_words(action, locale, session.local_ranks),
             reason=t(_REASONS.get(action.kind, "hint.reason.other"), locale),
             chance=f"{round(chance * 100)}%",
         )

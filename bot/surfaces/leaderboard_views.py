@@ -8,9 +8,10 @@ from typing import Any
 import discord
 
 from ..game.service import GameService
-from ..i18n import normalize_locale, pick_locale, t
+from ..i18n import t
 from ..rendering.server import leaderboard_embed
 from .interactions import _components_view, _service
+from .language import public_locale, reader_locale
 from .standings_views import SCOPES, parse_rating_sort, rating_board_message
 from .typed_items import PART, _TypedItem
 
@@ -105,10 +106,7 @@ class LeaderboardButton(
             await self.malformed(interaction)
             return
         service = _service(interaction)
-        guild_locale = interaction.guild_locale
-        locale = await service.guild_locale(
-            interaction.guild_id, normalize_locale(guild_locale) if guild_locale else None
-        )
+        locale = await public_locale(interaction)
         embed, view, stale, files = await leaderboard_message(
             service,
             interaction.guild_id,
@@ -120,6 +118,6 @@ class LeaderboardButton(
         await interaction.response.edit_message(embed=embed, view=view, attachments=files)
         if stale:
             await interaction.followup.send(
-                t("leaderboard.stale", pick_locale(interaction.locale, guild_locale)),
+                t("leaderboard.stale", reader_locale(interaction)),
                 ephemeral=True,
             )

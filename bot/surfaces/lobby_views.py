@@ -10,10 +10,11 @@ import discord
 
 from ..discord_limits import SELECT_OPTION_TEXT, SELECT_OPTIONS
 from ..game.models import AI_DIFFICULTIES, GameSession, LobbyInfo
-from ..i18n import pick_locale, t
+from ..i18n import t
 from .door import _Malformed
 from .hand_items import ShowHandButton
 from .interactions import _can_manage, _components_view, _player, _service
+from .language import reader_locale
 from .typed_items import GAME, _TypedItem
 
 log = logging.getLogger(__name__)
@@ -217,7 +218,7 @@ class LeaveConfirmButton(
 
     async def handle(self, interaction: discord.Interaction) -> None:
         fields = self.fields
-        game_id, locale = int(fields["game"]), pick_locale(interaction.locale, None)
+        game_id, locale = int(fields["game"]), reader_locale(interaction)
         if fields["op"] == "no":
             text = t("leave.stayed", locale, game_id=game_id)
         else:

@@ -18,12 +18,13 @@ import discord
 from ..discord_limits import EMBED_FIELD_VALUE, MESSAGE_CONTENT
 from ..game import rematch
 from ..game.models import GameSession, LobbyInfo, PlayerRef
-from ..i18n import pick_locale, t
+from ..i18n import t
 from ..rendering.common import COLOUR_LOBBY, COLOUR_OVER, preset_name, seat_name
 from ..rendering.result import result_text, tally_text
 from ..rendering.table import table_embed
 from .door import _Guarded
 from .interactions import _components_view, _service, reply_ephemeral
+from .language import reader_locale
 from .lobby_views import table_view
 from .replay_views import record_buttons
 
@@ -167,7 +168,7 @@ class RematchButton(
             return
         previous, op = int(parts[0]), parts[1]
         service = _service(interaction)
-        locale = pick_locale(interaction.locale, interaction.guild_locale)
+        locale = reader_locale(interaction)
         if op == "no":
             await service.decline_rematch(previous, interaction.user.id)
             await reply_ephemeral(interaction, t("rematch.declined_you", locale))

@@ -20,12 +20,13 @@ import discord
 
 from ..discord_limits import EMBED_DESCRIPTION, EMBED_FIELD_VALUE, SELECT_OPTIONS
 from ..game.records import Replay, Step
-from ..i18n import pick_locale, t
+from ..i18n import t
 from ..pictures import render_png, table_scene
 from ..rendering.common import COLOUR_OVER, cards_text, preset_name, seat_name
 from ..rendering.table import event_line
 from .door import _Guarded
 from .interactions import _service
+from .language import reader_locale
 
 __all__ = [
     "RECORD_ITEMS",
@@ -69,7 +70,10 @@ def hands_lines(replay: Replay, step: Step, locale: str) -> list[str]:
             "replay.hand_line",
             locale,
             name=seat_name(seat, locale),
-            cards=cards_text(game.hand(seat.seat), game.trump) or t("replay.no_cards", locale),
+            cards=cards_text(
+                game.hand(seat.seat), game.trump, locale, local_ranks=replay.local_ranks
+            )
+            or t("replay.no_cards", locale),
         )
         for seat in replay.seats
     ]
@@ -236,7 +240,7 @@ async def send_replay(interaction: discord.Interaction, replay: Replay, locale: 
 async def open_replay(interaction: discord.Interaction, game_id: int | None) -> None:
     """``/durak replay`` and the Replay button: check, rebuild and show (or refuse)."""
     assert interaction.guild_id is not None
-    locale = pick_locale(interaction.locale, interaction.guild_locale)
+    locale = reader_locale(interaction)
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
     replay = await _service(interaction).load_replay(

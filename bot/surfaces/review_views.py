@@ -15,16 +15,17 @@ from typing import Any
 
 import discord
 
-from engine import Action, ActionKind
+from engine import Action, ActionKind, Card
 from engine.ai.review import Decision, Review
 
 from ..game.errors import ServiceError
 from ..game.records import Replay
 from ..game.reviews import ReviewQueue
-from ..i18n import pick_locale, t
+from ..i18n import t
 from ..pictures import render_png, table_scene
 from ..rendering.common import COLOUR_OVER, card_text, cards_text, seat_name
 from .interactions import _service
+from .language import reader_locale
 
 __all__ = ["action_words", "open_review", "review_embeds", "review_queue"]
 
@@ -41,16 +42,18 @@ def review_queue(interaction: discord.Interaction) -> ReviewQueue:
     return queue
 
 
-def action_words(action: Action, locale: str) -> str:
-    """A move in plain words ("beat the 8♠ with the 10♠", "take the cards")."""
+def action_words(action: Action, locale: str, local_ranks: bool = True) -> str:
+    """A move in plain words ("beat the 8♠ with the 10♠", "take the cards"), its cards in
+    the server's rank letters (``local_ranks``)."""
+
+    def card(c: Card) -> str:
+        return card_text(c, locale, local_ranks=local_ranks)
+
     k = action.kind
-    cards = " ".join(card_text(c) for c in action.cards)
+    cards = " ".join(card(c) for c in action.cards)
     if k is ActionKind.DEFEND and len(action.cards) == 2:
         return t(
-            "review.words.defend",
-            locale,
-            attack=card_text(action.cards[0]),
-            card=card_text(action.cards[1]),
+            "review.words.defend", locale, attack=card(action.cards[0]), card=card(action.cards[1])
         )
     key = f"review.words.{k.value}"
     return t(
@@ -138,14 +141,15 @@ def _decision_embed(
 ) -> tuple[discord.Embed, bytes | None]:
     step = decision_step(replay, d)
     game = replay.steps[step].game
+    ranks = replay.local_ranks
     embed = discord.Embed(
         title=t("review.decision_title", locale, number=number, step=step + 1),
         colour=COLOUR_OVER,
     )
     embed.description = "\n".join(
         [
-            t("review.played", locale, move=action_words(d.played, locale)),
-            t("review.preferred", locale, move=action_words(d.preferred, locale)),
+            t("review.played", locale, move=action_words(d.played, locale, ranks)),
+            t("review.preferred", locale, move=action_words(d.preferred, locale, ranks)),
             t(reason_key(d.played, d.preferred, game.trump), locale),
             t(
                 "review.chances",
@@ -154,7 +158,11 @@ def _decision_embed(
                 played=_pct(d.after_played),
                 preferred=_pct(d.after_preferred),
             ),
-            t("review.your_hand", locale, cards=cards_text(game.hand(d.seat), game.trump)),
+            t(
+                "review.your_hand",
+                locale,
+                cards=cards_text(game.hand(d.seat), game.trump, locale, local_ranks=ranks),
+            ),
         ]
     )
     try:
@@ -167,7 +175,7 @@ def _decision_embed(
 async def open_review(interaction: discord.Interaction, game_id: int | None) -> None:
     """Queue the review of the person's own moves in a finished game and show it."""
     assert interaction.guild_id is not None
-    locale = pick_locale(interaction.locale, interaction.guild_locale)
+    locale = reader_locale(interaction)
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
     replay = await _service(interaction).load_replay(

@@ -62,7 +62,7 @@ def make_bot(
 
 @pytest.fixture(scope="session", autouse=True)
 def card_faces_drawn() -> None:
-    """Draw the 105 card faces once per test process, before the first bot starts.
+    """Draw the 137 card faces once per test process, before the first bot starts.
 
     The bot draws them at start-up (in an executor, cached for the process) and simcord gives
     a start 5 s to settle; the first drawing takes seconds on a busy machine, so whichever

@@ -36,6 +36,10 @@ from tests.bot.conftest import make_bot
 from tests.bot.helpers import components, hand_moves, message, message_text, move, service
 from tests.bot.test_play import start_game
 
+#: 52 faces plain and trump, the 16 court cards again in Russian letters (plain and trump),
+#: and the back.
+EMOJI_COUNT = 2 * PACK + 2 * 16 + 1
+
 #: The faces drawn: one pack (a big fool twin, id + 52, uses its first-pack card's emoji).
 FACES = CARDS[:PACK]
 EMOJI_ROUTE = "/applications/*/emojis"
@@ -69,7 +73,7 @@ def _fresh_png(image: Image.Image) -> bytes:
     return out.getvalue()
 
 
-@pytest.mark.slow(sample=1)  # draws the 105 faces twice: in make test, not make check
+@pytest.mark.slow(sample=1)  # draws the 137 faces twice: in make test, not make check
 def test_every_face_renders_deterministically() -> None:
     """Rendering twice from scratch gives the same bytes (the content hash relies on it), and
     every card, plain and trump, and the back are distinct 128 px RGBA pictures."""
@@ -120,7 +124,7 @@ def test_suits_are_red_or_black_and_trumps_are_marked_in_gold(text: str) -> None
 
 def test_emoji_names_are_valid_unique_and_carry_the_content_hash() -> None:
     specs = wanted_emojis()
-    assert len(specs) == 105
+    assert len(specs) == EMOJI_COUNT
     names = [s.name for s in specs]
     assert len(set(names)) == len(names)
     for spec in specs:
@@ -128,9 +132,10 @@ def test_emoji_names_are_valid_unique_and_carry_the_content_hash() -> None:
         assert is_own_emoji_name(spec.name)
         digest = hashlib.sha256(spec.image).hexdigest()[:HASH_LENGTH]
         assert spec.name == f"dk_{spec.key}_{digest}"
+    court = [c for c in FACES if c.rank >= 11]
     assert {s.key for s in specs} == {card_key(c, t) for c in FACES for t in (False, True)} | {
-        "back"
-    }
+        card_key(c, t, "ru") for c in court for t in (False, True)
+    } | {"back"}
     for foreign in ("party_parrot", "dk_As", "dk_As_xyz", "dk_Zz_0123abcd", "my_dk_As_0123abcd"):
         assert not is_own_emoji_name(foreign)
 
@@ -224,12 +229,12 @@ async def test_second_start_uploads_nothing(
     simcord_env: simcord.Env, world: Any, db_path: Path
 ) -> None:
     await _ready(simcord_env)
-    assert len(_uploads(simcord_env)) == 105
+    assert len(_uploads(simcord_env)) == EMOJI_COUNT
     first = _all_emoji_ids()
     await simcord_env.bot.close()
     await simcord_env.restart_bot(make_bot(db_path))
     await _ready(simcord_env)
-    assert len(_uploads(simcord_env)) == 105, "emojis were uploaded again on a restart"
+    assert len(_uploads(simcord_env)) == EMOJI_COUNT, "emojis were uploaded again on a restart"
     assert _deletes(simcord_env) == []
     assert _all_emoji_ids() == first
 
@@ -320,8 +325,18 @@ async def test_a_discord_outage_at_start_is_tried_again_later(
         await simcord_env.advance_time(RETRY_DELAYS[0])
         await simcord_env.settle()
     assert registry.ready
-    assert len(_uploads(simcord_env)) == uploads + 105
+    assert len(_uploads(simcord_env)) == uploads + EMOJI_COUNT
     assert [r for r in caplog.records if r.levelno >= logging.WARNING] == warnings
+
+
+def test_a_russian_reader_sees_russian_letters_on_court_card_emojis() -> None:
+    """В Д К Т in Russian texts: the emoji next to «Д♠» must not draw a Latin Q."""
+    queen, six = Card.parse("Qs"), Card.parse("6s")
+    assert card_key(queen, False, "ru") == "ruQs" and card_key(queen, True, "ru") == "truQs"
+    assert card_key(six, False, "ru") == "6s"  # the same face in every language
+    specs = {s.key: s.image for s in wanted_emojis()}
+    assert specs["ruQs"] != specs["Qs"] and "ru6s" not in specs
+    assert is_own_emoji_name("dk_truQs_0123abcd")
 
 
 def test_a_twin_of_the_second_pack_uses_its_cards_emoji() -> None:
@@ -330,4 +345,4 @@ def test_a_twin_of_the_second_pack_uses_its_cards_emoji() -> None:
     twin = Card.parse("6s'")
     assert card_key(twin) == card_key(Card.parse("6s")) == "6s"
     assert card_key(twin, True) == "t6s"
-    assert len(wanted_emojis()) == 2 * PACK + 1
+    assert len(wanted_emojis()) == EMOJI_COUNT

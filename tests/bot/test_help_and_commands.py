@@ -50,12 +50,13 @@ def test_stale_commands_name_what_differs() -> None:
 def test_text_names_commands_as_mentions_once_ids_are_known() -> None:
     try:
         set_command_ids({}, [])  # an earlier bot in this process may have synced
-        assert "`/durak me pings:off`" in t("me.pings_on_help", "en")
+        assert "/durak me `pings:Off`" in t("me.pings_on_help", "en")
+        assert "/дурак я `упоминания:Выключены`" in t("me.pings_on_help", "ru")
         set_command_ids({"durak": 42}, ["durak", "durak me", "durak help"])
-        text = t("me.pings_on_help", "en")
-        assert "</durak me:42> `pings:off`" in text
+        assert "</durak me:42> `pings:Off`" in t("me.pings_on_help", "en")
+        assert "</durak me:42>" in t("me.pings_on_help", "ru")
         assert "</durak help:42>" not in t("rules.goal", "en")
-        assert "</durak rules:" not in t("rules.start", "en")  # unknown: left as text
+        assert "/дурак правила" in t("rules.start", "ru")  # no id yet: the reader's words
     finally:
         set_command_ids({}, [])
 

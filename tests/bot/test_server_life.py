@@ -20,7 +20,15 @@ from bot.i18n import catalog
 from bot.storage import DEFAULT_FORFEITS
 from engine import Game
 from tests.bot.conftest import SEED, make_config
-from tests.bot.helpers import custom_ids, leave_running, message, message_text, play_out, service
+from tests.bot.helpers import (
+    custom_ids,
+    leave_running,
+    message,
+    message_text,
+    play_out,
+    service,
+    start_against_computer,
+)
 from tests.bot.test_play import start_game
 
 COCKEREL = "Crawl under the table and crow like a cockerel"
@@ -213,7 +221,7 @@ async def test_forfeits_add_remove_list_and_the_fools_task(
     assert refused.ephemeral and "Manage Server" in refused.response.content
     refused = await alice.slash(channel, "durak forfeits remove", number=1)
     assert refused.ephemeral and "Manage Server" in refused.response.content
-    assert len(await service(simcord_env).forfeits(world["guild"].id)) == len(
+    assert len(await service(simcord_env).forfeits(world["guild"].id, "en")) == len(
         DEFAULT_FORFEITS["en"]
     )
 
@@ -243,7 +251,7 @@ async def test_forfeits_add_remove_list_and_the_fools_task(
     assert [r.forfeit_text for r in rows] == [None, COCKEREL]
 
     await mod.slash(channel, "durak forfeits reset")
-    assert len(await service(simcord_env).forfeits(world["guild"].id)) == len(
+    assert len(await service(simcord_env).forfeits(world["guild"].id, "en")) == len(
         DEFAULT_FORFEITS["en"]
     )
 
@@ -360,8 +368,8 @@ async def test_server_language_and_user_locale(
     with interaction_locales(monkeypatch, {alice.id: "ru"}):
         refused = await alice.slash(channel, "durak leave")
         assert refused.ephemeral and refused.response.content == ru["error.no_active_game"]
-        listed = await alice.slash(channel, "durak forfeits list")
-        assert DEFAULT_FORFEITS["en"][0] in message_text(listed.response.message)
+        listed = await alice.slash(channel, "durak forfeits list")  # her language
+        assert DEFAULT_FORFEITS["ru"][0] in message_text(listed.response.message)
         assert ru["forfeits.title"] == listed.response.embeds[0].title
         created = await alice.slash(channel, "durak new")
         # ...but the public lobby follows the server (English here).
@@ -404,6 +412,39 @@ async def test_server_discord_language_is_the_fallback(
     await alice.slash(channel, "durak cancel")
 
 
+async def test_a_russian_server_without_a_choice_gets_russian_dares(
+    simcord_env: simcord.Env, world: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The dares follow the message they are in: the result speaks the server's Discord
+    language (no admin choice: guild_settings.locale is still its default), so do they."""
+    env, channel, alice, bob = simcord_env, world["channel"], world["alice"], world["bob"]
+    with interaction_locales(monkeypatch, {}, guild_locale="ru"):
+        created = await alice.slash(channel, "durak new", seats=2)
+        lobby = created.response.message
+        game_id = int(custom_ids(lobby)[0].split(":")[2])
+        await bob.click(lobby, custom_id=f"durak:lobby:{game_id}:join")
+        await alice.click(message(channel, lobby.id), custom_id=f"durak:lobby:{game_id}:start")
+        set_position(
+            env,
+            game_id,
+            trump_card="6h",
+            talon=[],
+            table=[],
+            hands=[["6s"], ["7d", "8d"]],
+            attacker=0,
+            defender=1,
+        )
+        await play_out(env, channel, game_id, [alice, bob])
+        listed = await bob.slash(channel, "durak forfeits list")
+    assert not (await service(env).settings(world["guild"].id)).locale_explicit
+    rows = await service(env).storage.game_results(game_id)
+    assert rows[1].forfeit_text in DEFAULT_FORFEITS["ru"]
+    announcement = channel.history()[-1].content
+    assert f"<@{bob.id}>, ваш фант: {rows[1].forfeit_text}" in announcement
+    # /durak forfeits list answers privately, in the reader's language (English here).
+    assert DEFAULT_FORFEITS["en"][0] in message_text(listed.response.message)
+
+
 async def test_synced_commands_carry_russian_localisations(
     simcord_env: simcord.Env, world: Any
 ) -> None:
@@ -422,3 +463,26 @@ async def test_synced_commands_carry_russian_localisations(
     assert settings_options["timer"]["name_localizations"]["ru"] == ru["cmd.param.timer.name"]
     forfeit_subs = {o["name"] for o in subs["forfeits"]["options"]}
     assert forfeit_subs == {"list", "add", "remove", "reset"}
+
+
+async def test_a_server_may_keep_latin_ranks(simcord_env: simcord.Env, world: Any) -> None:
+    """``/durak settings ranks``: local letters by default, Latin when the server says so;
+    a running table switches at once, the picture and the buttons alike."""
+    from bot.cardart.labels import LATIN_RANKS, rank_labels
+    from bot.pictures.scene import table_scene
+    from bot.surfaces.hand_labels import _unit_label
+    from engine import Card
+
+    env, channel, alice, mod = simcord_env, world["channel"], world["alice"], world["mod"]
+    session = await start_against_computer(channel, alice, env)
+    session.locale = "ru"
+    assert session.local_ranks and table_scene(session).ranks == rank_labels("ru")
+    saved = await mod.slash(channel, "durak settings", ranks="latin")
+    assert "J Q K A" in message_text(saved.response.message)
+    assert not (await service(env).settings(world["guild"].id)).local_ranks
+    assert not session.local_ranks and table_scene(session).ranks == LATIN_RANKS
+    queen = Card.parse("Qs")
+    assert _unit_label(queen, False, False, "ru", session.local_ranks) == "Q♠"
+    await mod.slash(channel, "durak settings", ranks="local")
+    assert session.local_ranks
+    assert _unit_label(queen, False, False, "ru", session.local_ranks) == "Д♠"

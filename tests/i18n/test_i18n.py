@@ -231,3 +231,49 @@ def test_every_engine_preset_is_translated() -> None:
             for key in (f"preset.{preset}.name", f"preset.{preset}.description"):
                 assert key in catalog(loc), f"{loc}:{key}"
             assert f"cmd.choice.preset.{preset}" in catalog(loc)
+
+
+_NAMED = re.compile(r"\{(cmd|opt|choice):([^}]*)\}")
+
+
+@pytest.mark.parametrize("locale", ["en", "ru"])
+def test_no_string_types_a_command_name(locale: str) -> None:
+    """A typed ``/durak new`` is English for every reader and no link; a text names a
+    command through ``{cmd:durak new}``, which becomes a mention or the reader's words."""
+    typed = {k: v for k, v in catalog(locale).items() if "/durak" in v or "/дурак" in v}
+    assert typed == {}
+
+
+@pytest.mark.parametrize("locale", ["en", "ru"])
+def test_every_named_command_option_and_choice_exists(locale: str) -> None:
+    try:
+        i18n.set_command_ids({}, [])
+        for key, template in catalog(locale).items():
+            for kind, spec in _NAMED.findall(template):
+                named = format(i18n._Names(kind, locale), spec)
+                assert named and "{" not in named, (key, spec)
+        assert i18n.command_name("durak replay", "ru") == "/дурак повтор"
+        assert i18n.command_name("durak forfeits list", "en") == "/durak forfeits list"
+        i18n.set_command_ids({"durak": 7}, ["durak", "durak replay"])
+        assert i18n.command_name("durak replay", "ru") == "</durak replay:7>"
+        assert "</durak replay:7> `игра:3`" in t("replay.result_line", "ru", game_id=3)
+    finally:
+        i18n.set_command_ids({}, [])
+
+
+def test_one_language_rule_for_private_answers() -> None:
+    """A private answer speaks the reader's client language; a language we do not speak
+    falls back to the game's (when given), else to the server's Discord language."""
+    from types import SimpleNamespace
+
+    from bot.surfaces.language import discord_server_locale, reader_locale
+
+    def asked(user: discord.Locale, server: discord.Locale | None) -> Any:
+        return cast(Any, SimpleNamespace(locale=user, guild_locale=server))
+
+    assert reader_locale(asked(discord.Locale.russian, discord.Locale.american_english)) == "ru"
+    assert reader_locale(asked(discord.Locale.german, discord.Locale.russian)) == "ru"
+    assert reader_locale(asked(discord.Locale.german, discord.Locale.russian), "en") == "en"
+    assert reader_locale(asked(discord.Locale.german, None)) == "en"
+    assert discord_server_locale(asked(discord.Locale.german, discord.Locale.russian)) == "ru"
+    assert discord_server_locale(asked(discord.Locale.german, None)) is None

@@ -82,6 +82,16 @@ async def test_guild_settings_defaults_and_update(storage: Storage) -> None:
     assert await storage.get_guild_settings(GUILD + 1) == GuildSettings(guild_id=GUILD + 1)
 
 
+async def test_card_ranks_default_local_and_switch_to_latin(storage: Storage) -> None:
+    assert (await storage.get_guild_settings(GUILD)).local_ranks
+    latin = await storage.update_guild_settings(GUILD, local_ranks=False)
+    assert not latin.local_ranks
+    # Changing another setting keeps the choice (the row is read back: both backends).
+    assert not (await storage.update_guild_settings(GUILD, use_threads=True)).local_ranks
+    assert not (await storage.get_guild_settings(GUILD)).local_ranks
+    assert (await storage.update_guild_settings(GUILD, local_ranks=True)).local_ranks
+
+
 async def test_table_pictures_default_on_and_switch_off(storage: Storage) -> None:
     assert (await storage.get_guild_settings(GUILD)).pictures
     off = await storage.update_guild_settings(GUILD, pictures=False)
