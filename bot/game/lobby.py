@@ -25,6 +25,7 @@ from .models import (
     AI_DIFFICULTIES,
     LOBBY_IDLE_MINUTES,
     GameSession,
+    LeaveEffect,
     LobbyInfo,
     PlayerRef,
     SeatInfo,
@@ -357,36 +358,39 @@ class _LobbyFlow(_PlayFlow):
         """The lobby's Leave button (the user must sit in *this* lobby)."""
         await self._leave_lobby(game_id, user_id)
 
-    async def leave_game(self, game_id: int, user_id: int) -> None:
+    async def leave_game(self, game_id: int, user_id: int) -> LeaveEffect:
         """The confirmed leave of a running game: only for the game the user still plays
-        (a stale confirmation, after the game ended or the user already left, is refused)."""
+        (a stale confirmation, after the game ended or the user already left, is refused).
+        Returns what the leave did, which the answer tells (the game may have changed since
+        the question was asked)."""
         session = self._sessions.get(game_id)
         if session is None or session.finished:
             raise GameOver()
-        await self._leave_running(session, user_id)
+        return await self._leave_running(session, user_id)
 
-    def leave_ends_game(self, game_id: int, user_id: int) -> bool:
-        """Whether this human leaving ends the game at once (too few humans would be left,
-        see :meth:`_forfeit_locked`) rather than handing the seat to a computer: the
-        confirmation has to say which."""
+    def leave_effect(self, game_id: int, user_id: int) -> LeaveEffect:
+        """What this human leaving now would do (:meth:`GameSession.leave_effect`): the
+        question asked before a leave has to say it."""
         session = self._sessions.get(game_id)
-        if session is None:
-            return False
-        remaining = [s for s in session.active_humans if s.user_id != user_id]
-        return len(remaining) < min(2, session.humans_at_start)
+        seat = session.seat_of(user_id) if session is not None else None
+        if session is None or seat is None:
+            return LeaveEffect("takeover")
+        return session.leave_effect(seat)
 
     def running_game(self, game_id: int) -> bool:
         """The game has started and not ended (leaving it forfeits)."""
         session = self._sessions.get(game_id)
         return session is not None and not session.finished
 
-    async def _leave_running(self, session: GameSession, user_id: int) -> None:
+    async def _leave_running(self, session: GameSession, user_id: int) -> LeaveEffect:
         async with session.lock:
             seat = session.seat_of(user_id)
             if seat is None or session.finished:
                 raise NotAPlayer()
+            effect = session.leave_effect(seat)
             await self._forfeit_locked(session, seat, "left")
         await self._after_change(session, [])
+        return effect
 
     async def cancel(self, game_id: int, user_id: int, *, can_manage: bool = False) -> None:
         session = self._sessions.get(game_id)

@@ -416,18 +416,6 @@ def _discard(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
         _caption(draw, cx, bottom, scene.aside_label, colour=_DIM)
 
 
-def _timer(draw: ImageDraw.ImageDraw, text: str) -> None:
-    """The turn timer's time left, top right of the middle: a small clock and the text."""
-    face_ = font(MIN_TEXT, bold=True)
-    text = fit(text, face_, _COLUMN_W - 44)
-    width = 34 + 10 + int(text_width(text, face_))
-    x, cy = _RIGHT_X - width // 2, _BAND_TOP + 30
-    draw.ellipse((x, cy - 17, x + 34, cy + 17), outline=_GOLD, width=3)
-    draw.line((x + 17, cy, x + 17, cy - 10), fill=_GOLD, width=3)
-    draw.line((x + 17, cy, x + 26, cy), fill=_GOLD, width=3)
-    draw_text(draw, (x + 44, cy), text, face_, _GOLD, anchor="lm")
-
-
 def _pairs(img: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene) -> None:
     """Attack cards in rows of three; each defence lies over its attack, shifted down-right
     so both ranks stay readable. The last card(s) played get a gold outline."""
@@ -536,8 +524,6 @@ def render_image(scene: Scene) -> Image.Image:
         _talon(img, draw, scene)
         _discard(img, draw, scene)
         _pairs(img, draw, scene)
-        if scene.time_left:
-            _timer(draw, scene.time_left)
     if scene.banner:
         _banner(draw, scene.banner)
     return img

@@ -10,8 +10,9 @@ from typing import Any
 import discord
 
 from ..discord_limits import SELECT_OPTION_TEXT, SELECT_OPTIONS
-from ..game.models import AI_DIFFICULTIES, GameSession, LobbyInfo
+from ..game.models import AI_DIFFICULTIES, ForfeitOutcome, GameSession, LobbyInfo
 from ..i18n import pick_locale, t
+from ..rendering.result import leave_answer
 from .door import _Guarded
 from .hand_items import ShowHandButton
 from .interactions import _can_manage, _components_view, _ints, _player, _service
@@ -191,15 +192,15 @@ class LobbyHostSelect(
         await interaction.response.defer()
 
 
-def leave_confirm_view(game_id: int, locale: str) -> discord.ui.View:
+def leave_confirm_view(
+    game_id: int, locale: str, outcome: ForfeitOutcome = "takeover"
+) -> discord.ui.View:
     """The private question ``/durak leave`` asks in a running game: leaving by accident
-    costs a forfeit, so it takes a second, deliberate click."""
+    costs a forfeit, so it takes a second, deliberate click. Before anybody moved leaving
+    costs nothing, and the button does not say "Forfeit"."""
     view = _components_view()
-    view.add_item(
-        LeaveConfirmButton(
-            game_id, "yes", t("leave.button.confirm", locale), discord.ButtonStyle.danger
-        )
-    )
+    label = "leave.button.leave" if outcome == "void" else "leave.button.confirm"
+    view.add_item(LeaveConfirmButton(game_id, "yes", t(label, locale), discord.ButtonStyle.danger))
     view.add_item(
         LeaveConfirmButton(
             game_id, "no", t("leave.button.stay", locale), discord.ButtonStyle.secondary
@@ -242,6 +243,6 @@ class LeaveConfirmButton(
         if parts[1] == "no":
             text = t("leave.stayed", locale, game_id=game_id)
         else:
-            await _service(interaction).leave_game(game_id, interaction.user.id)
-            text = t("leave.done_forfeit", locale, game_id=game_id)
+            effect = await _service(interaction).leave_game(game_id, interaction.user.id)
+            text = leave_answer(effect, game_id, locale)
         await interaction.response.edit_message(content=text, view=None)

@@ -59,7 +59,7 @@ class DiscordPublisher:
         self.service = service
         self.interval = interval
         self.delivery = Delivery(self, lambda: service, interval=interval)
-        self.pictures = TablePictures(service.settings, clock=service.clock)
+        self.pictures = TablePictures(service.settings)
         #: The last state each game's channel notice was brought to (see _follow_notice).
         self._notices: dict[int, str] = {}
 

@@ -185,7 +185,7 @@ async def test_confirmed_leave_forfeits(simcord_env: simcord.Env, world: Any) ->
     game_id = await _running_game(simcord_env, world)
     asked = await bob.slash(channel, "durak leave")
     done = await bob.click(asked.response.message, label="Forfeit and leave")
-    assert done.response is not None and "You forfeited game" in done.response.content
+    assert done.response is not None and "You left game #" in done.response.content
     session = svc.session(game_id)
     assert session is not None and session.seat_of(bob.id) is None
     assert session.forfeits.get(1) == "left"
