@@ -256,12 +256,16 @@ class _LobbyFlow(_PlayFlow):
         *,
         can_manage: bool = False,
     ) -> LobbyInfo:
-        """Seat a computer; without ``difficulty`` the guild's default is used."""
+        """Seat a computer; without ``difficulty`` at the lobby's level (its menu), else
+        the guild's default."""
         if difficulty is None:
             row = await self.storage.get_game(game_id)
             if row is None:
                 raise GameMissing()
-            difficulty = (await self.storage.get_guild_settings(row.guild_id)).default_ai_difficulty
+            difficulty = (
+                row.options.get("ai_level")
+                or (await self.storage.get_guild_settings(row.guild_id)).default_ai_difficulty
+            )
         if difficulty not in AI_DIFFICULTIES:
             raise ServiceError("error.malformed_id")
         async with self._lobby_lock(game_id):
@@ -277,6 +281,23 @@ class _LobbyFlow(_PlayFlow):
                 )
             except st.LobbyFull:
                 raise ServiceError("error.lobby_full", max=info.max_seats) from None
+        await self._touch_lobby(game_id, info.guild_id)
+        await self._publish(self.publisher.refresh(game_id))
+        return await self.lobby(game_id)
+
+    async def set_computer_level(
+        self, game_id: int, user_id: int, difficulty: str, *, can_manage: bool = False
+    ) -> LobbyInfo:
+        """The lobby's level menu: every computer seated plays at ``difficulty``, and so do
+        those added next. It seats nobody: Add computer does that, so the two never
+        contradict each other (a menu that seated a computer made the next Add computer
+        answer "The lobby is full")."""
+        if difficulty not in AI_DIFFICULTIES:
+            raise ServiceError("error.malformed_id")
+        async with self._lobby_lock(game_id):
+            info = await self._open_lobby(game_id)
+            self._check_host(info, user_id, can_manage)
+            await self.storage.set_computer_level(game_id, difficulty)
         await self._touch_lobby(game_id, info.guild_id)
         await self._publish(self.publisher.refresh(game_id))
         return await self.lobby(game_id)
@@ -347,6 +368,8 @@ class _LobbyFlow(_PlayFlow):
             else:
                 if user_id == info.host_id:
                     await self.storage.set_host(game_id, heir)
+                    # Remembered so the lobby can say so: a moved 👑 alone goes unnoticed.
+                    await self.storage.update_game_options(game_id, {"host_left": [user_id, heir]})
                     log.info("game %d: host %d left; %d hosts now", game_id, user_id, heir)
                 await self.storage.remove_seat(game_id, seat)
                 cancelled = False

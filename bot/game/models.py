@@ -163,6 +163,10 @@ class LobbyInfo:
     closed: str | None = None
     #: When the open lobby expires if nobody touches it (None: never).
     expires_at: float | None = None
+    #: The level the lobby's menu chose for its computers (None: the guild's default).
+    ai_level: str | None = None
+    #: (the host who left, the player the lobby passed to), the latest such hand-over.
+    host_left: tuple[int, int] | None = None
 
     @property
     def humans(self) -> list[SeatInfo]:

@@ -40,7 +40,7 @@ def lobby_view(info: LobbyInfo) -> discord.ui.View:
             gid, "unai", t("lobby.button.remove_ai", loc), discord.ButtonStyle.secondary, row=1
         )
     )
-    view.add_item(LobbyAiSelect(gid, loc))
+    view.add_item(LobbyAiSelect(gid, loc, info.ai_level))
     others = [s for s in info.humans if s.user_id != info.host_id]
     if others:
         view.add_item(LobbyHostSelect(gid, loc, [(s.user_id or 0, s.name) for s in others]))
@@ -112,14 +112,25 @@ class LobbyAiSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=r"durak:lobbyai:(?P<rest>.*)",
 ):
-    def __init__(self, game_id: int | None, locale: str = "en", *, rest: str | None = None) -> None:
+    def __init__(
+        self,
+        game_id: int | None,
+        locale: str = "en",
+        level: str | None = None,
+        *,
+        rest: str | None = None,
+    ) -> None:
         self.rest = rest if rest is not None else str(game_id)
         super().__init__(
             discord.ui.Select(
                 custom_id=f"durak:lobbyai:{self.rest}",
                 placeholder=t("lobby.select_difficulty", locale),
                 options=[
-                    discord.SelectOption(label=t(f"difficulty.{d}", locale), value=d)
+                    discord.SelectOption(
+                        label=t("lobby.level_option", locale, level=t(f"difficulty.{d}", locale)),
+                        value=d,
+                        default=d == level,
+                    )
                     for d in AI_DIFFICULTIES
                 ],
                 row=2,
@@ -137,7 +148,7 @@ class LobbyAiSelect(
         if not self.rest.isdigit() or len(values) != 1:
             await self.malformed(interaction)
             return
-        await _service(interaction).add_computer(
+        await _service(interaction).set_computer_level(
             int(self.rest), interaction.user.id, values[0], can_manage=_can_manage(interaction)
         )
         await interaction.response.defer()

@@ -11,6 +11,7 @@ import simcord
 
 from tests.bot.conftest import make_bot
 from tests.bot.helpers import (
+    add_computer,
     custom_ids,
     labels,
     leave_running,
@@ -154,9 +155,7 @@ async def _running_game(env: simcord.Env, world: Any) -> int:
     game_id, lobby_id = await _new(world, seats=4)
     await world["bob"].click(message(channel, lobby_id), label="Join")
     await world["carol"].click(message(channel, lobby_id), label="Join")
-    await world["alice"].select(
-        message(channel, lobby_id), ["easy"], custom_id=f"durak:lobbyai:{game_id}"
-    )
+    await add_computer(world["alice"], channel, lobby_id)
     await world["alice"].click(message(channel, lobby_id), label="Start")
     assert service(env).session(game_id) is not None
     return game_id

@@ -15,6 +15,7 @@ from engine.ai import make_player
 from tests.bot.conftest import build_world, make_bot
 from tests.bot.helpers import (
     acting_seat,
+    add_computer,
     assert_no_leak,
     custom_ids,
     first_move_on,
@@ -139,7 +140,7 @@ async def test_game_against_a_computer(tmp_path: Path) -> None:
         created = await alice.slash(channel, "durak new", seats=2)
         assert created.response is not None
         lobby_id = created.response.id
-        await alice.select(message(channel, lobby_id), ["easy"])
+        await add_computer(alice, channel, lobby_id)
         assert "(computer, Easy)" in message_text(message(channel, lobby_id))
         await alice.click(message(channel, lobby_id), label="Start")
         game_id = int(custom_ids(message(channel, lobby_id), "durak:show:")[0].split(":")[2])
@@ -219,7 +220,7 @@ async def test_last_human_leaving_ends_the_game_as_a_forfeit(tmp_path: Path) -> 
         created = await alice.slash(channel, "durak new", seats=3)
         lobby_id = created.response.id
         for difficulty in AI_DIFFICULTIES[:2]:
-            await alice.select(message(channel, lobby_id), [difficulty])
+            await add_computer(alice, channel, lobby_id, difficulty)
         await alice.click(message(channel, lobby_id), label="Start")
         await play_out(env, channel, 1, [alice], stop_after=1)  # a move: the game counts
         await leave_running(alice, channel)

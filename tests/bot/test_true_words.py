@@ -276,3 +276,33 @@ def test_achievements_name_each_player_once() -> None:
     assert line.count("<@5>") == 1 and line.count("<@6>") == 1
     first, not_fool = (achievement_name(k, "en") for k in ("first_game", "first_escape"))
     assert f"<@5>: {first}, {not_fool}" in line
+
+
+async def test_the_lobby_says_who_hosts_after_the_host_leaves(
+    simcord_env: simcord.Env, world: Any
+) -> None:
+    channel, alice, bob, carol = world["channel"], world["alice"], world["bob"], world["carol"]
+    created = await alice.slash(channel, "durak new", seats=4)
+    lobby = created.response.id
+    await bob.click(message(channel, lobby), label="Join")
+    await carol.click(message(channel, lobby), label="Join")
+    await alice.click(message(channel, lobby), label="Leave")
+    said = t("lobby.host_passed", "en", left=f"<@{alice.id}>", host=f"<@{bob.id}>")
+    assert said in message_text(message(channel, lobby))
+    # Handed on again by choice: the note would be false now, so it goes.
+    await bob.select(message(channel, lobby), [str(carol.id)], custom_id="durak:lobbyhost:1")
+    assert "is now the host" not in message_text(message(channel, lobby))
+
+
+async def test_the_level_menu_does_not_fill_the_lobby(simcord_env: simcord.Env, world: Any) -> None:
+    """The menu seated a computer, and Add computer then said "The lobby is full"."""
+    channel, alice = world["channel"], world["alice"]
+    created = await alice.slash(channel, "durak new", seats=2)
+    lobby = created.response.id
+    await alice.select(message(channel, lobby), ["hard"], custom_id="durak:lobbyai:1")
+    assert "computer" not in message_text(message(channel, lobby)).split("Options")[0].lower()
+    added = await alice.click(message(channel, lobby), label="Add computer")
+    assert not added.ephemeral
+    text = message_text(message(channel, lobby))
+    assert "Computer 1 (computer, Hard)" in text
+    assert t("lobby.level_option", "en", level="Hard") in text
