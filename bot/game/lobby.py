@@ -216,6 +216,15 @@ class _LobbyFlow(_PlayFlow):
         game to its end (the publisher edits it) after a restart too."""
         await self.storage.update_game_options(game_id, {"notice": [channel_id, message_id]})
 
+    async def set_invite(
+        self, game_id: int, channel_id: int, message_id: int, invited: list[int]
+    ) -> None:
+        """Remember the invite posted for a lobby, so that its Join button is taken off and
+        the invite says why once the lobby starts or closes (after a restart too)."""
+        await self.storage.update_game_options(
+            game_id, {"invite": [channel_id, message_id, list(invited)]}
+        )
+
     async def _open_lobby(self, game_id: int) -> LobbyInfo:
         info = await self.lobby(game_id)
         if info.status != "lobby":

@@ -181,23 +181,22 @@ def board_embed(
         if e.period_delta is not None:
             row += " " + t("ratings.board.gained", locale, delta=f"{e.period_delta:+d}")
         rows.append(row)
-    if any(e.games < PROVISIONAL_GAMES for e in entries):
-        rows += ["", provisional_note(locale)]
     embed.description = (
         "\n".join(rows)[:EMBED_DESCRIPTION]
         if rows
         else t("ratings.board.empty", locale, games=tn("plural.rated_games", min_games, locale))
     )
     head = [] if season is None or cross_server else [season_label(season, locale)]
-    embed.set_footer(
-        text=" · ".join(
-            [
-                *head,
-                _filters(mode, period, min_games, locale),
-                t("common.page", locale, page=page + 1, pages=max(pages, 1)),
-            ]
-        )[:EMBED_FOOTER]
+    footer = " · ".join(
+        [
+            *head,
+            _filters(mode, period, min_games, locale),
+            t("common.page", locale, page=page + 1, pages=max(pages, 1)),
+        ]
     )
+    if any(e.games < PROVISIONAL_GAMES for e in entries):
+        footer = provisional_note(locale) + "\n" + footer
+    embed.set_footer(text=footer[:EMBED_FOOTER])
     return embed
 
 

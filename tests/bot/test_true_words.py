@@ -264,9 +264,9 @@ def test_the_question_mark_is_explained_where_it_is_shown(locale: str) -> None:
     settled = GameRating(1, True, (PlayerChange(5, 1, 1000, 1012, 30),))
     assert note not in result_lines(settled, str, locale)
     board = board_embed(None, [BoardEntry(1, 5, "alice", 1069, 1)], 0, 1, locale)
-    assert note in (board.description or "")
+    assert "1069?" in (board.description or "") and note in (board.footer.text or "")
     board = board_embed(None, [BoardEntry(1, 5, "alice", 1500, 40)], 0, 1, locale)
-    assert note not in (board.description or "")
+    assert note not in (board.footer.text or "")
     assert "10" in note  # the number of games after which it settles
 
 
@@ -300,9 +300,39 @@ async def test_the_level_menu_does_not_fill_the_lobby(simcord_env: simcord.Env, 
     created = await alice.slash(channel, "durak new", seats=2)
     lobby = created.response.id
     await alice.select(message(channel, lobby), ["hard"], custom_id="durak:lobbyai:1")
-    assert "computer" not in message_text(message(channel, lobby)).split("Options")[0].lower()
+    assert "Computer 1" not in message_text(message(channel, lobby))
     added = await alice.click(message(channel, lobby), label="Add computer")
     assert not added.ephemeral
     text = message_text(message(channel, lobby))
     assert "Computer 1 (computer, Hard)" in text
     assert t("lobby.level_option", "en", level="Hard") in text
+
+
+async def test_an_invite_loses_its_join_button_when_the_lobby_starts_or_closes(
+    simcord_env: simcord.Env, world: Any
+) -> None:
+    channel, alice, bob, carol = world["channel"], world["alice"], world["bob"], world["carol"]
+    created = await alice.slash(channel, "durak new", seats=3, invite=bob)
+    lobby = created.response.id
+    invite = channel.history()[-1]
+    assert labels(invite) == ["Join"]
+    await carol.click(message(channel, lobby), label="Join")
+    await alice.click(message(channel, lobby), label="Start")
+    invite = message(channel, invite.id)
+    assert labels(invite) == []
+    users, host = f"<@{bob.id}>", f"<@{alice.id}>"
+    assert invite.content == t("lobby.invite_over.playing", "en", users=users, host=host, game_id=1)
+    await leave_all(simcord_env, world, channel)
+    created = await bob.slash(channel, "durak new", seats=3, invite=alice)
+    invite = channel.history()[-1]
+    await bob.click(message(channel, created.response.id), label="Cancel")
+    invite = message(channel, invite.id)
+    assert labels(invite) == [] and "The lobby was cancelled" in invite.content
+
+
+async def leave_all(env: simcord.Env, world: Any, channel: Any) -> None:
+    """End game 1 (alice and carol leave)."""
+    session = service(env).session(1)
+    assert session is not None
+    await world["mod"].slash(channel, "durak cancel")
+    assert service(env).session(1) is not None and service(env).session(1).finished  # type: ignore[union-attr]
