@@ -145,7 +145,7 @@ def _final_role(session: GameSession, obs: Observation, seat: int) -> tuple[str,
         return "role.out", "out"
     if seat in obs.out:
         return "role.out", "out"
-    return ("picture.won", "out") if session.seats[seat].is_human else ("", "wait")
+    return ("picture.won", "wait") if session.seats[seat].is_human else ("", "wait")
 
 
 def _final_banner(session: GameSession, obs: Observation) -> str:

@@ -336,3 +336,20 @@ async def leave_all(env: simcord.Env, world: Any, channel: Any) -> None:
     assert session is not None
     await world["mod"].slash(channel, "durak cancel")
     assert service(env).session(1) is not None and service(env).session(1).finished  # type: ignore[union-attr]
+
+
+def test_pass_means_done_only_and_transfer_is_transfer() -> None:
+    """*Pass* said both *done* (Bito / Pass) and *transfer*; the glossary keeps Pass for
+    done, and the catalogues say Transfer (Russian: перевод) for passing the attack on."""
+    import re
+
+    for key, text in catalog("en").items():
+        if key.startswith("cmd.") or key.startswith("preset.perevodnoy-pass-card."):
+            continue
+        words = re.findall(r"\b[Pp]ass(?:es|ed|ing)?\b(?! over)", text)
+        assert all(text.count("Bito / Pass") for _ in words), (key, text)
+    assert t("hand.button.done", "en") == "Bito / Pass"
+    assert t("hand.button.done", "ru") == "Бито / Пас"
+    transfer = [k for k in catalog("en") if k.startswith("hand.button.") and "transfer" in k]
+    for key in transfer:
+        assert "Pass" not in catalog("en")[key] and "Transfer" in catalog("en")[key], key
