@@ -298,9 +298,8 @@ class _LobbyFlow(_PlayFlow):
         self, game_id: int, user_id: int, difficulty: str, *, can_manage: bool = False
     ) -> LobbyInfo:
         """The lobby's level menu: every computer seated plays at ``difficulty``, and so do
-        those added next. It seats nobody: Add computer does that, so the two never
-        contradict each other (a menu that seated a computer made the next Add computer
-        answer "The lobby is full")."""
+        those added next. It seats nobody: Add computer does that, so choosing a level never
+        fills a seat that Add computer would then find taken."""
         if difficulty not in AI_DIFFICULTIES:
             raise ServiceError("error.malformed_id")
         async with self._lobby_lock(game_id):

@@ -55,11 +55,9 @@ def result_text(session: GameSession, locale: str, *, tally: bool = True) -> str
             lines.append(t("announce.draw", locale))
         earlier = [s for s in order if s not in last]
         if earlier:
-            items = t("common.list_separator", locale).join(
-                t("announce.out_item", locale, number=i, user=_mention(seats[s], locale))
-                for i, s in enumerate(earlier, 1)
+            lines.append(
+                t("announce.draw_earlier", locale, users=_numbered(seats, earlier, locale))
             )
-            lines.append(t("announce.draw_earlier", locale, users=items))
         lines += _forfeit_lines(session, locale)
         return "\n".join(lines + _epilogue(session, result, locale, tally))
     if result.kind == "draw":
@@ -90,13 +88,17 @@ def result_text(session: GameSession, locale: str, *, tally: bool = True) -> str
     elif len(order) == 1:
         lines.append(t("announce.out_first", locale, user=_mention(seats[order[0]], locale)))
     elif order:
-        items = t("common.list_separator", locale).join(
-            t("announce.out_item", locale, number=i, user=_mention(seats[s], locale))
-            for i, s in enumerate(order, 1)
-        )
-        lines.append(t("announce.out_order", locale, users=items))
+        lines.append(t("announce.out_order", locale, users=_numbered(seats, order, locale)))
     lines += _forfeit_lines(session, locale)
     return "\n".join(lines + _epilogue(session, result, locale, tally))
+
+
+def _numbered(seats: Sequence[SeatInfo], order: Sequence[int], locale: str) -> str:
+    """Seats in the order they went out, numbered: "1. alice, 2. bob"."""
+    return t("common.list_separator", locale).join(
+        t("announce.out_item", locale, number=i, user=_mention(seats[s], locale))
+        for i, s in enumerate(order, 1)
+    )
 
 
 def _final_scores(session: GameSession) -> list[str]:
@@ -111,7 +113,11 @@ def _epilogue(session: GameSession, result: Any, locale: str, tally: bool) -> li
     if hands:
         out += ["", t("announce.hands_title", locale), *hands]
     if tally:
-        line = tally_text(session, locale, deal_losers(result, session.ended_by, session.forfeits))
+        line = tally_text(
+            session,
+            locale,
+            deal_losers(result, session.ended_by, session.forfeits, void=session.void),
+        )
         if line:
             out += ["", line]
     return out
@@ -186,7 +192,9 @@ def session_tally(session: GameSession, locale: str) -> str:
     if session.series is None:
         return ""
     result = session.game.public_observation().result
-    return tally_text(session, locale, deal_losers(result, session.ended_by, session.forfeits))
+    return tally_text(
+        session, locale, deal_losers(result, session.ended_by, session.forfeits, void=session.void)
+    )
 
 
 def _user(seat: SeatInfo) -> str:

@@ -59,7 +59,7 @@ def rating_text(display: int, games: int, *, mark: bool = True) -> str:
 
 def provisional_note(locale: str) -> str:
     """The footnote under every list that marks a rating with "?": the mark says nothing
-    on its own, and only the profile used to explain it."""
+    on its own."""
     games = tn("plural.rated_games", PROVISIONAL_GAMES, locale)
     return t("ratings.provisional_note", locale, games=games)
 

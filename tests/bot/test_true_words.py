@@ -353,3 +353,13 @@ def test_pass_means_done_only_and_transfer_is_transfer() -> None:
     transfer = [k for k in catalog("en") if k.startswith("hand.button.") and "transfer" in k]
     for key in transfer:
         assert "Pass" not in catalog("en")[key] and "Transfer" in catalog("en")[key], key
+
+
+def test_a_deal_nobody_moved_in_gives_no_matchstick() -> None:
+    """Item 8 in a session of deals: the tally does not count a deal that counts for nothing."""
+    from bot.game.series import Series, deal_losers
+
+    assert deal_losers(None, 1, {1: "left"}) == (1,)
+    assert deal_losers(None, 1, {1: "left"}, void=True) == ()
+    after = Series.first(1, 2).next(1, deal_losers(None, 1, {1: "left"}, void=True), 0)
+    assert after.fools == (0, 0) and after.draws == 0
