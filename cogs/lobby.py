@@ -100,13 +100,13 @@ class LobbyCommands(commands.Cog):
                 return
             # No thread possible here: play in the channel and say why.
             await self._post_lobby(interaction, service, info)
-            await _send_invite(interaction.followup, info, interaction.user.id, invited)
+            await _send_invite(service, interaction.followup, info, interaction.user.id, invited)
             await interaction.followup.send(
                 t("error.cannot_create_thread", _locale(interaction)), ephemeral=True
             )
             return
         await self._post_lobby(interaction, service, info)
-        await _send_invite(interaction.followup, info, interaction.user.id, invited)
+        await _send_invite(service, interaction.followup, info, interaction.user.id, invited)
 
     async def _new_in_thread(
         self,
@@ -148,7 +148,7 @@ class LobbyCommands(commands.Cog):
             await self._abandon_thread(interaction, service, info, thread, exc)
             return
         await service.attach_message(info.game_id, table.id, thread_id=thread.id)
-        await _send_invite(thread, info, interaction.user.id, invited)
+        await _send_invite(service, thread, info, interaction.user.id, invited)
         try:
             await prompt_retry(
                 lambda: interaction.edit_original_response(
@@ -227,10 +227,16 @@ def _invitees(
 
 
 async def _send_invite(
-    target: discord.abc.Messageable | discord.Webhook, info: Any, host: int, invited: list[int]
+    service: Any,
+    target: discord.abc.Messageable | discord.Webhook,
+    info: Any,
+    host: int,
+    invited: list[int],
 ) -> None:
     """Ping the invited players where the lobby is, with a Join button under the ping (the
-    lobby's own Join, so it works after a restart and refuses politely once it is full)."""
+    lobby's own Join, so it works after a restart and refuses politely once it is full).
+    The invite is remembered: once the lobby starts or closes the publisher takes its Join
+    button off and says so."""
     if not invited:
         return
     view = _components_view()
@@ -239,7 +245,7 @@ async def _send_invite(
             info.game_id, "join", t("lobby.button.join", info.locale), discord.ButtonStyle.success
         )
     )
-    await target.send(
+    sent = await target.send(
         t(
             "lobby.invite",
             info.locale,
@@ -251,3 +257,5 @@ async def _send_invite(
             users=[discord.Object(u) for u in invited], roles=False, everyone=False
         ),
     )
+    if sent is not None:
+        await service.set_invite(info.game_id, sent.channel.id, sent.id, invited)

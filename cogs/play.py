@@ -10,6 +10,7 @@ from discord.ext import commands
 from bot.game.errors import ServiceError
 from bot.i18n import ls, t
 from bot.rendering.common import COLOUR_LOBBY, preset_name, seat_name
+from bot.rendering.result import leave_question
 from bot.rendering.server import games_embed, rules_embed
 from bot.surfaces.hand_answers import send_hand
 from bot.surfaces.lobby_views import leave_confirm_view
@@ -70,20 +71,15 @@ class PlayCommands(commands.Cog):
     @durak.command(name=ls("cmd.durak.leave.name"), description=ls("cmd.durak.leave.description"))
     async def leave(self, interaction: discord.Interaction) -> None:
         """A lobby is left at once; a running game only after a private confirmation that
-        says what leaving costs (a forfeit: counted as the fool, a computer takes the seat)."""
+        says what leaving does there (a computer plays on, or the game ends)."""
         service = _service(interaction)
         locale = _locale(interaction)
         running = await service.game_for_user(interaction.user.id)
         if running is not None and service.running_game(running):
+            effect = service.leave_effect(running, interaction.user.id)
             await interaction.response.send_message(
-                t(
-                    "leave.confirm_ends"
-                    if service.leave_ends_game(running, interaction.user.id)
-                    else "leave.confirm",
-                    locale,
-                    game_id=running,
-                ),
-                view=leave_confirm_view(running, locale),
+                leave_question(effect, running, locale),
+                view=leave_confirm_view(running, locale, effect.outcome),
                 ephemeral=True,
             )
             return

@@ -69,7 +69,7 @@ class StatsCommands(commands.Cog):
                 mode = None  # autocomplete offers presets; anything else means all modes
             sort = RatingBoard(mode or "", season, scope).token()
         embed, view, _, files = await leaderboard_message(
-            _service(interaction), interaction.guild_id, period, sort, page - 1, locale
+            _service(interaction), interaction.guild_id, period, sort, page - 1, locale, exact=True
         )
         await interaction.response.send_message(
             embed=embed, view=view, files=files, allowed_mentions=discord.AllowedMentions.none()

@@ -41,6 +41,15 @@ from .turns import waiting_seats
 log = logging.getLogger(__name__)
 
 
+def _pair(value: Any) -> tuple[int, int] | None:
+    """Two ids stored as a JSON list, or None (absent or unreadable)."""
+    try:
+        first, second = value
+        return int(first), int(second)
+    except (TypeError, ValueError):
+        return None
+
+
 class _ServiceCore:
     """State and plain queries of :class:`~bot.game.service.GameService`: the constructor,
     settings, forfeit texts and statistics, lookups, background publishing and the bookkeeping
@@ -213,6 +222,8 @@ class _ServiceCore:
             series=Series.from_json(options.get("series")),
             closed=options.get("closed"),
             expires_at=row.turn_deadline if row.status == "lobby" else None,
+            host_left=_pair(options.get("host_left")),
+            ai_level=options.get("ai_level"),
         )
 
     async def public_state(self, game_id: int) -> GameSession | LobbyInfo:

@@ -25,6 +25,7 @@ from .models import (
     AI_DIFFICULTIES,
     LOBBY_IDLE_MINUTES,
     GameSession,
+    LeaveEffect,
     LobbyInfo,
     PlayerRef,
     SeatInfo,
@@ -215,6 +216,15 @@ class _LobbyFlow(_PlayFlow):
         game to its end (the publisher edits it) after a restart too."""
         await self.storage.update_game_options(game_id, {"notice": [channel_id, message_id]})
 
+    async def set_invite(
+        self, game_id: int, channel_id: int, message_id: int, invited: list[int]
+    ) -> None:
+        """Remember the invite posted for a lobby, so that its Join button is taken off and
+        the invite says why once the lobby starts or closes (after a restart too)."""
+        await self.storage.update_game_options(
+            game_id, {"invite": [channel_id, message_id, list(invited)]}
+        )
+
     async def _open_lobby(self, game_id: int) -> LobbyInfo:
         info = await self.lobby(game_id)
         if info.status != "lobby":
@@ -255,12 +265,16 @@ class _LobbyFlow(_PlayFlow):
         *,
         can_manage: bool = False,
     ) -> LobbyInfo:
-        """Seat a computer; without ``difficulty`` the guild's default is used."""
+        """Seat a computer; without ``difficulty`` at the lobby's level (its menu), else
+        the guild's default."""
         if difficulty is None:
             row = await self.storage.get_game(game_id)
             if row is None:
                 raise GameMissing()
-            difficulty = (await self.storage.get_guild_settings(row.guild_id)).default_ai_difficulty
+            difficulty = (
+                row.options.get("ai_level")
+                or (await self.storage.get_guild_settings(row.guild_id)).default_ai_difficulty
+            )
         if difficulty not in AI_DIFFICULTIES:
             raise ServiceError("error.malformed_id")
         async with self._lobby_lock(game_id):
@@ -276,6 +290,22 @@ class _LobbyFlow(_PlayFlow):
                 )
             except st.LobbyFull:
                 raise ServiceError("error.lobby_full", max=info.max_seats) from None
+        await self._touch_lobby(game_id, info.guild_id)
+        await self._publish(self.publisher.refresh(game_id))
+        return await self.lobby(game_id)
+
+    async def set_computer_level(
+        self, game_id: int, user_id: int, difficulty: str, *, can_manage: bool = False
+    ) -> LobbyInfo:
+        """The lobby's level menu: every computer seated plays at ``difficulty``, and so do
+        those added next. It seats nobody: Add computer does that, so choosing a level never
+        fills a seat that Add computer would then find taken."""
+        if difficulty not in AI_DIFFICULTIES:
+            raise ServiceError("error.malformed_id")
+        async with self._lobby_lock(game_id):
+            info = await self._open_lobby(game_id)
+            self._check_host(info, user_id, can_manage)
+            await self.storage.set_computer_level(game_id, difficulty)
         await self._touch_lobby(game_id, info.guild_id)
         await self._publish(self.publisher.refresh(game_id))
         return await self.lobby(game_id)
@@ -346,6 +376,8 @@ class _LobbyFlow(_PlayFlow):
             else:
                 if user_id == info.host_id:
                     await self.storage.set_host(game_id, heir)
+                    # Remembered so the lobby can say so: a moved 👑 alone goes unnoticed.
+                    await self.storage.update_game_options(game_id, {"host_left": [user_id, heir]})
                     log.info("game %d: host %d left; %d hosts now", game_id, user_id, heir)
                 await self.storage.remove_seat(game_id, seat)
                 cancelled = False
@@ -357,36 +389,39 @@ class _LobbyFlow(_PlayFlow):
         """The lobby's Leave button (the user must sit in *this* lobby)."""
         await self._leave_lobby(game_id, user_id)
 
-    async def leave_game(self, game_id: int, user_id: int) -> None:
+    async def leave_game(self, game_id: int, user_id: int) -> LeaveEffect:
         """The confirmed leave of a running game: only for the game the user still plays
-        (a stale confirmation, after the game ended or the user already left, is refused)."""
+        (a stale confirmation, after the game ended or the user already left, is refused).
+        Returns what the leave did, which the answer tells (the game may have changed since
+        the question was asked)."""
         session = self._sessions.get(game_id)
         if session is None or session.finished:
             raise GameOver()
-        await self._leave_running(session, user_id)
+        return await self._leave_running(session, user_id)
 
-    def leave_ends_game(self, game_id: int, user_id: int) -> bool:
-        """Whether this human leaving ends the game at once (too few humans would be left,
-        see :meth:`_forfeit_locked`) rather than handing the seat to a computer: the
-        confirmation has to say which."""
+    def leave_effect(self, game_id: int, user_id: int) -> LeaveEffect:
+        """What this human leaving now would do (:meth:`GameSession.leave_effect`): the
+        question asked before a leave has to say it."""
         session = self._sessions.get(game_id)
-        if session is None:
-            return False
-        remaining = [s for s in session.active_humans if s.user_id != user_id]
-        return len(remaining) < min(2, session.humans_at_start)
+        seat = session.seat_of(user_id) if session is not None else None
+        if session is None or seat is None:
+            return LeaveEffect("takeover")
+        return session.leave_effect(seat)
 
     def running_game(self, game_id: int) -> bool:
         """The game has started and not ended (leaving it forfeits)."""
         session = self._sessions.get(game_id)
         return session is not None and not session.finished
 
-    async def _leave_running(self, session: GameSession, user_id: int) -> None:
+    async def _leave_running(self, session: GameSession, user_id: int) -> LeaveEffect:
         async with session.lock:
             seat = session.seat_of(user_id)
             if seat is None or session.finished:
                 raise NotAPlayer()
+            effect = session.leave_effect(seat)
             await self._forfeit_locked(session, seat, "left")
         await self._after_change(session, [])
+        return effect
 
     async def cancel(self, game_id: int, user_id: int, *, can_manage: bool = False) -> None:
         session = self._sessions.get(game_id)

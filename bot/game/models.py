@@ -42,8 +42,25 @@ LOBBY_IDLE_MAX_MINUTES = 24 * 60
 
 PingKind = Literal["defend", "lead"]
 ForfeitReason = Literal["left", "timeout"]
+#: What a forfeit (leaving, or timing out too often) does to a running game; the leave
+#: question, the answer after it, the table's event and the result all tell this one thing.
+#: ``takeover``: a computer plays the seat on and the forfeiter counts as a fool;
+#: ``ends``: the game ends, the forfeiter is its fool and the one person left wins;
+#: ``alone``: nobody else at the table is a person, so the game ends with the forfeiter
+#: as its fool; ``void``: nobody has moved yet, so the game ends without a fool and counts
+#: for nothing (not rated, no stats, no achievements).
+ForfeitOutcome = Literal["takeover", "ends", "alone", "void"]
 
 # --------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveEffect:
+    """What a human leaving a running game does (or did): the :data:`ForfeitOutcome` and
+    the people who win when that ends the game (``ends``), named by the answers."""
+
+    outcome: ForfeitOutcome
+    winners: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +163,10 @@ class LobbyInfo:
     closed: str | None = None
     #: When the open lobby expires if nobody touches it (None: never).
     expires_at: float | None = None
+    #: The level the lobby's menu chose for its computers (None: the guild's default).
+    ai_level: str | None = None
+    #: (the host who left, the player the lobby passed to), the latest such hand-over.
+    host_left: tuple[int, int] | None = None
 
     @property
     def humans(self) -> list[SeatInfo]:
@@ -238,6 +259,32 @@ class GameSession:
     @property
     def finished(self) -> bool:
         return self.status != "running"
+
+    def leave_effect(self, seat: int) -> LeaveEffect:
+        """:meth:`forfeit_outcome` with the people who would then win."""
+        outcome = self.forfeit_outcome(seat)
+        winners = tuple(
+            s.user_id
+            for s in self.active_humans
+            if s.seat != seat and s.user_id is not None and outcome == "ends"
+        )
+        return LeaveEffect(outcome, winners)
+
+    def forfeit_outcome(self, seat: int) -> ForfeitOutcome:
+        """What ``seat`` forfeiting now would do (see :data:`ForfeitOutcome`). The game goes
+        on only while two people (or, in a game begun by one, that one) are left to play it:
+        a game of people against computers alone was not the game they sat down to."""
+        remaining = [s for s in self.active_humans if s.seat != seat]
+        if len(remaining) >= min(2, self.humans_at_start):
+            return "takeover"
+        if self.game.version == 0:
+            return "void"
+        return "ends" if remaining else "alone"
+
+    @property
+    def void(self) -> bool:
+        """The game ended on a forfeit before anybody moved: it counts for nothing."""
+        return self.ended_by is not None and self.game.version == 0
 
     @property
     def humans_at_start(self) -> int:

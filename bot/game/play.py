@@ -23,6 +23,7 @@ from .models import (
     MAX_TIMER_STRIKES,
     TAKEOVER_DIFFICULTY,
     AiPlayer,
+    ForfeitOutcome,
     ForfeitReason,
     GameSession,
     PingKind,
@@ -345,20 +346,30 @@ class _PlayFlow(_ServiceCore):
                 )
         await self._after_change(session, pings)
 
-    async def _forfeit_locked(self, session: GameSession, seat: int, reason: ForfeitReason) -> None:
+    async def _forfeit_locked(
+        self, session: GameSession, seat: int, reason: ForfeitReason
+    ) -> ForfeitOutcome:
         """``seat`` forfeits (left, or timed out too often). Caller holds ``session.lock``.
 
-        The game goes on with a computer in the seat while enough humans remain (see the module
-        docstring); otherwise it ends here with the forfeiter as its fool.
+        The game goes on with a computer in the seat while enough humans remain
+        (:meth:`GameSession.forfeit_outcome`); otherwise it ends here with the forfeiter as
+        its fool, or, before anybody moved, without a fool and without a result row for
+        anyone: a game nobody played is neither rated nor counted in stats or achievements.
+        Returns what happened, for the forfeiter's answer.
         """
+        outcome = session.forfeit_outcome(seat)
         forfeits = {**session.forfeits, seat: reason}
-        remaining = [s for s in session.active_humans if s.seat != seat]
         new_version = session.version + 1
         strikes = {k: v for k, v in session.strikes.items() if k != seat}
-        if len(remaining) < min(2, session.humans_at_start):
+        if outcome != "takeover":
             events = deque(session.events, maxlen=EVENTS_KEPT)
             events.append(PublicEvent("forfeit_end", seat, amount=int(reason == "timeout")))
-            entries, fools, text = await self._final_results(session, None, forfeits)
+            if outcome == "void":
+                entries: list[st.ResultEntry] = []
+                fools: tuple[int, ...] = ()
+                text: str | None = None
+            else:
+                entries, fools, text = await self._final_results(session, None, forfeits)
             state = replace(
                 session.state(),
                 events=events,
@@ -380,8 +391,10 @@ class _PlayFlow(_ServiceCore):
             session.forfeit_seats, session.forfeit_text = fools, text
             session.status = "finished"
             self._retire(session)
-            log.info("game %d: ended, seat %d forfeited (%s)", session.game_id, seat, reason)
-            return
+            log.info(
+                "game %d: ended, seat %d forfeited (%s, %s)", session.game_id, seat, reason, outcome
+            )
+            return outcome
         events = deque(session.events, maxlen=EVENTS_KEPT)
         events.append(PublicEvent("left" if reason == "left" else "kicked", seat))
         info = session.seats[seat]
@@ -413,6 +426,7 @@ class _PlayFlow(_ServiceCore):
         log.info(
             "game %d: seat %d forfeited (%s), a computer takes over", session.game_id, seat, reason
         )
+        return outcome
 
     async def _final_results(
         self, session: GameSession, result: Any, forfeits: dict[int, str]

@@ -165,15 +165,20 @@ _LEADS = frozenset({ActionKind.ATTACK, ActionKind.TOP, ActionKind.LEAD_BLIND})
 class _ReplayFlow(_ServiceCore):
     """Replays of finished games, read from their stored records."""
 
-    async def load_replay(self, guild_id: int, user_id: int, game_id: int | None) -> Replay:
+    async def load_replay(
+        self, guild_id: int, user_id: int, game_id: int | None, *, for_review: bool = False
+    ) -> Replay:
         """The replay ``user_id`` asked for, or a polite refusal: no such game here, a game
         still being played, a game without history, or (when the server keeps replays to
-        players) a game they did not play. Default: their last finished game here."""
+        players) a game they did not play. Default: their last finished game here.
+
+        ``for_review``: the record is read for a review, so a player with no finished game
+        is told there is nothing to *review* (the refusal names what they asked for)."""
         storage = self.storage
         if game_id is None:
             game_id = await storage.last_finished_game(guild_id, user_id)
             if game_id is None:
-                raise ServiceError("replay.none_yet")
+                raise ServiceError("review.none_yet" if for_review else "replay.none_yet")
         row = await storage.game_record(game_id)
         if row is None or row.guild_id != guild_id:
             raise ServiceError("replay.unknown_game", game_id=game_id)

@@ -179,7 +179,9 @@ class _RematchFlow(_LobbyFlow):
             new_seats.append(RematchSeat(s.seat, name, ai_difficulty=difficulty))
         previous = Series.from_json(row.options.get("series")) or Series.first(row.id, game.n)
         result: Any = game.result
-        series = previous.next(row.id, deal_losers(result, None, forfeits), _dealer(game, forfeits))
+        void = result is None and game.version == 0  # nobody moved: the deal counts for nothing
+        losers = deal_losers(result, None, forfeits, void=void)
+        series = previous.next(row.id, losers, _dealer(game, forfeits))
         rules = {k: v for k, v in game.rules.to_dict().items() if k != "players"}
         options: dict[str, Any] = {"seats": game.n, "rules": rules, "series": series.to_json()}
         if "locale" in row.options:

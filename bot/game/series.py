@@ -86,14 +86,17 @@ class Series:
 
 
 def deal_losers(
-    result: Any, ended_by: int | None, forfeits: Iterable[int] = ()
+    result: Any, ended_by: int | None, forfeits: Iterable[int] = (), *, void: bool = False
 ) -> tuple[int, ...] | None:
     """Who takes a matchstick for a finished deal: the fool, every member of a losing team,
-    or the player whose forfeit ended the game. None for a draw.
+    or the player whose forfeit ended the game. None for a draw; nobody (``()``) for a deal
+    that ended before anybody moved (``void``), which counts for nothing.
 
     ``result`` is the engine's :class:`engine.game.Result` (None when a forfeit ended the
     game, then ``ended_by`` is that seat).
     """
+    if void:
+        return ()
     if result is None:
         if ended_by is not None:
             return (ended_by,)

@@ -32,8 +32,7 @@ def generate() -> list[tuple[int, int, int]]:
                     except Exception:
                         continue
                     if session is not None:
-                        session.deadline = 1042.0
-                        images.append(render_image(table_scene(session, now=1000.0)))
+                        images.append(render_image(table_scene(session)))
     for locale in ("en", "ru"):
         images.append(render_image(lobby_scene(sample_lobby(2, 4, locale))))
     counts: dict[tuple[int, int, int], int] = {}

@@ -237,8 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     target = Path(args[0] if args else "docs/table.png")
     session = sample_session("podkidnoy", 4, "attack", seed=3)
     assert session is not None
-    session.deadline = 1042.0
-    png = render_png(table_scene(session, now=1000.0))
+    png = render_png(table_scene(session))
     target.write_bytes(png)
     print(f"wrote {target} ({target.stat().st_size // 1024} KB)")
     full = Image.open(io.BytesIO(png)).convert("RGB")

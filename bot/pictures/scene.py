@@ -6,17 +6,17 @@ information only (``game.public_observation()``, seat names, the seats the game 
 and holds already translated labels; it is hashable, which makes it its own cache key, and it
 carries the game id and version so two versions never share a picture by accident.
 
-The one thing on the picture that changes without a move is the time left. The scene holds it
-rounded down to :data:`TIMER_STEP` seconds, taken when the table message is edited (which is
-when the picture is shown), so the picture is exact when it appears and a second edit of the
-same version within the step still hits the cache. It then goes stale while nobody moves;
-the text table next to it carries Discord's live countdown (``<t:…:R>``) for that.
+A picture shows no time: it is drawn once per move and would show a countdown frozen at that
+moment while the text table next to it counts down with Discord's live timestamp
+(``<t:…:R>``). The final picture shows the outcome instead of the roles of play: who is the
+fool, a draw, who forfeited, or that the game ended before anybody moved.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine import Observation
 from engine.cards import NO_TRUMP, SUIT_NAMES
 
 from ..cardart.labels import LATIN_RANKS, rank_labels
@@ -28,10 +28,7 @@ from ..rendering.lobby import lobby_teams
 from ..rendering.table import role_key
 from .fonts import drawable
 
-__all__ = ["TIMER_STEP", "Scene", "SeatScene", "last_played", "lobby_scene", "table_scene"]
-
-#: The time left is shown rounded down to this many seconds (see the module doc).
-TIMER_STEP = 5
+__all__ = ["Scene", "SeatScene", "last_played", "lobby_scene", "table_scene"]
 #: Event kinds that put cards on the table (the last such cards are outlined).
 _PLAYS = frozenset({"attack", "defend", "throw", "pile", "transfer", "show", "top"})
 
@@ -107,8 +104,6 @@ class Scene:
     banner: str = ""
     #: The card(s) of the last move still lying face up on the table: outlined.
     last_played: tuple[int, ...] = ()
-    #: The turn timer's time left, translated ("0:40 left"); "" without a timer.
-    time_left: str = ""
     #: The 13 rank labels the cards are drawn with (В Д К Т on a Russian table).
     ranks: tuple[str, ...] = LATIN_RANKS
 
@@ -135,11 +130,36 @@ def last_played(session: GameSession) -> tuple[int, ...]:
     return ()
 
 
-def _time_left(session: GameSession, now: float | None, loc: str) -> str:
-    if now is None or session.deadline is None or session.finished:
-        return ""
-    left = max(0, int(session.deadline - now)) // TIMER_STEP * TIMER_STEP
-    return t("picture.time_left", loc, time=f"{left // 60}:{left % 60:02d}")
+def _final_role(session: GameSession, obs: Observation, seat: int) -> tuple[str, str]:
+    """(label key, tone) of a seat on the final table: the outcome, never a role of play
+    ("attacking" on a table nobody plays any more reads as if the game went on)."""
+    if session.status != "finished" or session.void:
+        return "", "wait"
+    if seat in session.forfeits:
+        return "picture.forfeited", "fool"
+    if obs.result is not None:
+        if seat in obs.result.losers:
+            return "role.fool", "fool"
+        if obs.result.kind == "draw" and seat not in obs.out:
+            return "picture.draw_seat", "wait"
+        return "role.out", "out"
+    if seat in obs.out:
+        return "role.out", "out"
+    return ("picture.won", "wait") if session.seats[seat].is_human else ("", "wait")
+
+
+def _final_banner(session: GameSession, obs: Observation) -> str:
+    """The words across the middle of an ended table: how it ended."""
+    loc = session.locale
+    if session.status == "cancelled":
+        return t("picture.cancelled", loc)
+    if session.void:
+        return t("picture.void", loc)
+    if session.ended_by is not None:
+        return t("picture.forfeit_end", loc)
+    if obs.result is not None and obs.result.kind == "draw":
+        return t("picture.draw", loc)
+    return t("picture.game_over", loc)
 
 
 def lobby_scene(info: LobbyInfo) -> Scene:
@@ -174,9 +194,8 @@ def lobby_scene(info: LobbyInfo) -> Scene:
     )
 
 
-def table_scene(session: GameSession, now: float | None = None) -> Scene:
-    """The table from the spectator's observation: exactly what the text table may show.
-    ``now`` (the service's clock) dates the time left; None draws no timer."""
+def table_scene(session: GameSession) -> Scene:
+    """The table from the spectator's observation: exactly what the text table may show."""
     loc = session.locale
     obs = session.game.public_observation()
     waiting = set(waiting_seats(session.game)) if not session.finished else set()
@@ -187,13 +206,18 @@ def table_scene(session: GameSession, now: float | None = None) -> Scene:
     seats = []
     for info in session.seats:
         s = info.seat
-        key = role_key(obs, s)
+        if session.finished:
+            key, tone = _final_role(session, obs, s)
+        else:
+            key = role_key(obs, s)
+            tone = _TONES.get(key, "wait")
+            # "может подкинуть" is wider than a panel at a size readable in Discord
+            key = "picture.throwing_in" if key == "role.throwing_in" else key
         seats.append(
             SeatScene(
                 name=_name(seat_name(info, loc, markdown=False), s + 1, loc),
-                # "может подкинуть" is wider than a panel at a size readable in Discord
-                role=t("picture.throwing_in" if key == "role.throwing_in" else key, loc),
-                tone=_TONES.get(key, "wait"),
+                role=t(key, loc) if key else "",
+                tone=tone,
                 cards=obs.hand_sizes[s],
                 turn=s in waiting,
                 trump=obs.trumps[s] if own_trumps else -1,
@@ -211,7 +235,7 @@ def table_scene(session: GameSession, now: float | None = None) -> Scene:
         trump_label = t("picture.trumps", loc, suit=t(f"suit.{SUIT_NAMES[obs.trump]}", loc))
     # The counts stand on the talon and the pile; the captions only name them.
     talon_label = t("picture.talon", loc)
-    banner = t("picture.game_over", loc) if session.finished else ""
+    banner = _final_banner(session, obs) if session.finished else ""
     return Scene(
         kind="table",
         game_id=session.game_id,
@@ -236,6 +260,5 @@ def table_scene(session: GameSession, now: float | None = None) -> Scene:
         aside_label=(t("table.out_of_play", loc, count=obs.out_of_play) if obs.out_of_play else ""),
         banner=banner,
         last_played=last_played(session),
-        time_left=_time_left(session, now, loc),
         ranks=rank_labels(loc, local_ranks=session.local_ranks),
     )

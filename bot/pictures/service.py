@@ -55,18 +55,14 @@ class TablePictures:
 
     ``settings`` looks up a guild's settings (``GameService.settings``); its ``pictures`` flag
     is the guild's choice. Without it (tests, benchmarks) pictures are always wanted.
-    ``clock`` is the service's clock (the one its turn deadlines are on), for the time left
-    drawn on the picture; without it no timer is drawn.
     """
 
     def __init__(
         self,
         settings: Callable[[int], Awaitable[Any]] | None = None,
         cache_size: int = CACHE_SIZE,
-        clock: Callable[[], float] | None = None,
     ) -> None:
         self._settings = settings
-        self._clock = clock
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="durak-picture")
         #: Used only in the worker thread (it keeps a scratch image and per-game state).
         self.painter = Painter()
@@ -82,7 +78,7 @@ class TablePictures:
     def scene(self, state: GameSession | LobbyInfo) -> Scene:
         """Freeze what the picture shows; must run on the event loop (reads the live game)."""
         if isinstance(state, GameSession):
-            return table_scene(state, None if self._clock is None else self._clock())
+            return table_scene(state)
         return lobby_scene(state)
 
     def _scene(self, state: GameSession | LobbyInfo) -> Scene | None:

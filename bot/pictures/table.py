@@ -415,18 +415,6 @@ def _discard(img: Image.Image, draw: ImageDraw.ImageDraw, *, scene: Scene) -> No
         _caption(draw, cx, bottom, scene.aside_label, colour=_DIM)
 
 
-def _timer(draw: ImageDraw.ImageDraw, text: str) -> None:
-    """The turn timer's time left, top right of the middle: a small clock and the text."""
-    face_ = font(MIN_TEXT, bold=True)
-    text = fit(text, face_, _COLUMN_W - 44)
-    width = 34 + 10 + int(text_width(text, face_))
-    x, cy = _RIGHT_X - width // 2, _BAND_TOP + 30
-    draw.ellipse((x, cy - 17, x + 34, cy + 17), outline=_GOLD, width=3)
-    draw.line((x + 17, cy, x + 17, cy - 10), fill=_GOLD, width=3)
-    draw.line((x + 17, cy, x + 26, cy), fill=_GOLD, width=3)
-    draw_text(draw, (x + 44, cy), text, face_, _GOLD, anchor="lm")
-
-
 #: Where a defence lies on its attack: shifted down-right so both ranks stay readable.
 _DEFENCE_DX, _DEFENCE_DY = 28, 36
 
@@ -579,8 +567,8 @@ def _panel_box(centre: tuple[int, int], margin: int) -> tuple[int, int, int, int
     return (x0 - margin, y0 - margin, x0 + PANEL_W + margin, y0 + PANEL_H + margin)
 
 
-#: The columns of the middle band: talon (left), discard and timer (right). Only a trump's
-#: caption (talon left, no trump card showing) and the timer come near the top of the band,
+#: The columns of the middle band: talon (left), discard (right). Only a trump's caption
+#: (talon left, no trump card showing) comes near the top of the band,
 #: where the top panels' turn frames reach 4 px in; the other boxes start lower, so that a
 #: top panel's box meets no other layer and can be kept and pasted as it is (:mod:`.painter`).
 _MIDDLE_TOP, _MIDDLE_BOTTOM = _BAND_TOP, _BAND_BOTTOM
@@ -588,7 +576,7 @@ _COLUMNS_TOP = _BAND_TOP + 40
 _TALON_BOX = (16, _COLUMNS_TOP, 304, _MIDDLE_BOTTOM)
 _TALON_CAPTION_BOX = (16, _MIDDLE_TOP, 304, _MIDDLE_BOTTOM)
 _DISCARD_BOX = (696, _COLUMNS_TOP, 984, _MIDDLE_BOTTOM)
-_TIMER_BOX = (696, _BAND_TOP + 5, 984, _BAND_TOP + 64)
+
 _BANNER_BOX = (264, _CENTRE_Y - 40, 736, _CENTRE_Y + 40)
 _LOBBY_BOX = (160, _MIDDLE_TOP, 840, _MIDDLE_BOTTOM)
 
@@ -648,14 +636,6 @@ def layers(scene: Scene) -> list[Layer]:
                 pair.y + _DEFENCE_DY + CARD_H + m,
             )
             out.append(Layer(("pair", pair), box, partial(_pair, pair=pair)))
-        if scene.time_left:
-            out.append(
-                Layer(
-                    ("timer", scene.time_left),
-                    _TIMER_BOX,
-                    partial(_timer_layer, text=scene.time_left),
-                )
-            )
     if scene.banner:
         out.append(
             Layer(("banner", scene.banner), _BANNER_BOX, partial(_banner_layer, text=scene.banner))
@@ -673,10 +653,6 @@ def _free_layer(
     img: Image.Image, draw: ImageDraw.ImageDraw, *, centre: tuple[int, int], label: str
 ) -> None:
     _free_seat(draw, centre, label)
-
-
-def _timer_layer(img: Image.Image, draw: ImageDraw.ImageDraw, *, text: str) -> None:
-    _timer(draw, text)
 
 
 def _banner_layer(img: Image.Image, draw: ImageDraw.ImageDraw, *, text: str) -> None:

@@ -31,6 +31,12 @@ def lobby_embed(info: LobbyInfo) -> discord.Embed:
         description=t("lobby.description", loc, host=f"<@{info.host_id}>"),
         colour=COLOUR_LOBBY if info.status == "lobby" else COLOUR_OVER,
     )
+    if info.host_left is not None and info.host_left[1] == info.host_id and info.status == "lobby":
+        embed.description = (
+            (embed.description or "")
+            + "\n"
+            + t("lobby.host_passed", loc, left=f"<@{info.host_left[0]}>", host=f"<@{info.host_id}>")
+        )
     lines = []
     teams = lobby_teams(info)
     for number, seat in enumerate(info.seats, start=1):

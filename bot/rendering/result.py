@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..game.models import GameSession, LobbyInfo, SeatInfo
+from ..game.models import GameSession, LeaveEffect, LobbyInfo, SeatInfo
 from ..game.series import deal_losers
 from ..i18n import t, tn
 from .common import _mention, cards_text, inert, score_texts, seat_name
@@ -18,6 +18,10 @@ def result_text(session: GameSession, locale: str, *, tally: bool = True) -> str
     session's matchsticks (the table shows those in a field of their own)."""
     seats = session.seats
     lines = []
+    if session.void:
+        assert session.ended_by is not None
+        lines.append(t("announce.forfeit_end_void", locale, user=_user(seats[session.ended_by])))
+        return "\n".join(lines + _epilogue(session, None, locale, tally))
     if session.ended_by is not None:
         ender = seats[session.ended_by]
         key = (
@@ -35,6 +39,27 @@ def result_text(session: GameSession, locale: str, *, tally: bool = True) -> str
     result = session.game.public_observation().result
     if result is None:
         return ""
+    order = list(result.finish_order)
+    scores = _final_scores(session)
+    if result.kind == "draw" and not scores:
+        # Nobody is the fool because the last players ran out of cards on one move: the
+        # order they went out in would read as a ranking with a winner on top, so the draw
+        # names who ended it together and only then who had gone out before them.
+        last = session.out_groups[-1] if session.out_groups else []
+        if len(last) > 1:
+            users = t("common.list_separator", locale).join(
+                _mention(seats[s], locale) for s in last
+            )
+            lines.append(t("announce.draw_together", locale, users=users))
+        else:
+            lines.append(t("announce.draw", locale))
+        earlier = [s for s in order if s not in last]
+        if earlier:
+            lines.append(
+                t("announce.draw_earlier", locale, users=_numbered(seats, earlier, locale))
+            )
+        lines += _forfeit_lines(session, locale)
+        return "\n".join(lines + _epilogue(session, result, locale, tally))
     if result.kind == "draw":
         lines.append(t("announce.draw", locale))
     elif result.kind == "team":
@@ -44,8 +69,6 @@ def result_text(session: GameSession, locale: str, *, tally: bool = True) -> str
         lines.append(t("announce.losing_team", locale, users=users))
     elif result.fool is not None:
         lines.append(t("announce.fool", locale, user=_mention(seats[result.fool], locale)))
-    order = list(result.finish_order)
-    scores = _final_scores(session)
     if scores:
         # Point and epaulet fool rank by score, not by who went out first: the ranking is
         # the score order (best first), and the scores themselves are what decided it.
@@ -65,13 +88,17 @@ def result_text(session: GameSession, locale: str, *, tally: bool = True) -> str
     elif len(order) == 1:
         lines.append(t("announce.out_first", locale, user=_mention(seats[order[0]], locale)))
     elif order:
-        items = t("common.list_separator", locale).join(
-            t("announce.out_item", locale, number=i, user=_mention(seats[s], locale))
-            for i, s in enumerate(order, 1)
-        )
-        lines.append(t("announce.out_order", locale, users=items))
+        lines.append(t("announce.out_order", locale, users=_numbered(seats, order, locale)))
     lines += _forfeit_lines(session, locale)
     return "\n".join(lines + _epilogue(session, result, locale, tally))
+
+
+def _numbered(seats: Sequence[SeatInfo], order: Sequence[int], locale: str) -> str:
+    """Seats in the order they went out, numbered: "1. alice, 2. bob"."""
+    return t("common.list_separator", locale).join(
+        t("announce.out_item", locale, number=i, user=_mention(seats[s], locale))
+        for i, s in enumerate(order, 1)
+    )
 
 
 def _final_scores(session: GameSession) -> list[str]:
@@ -86,7 +113,11 @@ def _epilogue(session: GameSession, result: Any, locale: str, tally: bool) -> li
     if hands:
         out += ["", t("announce.hands_title", locale), *hands]
     if tally:
-        line = tally_text(session, locale, deal_losers(result, session.ended_by, session.forfeits))
+        line = tally_text(
+            session,
+            locale,
+            deal_losers(result, session.ended_by, session.forfeits, void=session.void),
+        )
         if line:
             out += ["", line]
     return out
@@ -163,7 +194,9 @@ def session_tally(session: GameSession, locale: str) -> str:
     if session.series is None:
         return ""
     result = session.game.public_observation().result
-    return tally_text(session, locale, deal_losers(result, session.ended_by, session.forfeits))
+    return tally_text(
+        session, locale, deal_losers(result, session.ended_by, session.forfeits, void=session.void)
+    )
 
 
 def _user(seat: SeatInfo) -> str:
@@ -185,6 +218,24 @@ def _forfeit_lines(session: GameSession, locale: str) -> list[str]:
             t("announce.forfeit_assigned", locale, user=users, text=inert(session.forfeit_text))
         )
     return lines
+
+
+def leave_question(effect: LeaveEffect, game_id: int, locale: str) -> str:
+    """The private question before leaving a running game: what leaving will do."""
+    frame = "leave.ask_void" if effect.outcome == "void" else "leave.ask_forfeit"
+    return t(frame, locale, game_id=game_id, consequence=leave_consequence(effect, locale))
+
+
+def leave_answer(effect: LeaveEffect, game_id: int, locale: str) -> str:
+    """The answer after the leave: what it did, in the question's own words."""
+    frame = "leave.left_void" if effect.outcome == "void" else "leave.left_forfeit"
+    return t(frame, locale, game_id=game_id, consequence=leave_consequence(effect, locale))
+
+
+def leave_consequence(effect: LeaveEffect, locale: str) -> str:
+    """The one sentence both the question and the answer carry, so they cannot differ."""
+    winners = t("common.list_separator", locale).join(f"<@{u}>" for u in effect.winners)
+    return t(f"leave.consequence.{effect.outcome}", locale, winners=winners)
 
 
 def cancelled_text(session: GameSession, locale: str) -> str:

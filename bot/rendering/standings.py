@@ -57,6 +57,13 @@ def rating_text(display: int, games: int, *, mark: bool = True) -> str:
     return f"{display}?" if mark and games < PROVISIONAL_GAMES else str(display)
 
 
+def provisional_note(locale: str) -> str:
+    """The footnote under every list that marks a rating with "?": the mark says nothing
+    on its own."""
+    games = tn("plural.rated_games", PROVISIONAL_GAMES, locale)
+    return t("ratings.provisional_note", locale, games=games)
+
+
 def achievement_name(key: str, locale: str) -> str:
     return t(f"ratings.ach.{key}.name", locale)
 
@@ -105,15 +112,17 @@ def result_lines(rating: GameRating, mention: Callable[[int], str], locale: str)
             for c in changes
         )
         lines.append(t("ratings.result.line", locale, items=items))
+        if any(c.games < PROVISIONAL_GAMES for c in changes):
+            lines.append(provisional_note(locale))
     if rating.achievements:
-        items = t("common.list_separator", locale).join(
-            t(
-                "ratings.result.achievement",
-                locale,
-                user=mention(pid),
-                name=achievement_name(k, locale),
-            )
-            for pid, k in rating.achievements
+        # One entry per player, naming them once: "@alice: First deal, Not the fool".
+        earned: dict[int, list[str]] = {}
+        for pid, k in rating.achievements:
+            earned.setdefault(pid, []).append(achievement_name(k, locale))
+        sep = t("common.list_separator", locale)
+        items = " · ".join(
+            t("ratings.result.achievement", locale, user=mention(pid), name=sep.join(names))
+            for pid, names in earned.items()
         )
         lines.append(t("ratings.result.achievements", locale, items=items))
     return lines
@@ -178,15 +187,16 @@ def board_embed(
         else t("ratings.board.empty", locale, games=tn("plural.rated_games", min_games, locale))
     )
     head = [] if season is None or cross_server else [season_label(season, locale)]
-    embed.set_footer(
-        text=" · ".join(
-            [
-                *head,
-                _filters(mode, period, min_games, locale),
-                t("common.page", locale, page=page + 1, pages=max(pages, 1)),
-            ]
-        )[:EMBED_FOOTER]
+    footer = " · ".join(
+        [
+            *head,
+            _filters(mode, period, min_games, locale),
+            t("common.page", locale, page=page + 1, pages=max(pages, 1)),
+        ]
     )
+    if any(e.games < PROVISIONAL_GAMES for e in entries):
+        footer = provisional_note(locale) + "\n" + footer
+    embed.set_footer(text=footer[:EMBED_FOOTER])
     return embed
 
 

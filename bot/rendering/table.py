@@ -295,8 +295,16 @@ def event_line(
     if k == "kicked":
         return t("event.timeout_forfeit", locale, name=name)
     if k == "forfeit_end":
+        if session.game.version == 0:
+            return t("event.forfeit_end_void", locale, name=name)
         key = "event.forfeit_end_timeout" if ev.amount else "event.forfeit_end_left"
-        return t(key, locale, name=name)
+        winners = [s for s in session.seats if s.is_human and s.seat not in session.forfeits]
+        if not winners:
+            return t(f"{key}_alone", locale, name=name)
+        users = t("common.list_separator", locale).join(
+            _who(session, s.seat, locale) for s in winners
+        )
+        return t(key, locale, name=name, winners=users)
     return None
 
 

@@ -111,6 +111,20 @@ class LobbyStorage(StorageCore):
                 (_dumps({**game.options, **changes}), game_id),
             )
 
+    async def set_computer_level(self, game_id: int, difficulty: str) -> None:
+        """A lobby's computers play at ``difficulty``: those seated now and (through the
+        stored ``ai_level`` option) those added next, in one transaction."""
+        async with self._transaction() as conn:
+            game = await self._fetch_game(conn, game_id, lock=True)
+            await conn.execute(
+                "UPDATE game_seats SET ai_difficulty = ? WHERE game_id = ? AND user_id IS NULL",
+                (difficulty, game_id),
+            )
+            await conn.execute(
+                "UPDATE games SET options = ? WHERE id = ?",
+                (_dumps({**game.options, "ai_level": difficulty}), game_id),
+            )
+
     async def add_seat(
         self,
         game_id: int,

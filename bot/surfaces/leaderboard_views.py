@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 
+from ..game.errors import ServiceError
 from ..game.service import GameService
 from ..i18n import t
 from ..rendering.server import leaderboard_embed
@@ -40,23 +41,40 @@ BOARD_ID = (
 
 
 async def leaderboard_message(
-    service: GameService, guild_id: int, period: str, sort: str, page: int, locale: str
+    service: GameService,
+    guild_id: int,
+    period: str,
+    sort: str,
+    page: int,
+    locale: str,
+    *,
+    exact: bool = False,
 ) -> tuple[discord.Embed, discord.ui.View, bool, list[discord.File]]:
     """Embed, paging buttons and picture (rating board) for one page; the flag says
     ``page`` had to be clamped (the board shrank since the buttons were drawn, e.g. the week
-    rolled on). ``sort`` is 'fools', 'record', or a rating board (see standings_views)."""
+    rolled on). ``sort`` is 'fools', 'record', or a rating board (see standings_views).
+
+    ``exact``: the page was asked for by number (``/durak leaderboard page:``), so a page
+    the board does not have is refused privately rather than silently shown as another."""
     board = parse_rating_sort(sort)
     if board is not None:
         embed, files, shown, pages = await rating_board_message(
             service, guild_id, period, board, page, locale
         )
+        _check_page(exact, page, shown, pages)
         return embed, _buttons(period, sort, shown, pages, locale), shown != page, files
     min_games = RECORD_MIN_GAMES if sort == "record" else 1
     entries, clamped, pages = await service.leaderboard_page(
         guild_id, period, sort, page, size=LEADERBOARD_PAGE_SIZE, min_games=min_games
     )
+    _check_page(exact, page, clamped, pages)
     embed = leaderboard_embed(entries, period, sort, clamped, pages, locale, min_games=min_games)
     return embed, _buttons(period, sort, clamped, pages, locale), clamped != page, []
+
+
+def _check_page(exact: bool, page: int, shown: int, pages: int) -> None:
+    if exact and shown != page:
+        raise ServiceError("leaderboard.no_page", page=page + 1, pages=max(pages, 1))
 
 
 def _buttons(period: str, sort: str, page: int, pages: int, locale: str) -> discord.ui.View:

@@ -9,8 +9,9 @@ from typing import Any
 import discord
 
 from ..discord_limits import SELECT_OPTION_TEXT, SELECT_OPTIONS
-from ..game.models import AI_DIFFICULTIES, GameSession, LobbyInfo
+from ..game.models import AI_DIFFICULTIES, ForfeitOutcome, GameSession, LobbyInfo
 from ..i18n import t
+from ..rendering.result import leave_answer
 from .door import _Malformed
 from .hand_items import ShowHandButton
 from .interactions import _can_manage, _components_view, _player, _service
@@ -40,7 +41,7 @@ def lobby_view(info: LobbyInfo) -> discord.ui.View:
             gid, "unai", t("lobby.button.remove_ai", loc), discord.ButtonStyle.secondary, row=1
         )
     )
-    view.add_item(LobbyAiSelect(gid, loc))
+    view.add_item(LobbyAiSelect(gid, loc, info.ai_level))
     others = [s for s in info.humans if s.user_id != info.host_id]
     if others:
         view.add_item(LobbyHostSelect(gid, loc, [(s.user_id or 0, s.name) for s in others]))
@@ -110,7 +111,12 @@ class LobbyAiSelect(
     template=LOBBY_IDS["lobbyai"],
 ):
     def __init__(
-        self, game_id: int | None = None, locale: str = "en", *, rest: str | None = None
+        self,
+        game_id: int | None = None,
+        locale: str = "en",
+        level: str | None = None,
+        *,
+        rest: str | None = None,
     ) -> None:
         self.rest = rest if rest is not None else str(game_id)
         super().__init__(
@@ -118,7 +124,11 @@ class LobbyAiSelect(
                 custom_id=f"durak:lobbyai:{self.rest}",
                 placeholder=t("lobby.select_difficulty", locale),
                 options=[
-                    discord.SelectOption(label=t(f"difficulty.{d}", locale), value=d)
+                    discord.SelectOption(
+                        label=t("lobby.level_option", locale, level=t(f"difficulty.{d}", locale)),
+                        value=d,
+                        default=d == level,
+                    )
                     for d in AI_DIFFICULTIES
                 ],
                 row=2,
@@ -129,7 +139,7 @@ class LobbyAiSelect(
         values = self.item.values
         if len(values) != 1:
             raise _Malformed
-        await _service(interaction).add_computer(
+        await _service(interaction).set_computer_level(
             int(self.fields["game"]),
             interaction.user.id,
             values[0],
@@ -180,15 +190,15 @@ class LobbyHostSelect(
         await interaction.response.defer()
 
 
-def leave_confirm_view(game_id: int, locale: str) -> discord.ui.View:
+def leave_confirm_view(
+    game_id: int, locale: str, outcome: ForfeitOutcome = "takeover"
+) -> discord.ui.View:
     """The private question ``/durak leave`` asks in a running game: leaving by accident
-    costs a forfeit, so it takes a second, deliberate click."""
+    costs a forfeit, so it takes a second, deliberate click. Before anybody moved leaving
+    costs nothing, and the button does not say "Forfeit"."""
     view = _components_view()
-    view.add_item(
-        LeaveConfirmButton(
-            game_id, "yes", t("leave.button.confirm", locale), discord.ButtonStyle.danger
-        )
-    )
+    label = "leave.button.leave" if outcome == "void" else "leave.button.confirm"
+    view.add_item(LeaveConfirmButton(game_id, "yes", t(label, locale), discord.ButtonStyle.danger))
     view.add_item(
         LeaveConfirmButton(
             game_id, "no", t("leave.button.stay", locale), discord.ButtonStyle.secondary
@@ -222,6 +232,6 @@ class LeaveConfirmButton(
         if fields["op"] == "no":
             text = t("leave.stayed", locale, game_id=game_id)
         else:
-            await _service(interaction).leave_game(game_id, interaction.user.id)
-            text = t("leave.done_forfeit", locale, game_id=game_id)
+            effect = await _service(interaction).leave_game(game_id, interaction.user.id)
+            text = leave_answer(effect, game_id, locale)
         await interaction.response.edit_message(content=text, view=None)

@@ -59,9 +59,11 @@ class DiscordPublisher:
         self.service = service
         self.interval = interval
         self.delivery = Delivery(self, lambda: service, interval=interval)
-        self.pictures = TablePictures(service.settings, clock=service.clock)
+        self.pictures = TablePictures(service.settings)
         #: The last state each game's channel notice was brought to (see _follow_notice).
         self._notices: dict[int, str] = {}
+        #: The same for each game's invite (see _close_invite).
+        self._invites: dict[int, str] = {}
 
     def _channel(self, channel_id: int, guild_id: int | None = None) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id, guild_id=guild_id)
@@ -112,6 +114,7 @@ class DiscordPublisher:
             stage = "playing" if state.status == "running" else state.status
         if stage in ("playing", "cancelled", "expired"):  # "finished": deliver_result's job
             await self._follow_notice(game_id, stage, state.locale)
+            await self._close_invite(game_id, stage, state.locale)
 
     async def unopened(self, game_id: int) -> None:
         """A lobby the bot was opening when it stopped (``restore_lobbies`` cancelled it):
@@ -195,6 +198,33 @@ class DiscordPublisher:
             await message.edit(content=text, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
             log.info("game %d: channel notice not updated (%s)", game_id, exc)
+
+    async def _close_invite(self, game_id: int, stage: str, locale: str) -> None:
+        """A lobby's invite keeps no Join button once the lobby started or closed: it says
+        which, and a click on it before the edit lands is refused by the lobby itself.
+        Like the notice, only a change of stage reads the game row, and a refused edit is
+        given up."""
+        if self._invites.get(game_id) == stage:
+            return
+        self._invites[game_id] = stage
+        row = await self.service.game_row(game_id)
+        invite = row.options.get("invite") if row is not None else None
+        if row is None or not isinstance(invite, list) or len(invite) != 3:
+            return
+        text = t(
+            f"lobby.invite_over.{stage}",
+            locale,
+            users=", ".join(f"<@{int(u)}>" for u in invite[2]),
+            host=f"<@{row.host_id}>",
+            game_id=game_id,
+        )
+        message = self._channel(int(invite[0]), row.guild_id).get_partial_message(int(invite[1]))
+        try:
+            await message.edit(
+                content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.HTTPException as exc:
+            log.info("game %d: invite not updated (%s)", game_id, exc)
 
     async def close(self) -> None:
         await self.live_hands.close()

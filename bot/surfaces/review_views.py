@@ -179,7 +179,7 @@ async def open_review(interaction: discord.Interaction, game_id: int | None) -> 
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
     replay = await _service(interaction).load_replay(
-        interaction.guild_id, interaction.user.id, game_id
+        interaction.guild_id, interaction.user.id, game_id, for_review=True
     )
     seat = next((s.seat for s in replay.seats if s.user_id == interaction.user.id), None)
     if seat is None:

@@ -17,8 +17,8 @@ from typing import Any
 
 import discord
 
+from ..game.errors import ServiceError
 from ..game.service import GameService
-from ..i18n import t
 from ..pictures.standings import render_board_png, render_profile_png
 from ..rendering.standings import (
     BOARD_ATTACHMENT,
@@ -80,7 +80,9 @@ async def rating_board_message(
 ) -> tuple[discord.Embed, list[discord.File], int, int]:
     """Embed (and picture) of one page of the rating board, the page shown (``page`` clamped
     to the board) and the number of pages. A period that does not exist is refused with
-    the leaderboard's usual sentence."""
+    the leaderboard's usual sentence; a board that is not there (the cross-server table of
+    a server that does not share, a season that never was) is a private refusal to the
+    reader, never a public post with dead page buttons."""
     cross = board.scope == "all"
     found = await service.rating_board(
         guild_id,
@@ -92,18 +94,13 @@ async def rating_board_message(
         size=RATING_PAGE_SIZE,
     )
     if found.cross_off:
-        embed = discord.Embed(description=t("ratings.board.cross_off", locale))
-        return embed, [], 0, 1
+        raise ServiceError("ratings.board.cross_off")
     if found.seasons is not None:
-        embed = discord.Embed(
-            description=t(
-                "ratings.season.unknown",
-                locale,
-                number=board.season,
-                numbers=", ".join(map(str, found.seasons)) or "—",
-            )
+        raise ServiceError(
+            "ratings.season.unknown",
+            number=board.season,
+            numbers=", ".join(map(str, found.seasons)) or "—",
         )
-        return embed, [], 0, 1
     season, entries, clamped, pages = found.season, list(found.entries), found.page, found.pages
     shown: dict[str, Any] = {"mode": board.mode, "period": period, "min_games": found.min_games}
     embed = board_embed(season, entries, clamped, pages, locale, cross_server=cross, **shown)

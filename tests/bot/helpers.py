@@ -303,11 +303,18 @@ async def start_against_computer(channel: Any, host: Any, env: simcord.Env) -> G
     """The host opens a two-seat lobby, adds an easy computer and starts: game 1."""
     created = await host.slash(channel, "durak new", seats=2)
     lobby_id = created.response.id
-    await host.select(message(channel, lobby_id), ["easy"])
+    await add_computer(host, channel, lobby_id)
     await host.click(message(channel, lobby_id), label="Start")
     session = service(env).session(1)
     assert session is not None
     return session
+
+
+async def add_computer(actor: Any, channel: Any, message_id: int, level: str = "easy") -> None:
+    """The lobby's level menu sets the computers' level; Add computer seats one."""
+    lobby = message(channel, message_id)
+    await actor.select(lobby, [level], custom_id=custom_ids(lobby, "durak:lobbyai:")[0])
+    await actor.click(message(channel, message_id), label="Add computer")
 
 
 async def leave_running(actor: Any, channel: Any) -> simcord.InteractionResult:

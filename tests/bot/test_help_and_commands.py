@@ -12,7 +12,7 @@ import simcord
 from bot.app import DurakBot, commands_problem
 from bot.i18n import set_command_ids, t
 from tests.bot.conftest import build_world, make_config
-from tests.bot.helpers import leave_running, message, play_out, rules_details, service
+from tests.bot.helpers import add_computer, leave_running, message, play_out, rules_details, service
 
 
 async def test_help_explains_the_game_with_a_picture(simcord_env: simcord.Env, world: Any) -> None:
@@ -69,7 +69,7 @@ async def test_rules_after_a_game_in_its_thread_show_the_mode_played(
     await alice.slash(channel, "durak new", mode="prostoy", seats=2)
     (thread,) = channel.threads
     lobby = thread.history()[-1]
-    await alice.select(lobby, ["easy"], custom_id="durak:lobbyai:1")
+    await add_computer(alice, thread, lobby.id)
     await alice.click(message(thread, lobby.id), label="Start")
     await play_out(simcord_env, thread, 1, [alice], stop_after=2)
     await leave_running(alice, thread)  # the game ends (finished, with a result)

@@ -92,10 +92,15 @@ async def test_only_host_or_manager_starts_and_start_needs_two(
 async def test_cancel_lobby_and_computer_seats(simcord_env: simcord.Env, world: Any) -> None:
     channel = world["channel"]
     _game_id, lobby_id = await _new(world, seats=4)
+    # The level menu seats nobody: it sets the level of every computer, now and added next.
+    await world["alice"].click(message(channel, lobby_id), label="Add computer")
+    assert "Computer 1 (computer, Normal)" in message_text(message(channel, lobby_id))
     await world["alice"].select(message(channel, lobby_id), ["hard"])
+    text = message_text(message(channel, lobby_id))
+    assert "Computer 1 (computer, Hard)" in text and "Computer 2" not in text
     await world["alice"].click(message(channel, lobby_id), label="Add computer")
     text = message_text(message(channel, lobby_id))
-    assert "Computer 1 (computer, Hard)" in text and "Computer 2 (computer, Normal)" in text
+    assert "Computer 1 (computer, Hard)" in text and "Computer 2 (computer, Hard)" in text
     denied = await world["bob"].click(message(channel, lobby_id), label="Remove computer")
     assert denied.ephemeral and "Only the host" in denied.response.content
     await world["alice"].click(message(channel, lobby_id), label="Remove computer")

@@ -11,6 +11,7 @@ import simcord
 
 from tests.bot.conftest import make_bot
 from tests.bot.helpers import (
+    add_computer,
     custom_ids,
     labels,
     leave_running,
@@ -154,9 +155,7 @@ async def _running_game(env: simcord.Env, world: Any) -> int:
     game_id, lobby_id = await _new(world, seats=4)
     await world["bob"].click(message(channel, lobby_id), label="Join")
     await world["carol"].click(message(channel, lobby_id), label="Join")
-    await world["alice"].select(
-        message(channel, lobby_id), ["easy"], custom_id=f"durak:lobbyai:{game_id}"
-    )
+    await add_computer(world["alice"], channel, lobby_id)
     await world["alice"].click(message(channel, lobby_id), label="Start")
     assert service(env).session(game_id) is not None
     return game_id
@@ -185,7 +184,7 @@ async def test_confirmed_leave_forfeits(simcord_env: simcord.Env, world: Any) ->
     game_id = await _running_game(simcord_env, world)
     asked = await bob.slash(channel, "durak leave")
     done = await bob.click(asked.response.message, label="Forfeit and leave")
-    assert done.response is not None and "You forfeited game" in done.response.content
+    assert done.response is not None and "You left game #" in done.response.content
     session = svc.session(game_id)
     assert session is not None and session.seat_of(bob.id) is None
     assert session.forfeits.get(1) == "left"

@@ -18,7 +18,7 @@ from bot.rendering.table import event_line
 from bot.surfaces.hand_labels import _move_label
 from engine import PRESETS, Action, ActionKind, Card, Game, RuleSet
 from engine.variants import VARIANTS
-from tests.bot.helpers import message, message_text, rules_details, service
+from tests.bot.helpers import add_computer, message, message_text, rules_details, service
 
 
 def _session(game: Game, preset: str = "podkidnoy") -> GameSession:
@@ -127,7 +127,7 @@ async def test_a_twist_combines_with_the_base_mode(simcord_env: simcord.Env, wor
     assert created.response is not None and not created.ephemeral
     lobby_id = created.response.id
     assert "Perevodnoy (transfer) + Trumpless fool" in message_text(message(channel, lobby_id))
-    await world["alice"].select(message(channel, lobby_id), ["easy"])
+    await add_computer(world["alice"], channel, lobby_id)
     await world["alice"].click(message(channel, lobby_id), label="Start")
     session = service(simcord_env).session(1)
     assert session is not None

@@ -12,6 +12,7 @@ import simcord
 from openskill.models import PlackettLuce
 
 from bot.cardart.emojis import wanted_emojis
+from bot.i18n import t
 from bot.ratings import display_rating
 from tests.bot.helpers import service
 from tests.bot.test_server_life import finish, life_bot, lines
@@ -141,5 +142,18 @@ async def test_games_are_rated_like_openskill_and_shown(
     assert seasons[0].startswith("Season 2 “Winter” · since ")
     assert seasons[1].startswith("Season 1 · since ") and " · until " in seasons[1]
     # the cross-server table is off until an admin opts the server in
+    # (a private refusal: no public post with dead page buttons; the option as the client
+    # shows a True/False option)
     cross = await alice.slash(channel, "durak leaderboard", scope="all")
-    assert "does not share its ratings" in (cross.response.message.embeds[0].description or "")
+    assert cross.ephemeral and not cross.response.message.components
+    assert "does not share its ratings" in cross.response.content
+    assert "`cross_server: True`" in cross.response.content
+    # a season that never was, and a page the board does not have: private refusals too
+    nowhere = await alice.slash(channel, "durak leaderboard", season=7)
+    assert nowhere.ephemeral and "no season 7" in nowhere.response.content
+    beyond = await alice.slash(channel, "durak leaderboard", season=1, page=2)
+    assert beyond.ephemeral and beyond.response.content == t(
+        "leaderboard.no_page", "en", page=2, pages=1
+    )
+    beyond = await alice.slash(channel, "durak leaderboard", sort="fools", page=3)
+    assert beyond.ephemeral and "There is no page 3" in beyond.response.content

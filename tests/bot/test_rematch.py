@@ -15,7 +15,7 @@ from engine import Game, RuleSet
 from engine.ai import make_player
 from engine.ai.arena import play_game
 from tests.bot.conftest import build_world, make_bot
-from tests.bot.helpers import custom_ids, message, message_text, play_out, service
+from tests.bot.helpers import add_computer, custom_ids, message, message_text, play_out, service
 from tests.bot.test_play import start_game
 
 
@@ -165,7 +165,7 @@ async def test_against_a_computer_one_click_deals_again_and_survives_a_restart(
         created = await world["alice"].slash(channel, "durak new", seats=2)
         assert created.response is not None
         lobby = created.response.id
-        await world["alice"].select(message(channel, lobby), ["easy"])
+        await add_computer(world["alice"], channel, lobby)
         await world["alice"].click(message(channel, lobby), label="Start")
         first = await _finish(env, world, 1, ["alice"])
         clicked = await world["alice"].click(

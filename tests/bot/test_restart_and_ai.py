@@ -15,6 +15,7 @@ from engine.ai import make_player
 from tests.bot.conftest import build_world, make_bot
 from tests.bot.helpers import (
     acting_seat,
+    add_computer,
     assert_no_leak,
     custom_ids,
     first_move_on,
@@ -139,7 +140,7 @@ async def test_game_against_a_computer(tmp_path: Path) -> None:
         created = await alice.slash(channel, "durak new", seats=2)
         assert created.response is not None
         lobby_id = created.response.id
-        await alice.select(message(channel, lobby_id), ["easy"])
+        await add_computer(alice, channel, lobby_id)
         assert "(computer, Easy)" in message_text(message(channel, lobby_id))
         await alice.click(message(channel, lobby_id), label="Start")
         game_id = int(custom_ids(message(channel, lobby_id), "durak:show:")[0].split(":")[2])
@@ -191,7 +192,10 @@ async def test_leaving_hands_the_seat_to_a_computer_and_counts_a_forfeit(
     session = svc.session(game_id)
     assert session is not None
     left = await leave_running(world["carol"], channel)
-    assert left.response is not None and f"forfeited game #{game_id}" in left.response.content
+    assert (
+        left.response is not None
+        and f"You left game #{game_id}, a **forfeit**" in left.response.content
+    )
     assert await svc.game_for_user(world["carol"].id) is None
     carol_seat = next(s.seat for s in session.seats if s.user_id == world["carol"].id)
     # The computer that takes over plays at the server's default difficulty.
@@ -216,8 +220,9 @@ async def test_last_human_leaving_ends_the_game_as_a_forfeit(tmp_path: Path) -> 
         created = await alice.slash(channel, "durak new", seats=3)
         lobby_id = created.response.id
         for difficulty in AI_DIFFICULTIES[:2]:
-            await alice.select(message(channel, lobby_id), [difficulty])
+            await add_computer(alice, channel, lobby_id, difficulty)
         await alice.click(message(channel, lobby_id), label="Start")
+        await play_out(env, channel, 1, [alice], stop_after=1)  # a move: the game counts
         await leave_running(alice, channel)
         svc = service(env)
         session = svc.session(1)
@@ -232,7 +237,7 @@ async def test_last_human_leaving_ends_the_game_as_a_forfeit(tmp_path: Path) -> 
         table = message(channel, lobby_id)
         assert custom_ids(table) == []
         assert f"<@{alice.id}> left the game and is the fool (forfeit)" in message_text(table)
-        assert "too few players remain" in message_text(table)
+        assert "nobody else at the table is a person, so the game ends" in message_text(table)
         # Nothing keeps playing in the background.
         version = session.version
         await env.advance_time(30)

@@ -136,6 +136,7 @@ async def test_results_leaderboard_and_stats_count_fools_draws_teams_and_forfeit
     # 4. dave walks out of a two-player game: too few humans remain, dave is the fool.
     await env.advance_time(60)  # so "most recent" has a meaning for the favourite mode
     g4 = await start_game(world, ["alice", "dave"])
+    await play_out(env, channel, g4, [alice, dave], stop_after=1)  # a move: the game counts
     left = await leave_running(dave, channel)
     assert left.response is not None
     rows = await storage.game_results(g4)
@@ -145,7 +146,7 @@ async def test_results_leaderboard_and_stats_count_fools_draws_teams_and_forfeit
     ]
     assert rows[1].forfeit_text is not None
     table = message_text(message(channel, service(env).session(g4).message_id or 0))  # type: ignore[union-attr]
-    assert "too few players remain" in table and "is the fool" in table
+    assert "the game ends here" in table and "is its fool" in table
 
     # The board: a forfeit is a fool and a forfeit; lost_team is a fool; a draw is neither.
     board = await alice.slash(channel, "durak leaderboard", sort="fools")

@@ -18,7 +18,7 @@ from bot.game.service import GameService
 from bot.sharding import ShardScope, shard_of
 from bot.storage import Storage
 from tests.bot.conftest import make_bot, make_config
-from tests.bot.helpers import custom_ids, message, service
+from tests.bot.helpers import add_computer, custom_ids, message, service
 
 
 def guild_on(shard: int, shard_count: int, n: int = 0) -> int:
@@ -113,7 +113,7 @@ async def test_a_restarted_process_resumes_only_the_games_of_its_shards(tmp_path
             host = guild.add_member(env.create_user(f"host{shard}"))
             created = await host.slash(channel, "durak new", seats=2)
             lobby_id = created.response.id
-            await host.select(message(channel, lobby_id), ["easy"])
+            await add_computer(host, channel, lobby_id)
             await host.click(message(channel, lobby_id), label="Start")
             show = custom_ids(message(channel, lobby_id), "durak:show:")[0]
             games[shard] = int(show.split(":")[2])

@@ -21,7 +21,7 @@ from engine.cards import CARDS, PACK, bits
 from engine.rules import RuleError
 from engine.variants.base import aside_masks
 from tests.bot.conftest import make_bot
-from tests.bot.helpers import custom_ids, message, message_text, play_out, service
+from tests.bot.helpers import add_computer, custom_ids, message, message_text, play_out, service
 
 
 @pytest.fixture
@@ -102,7 +102,7 @@ async def test_every_preset_plays_a_whole_game_by_clicks(
     assert created.response is not None and not created.ephemeral, created.response
     lobby_id = created.response.id
     for _ in range(seats - 1):
-        await alice.select(message(channel, lobby_id), ["easy"])
+        await add_computer(alice, channel, lobby_id)
     started = await alice.click(message(channel, lobby_id), label="Start")
     assert not started.ephemeral, started.response and started.response.content
     svc = service(simcord_env)
@@ -142,7 +142,7 @@ async def test_invisible_shows_the_trump_suit_never_the_card(
     created = await alice.slash(channel, "durak new", mode="invisible", seats=2)
     assert created.response is not None
     lobby_id = created.response.id
-    await alice.select(message(channel, lobby_id), ["easy"])
+    await add_computer(alice, channel, lobby_id)
     await alice.click(message(channel, lobby_id), label="Start")
     session = service(simcord_env).session(1)
     assert session is not None

@@ -149,11 +149,16 @@ def _results() -> list[tuple[str, GameSession]]:
     draw.result = Result("draw", None, (), None, tuple(draw.result.finish_order))
     out.append(("draw", _session(draw)))
     for reason in ("left", "timeout"):
-        ended = _session(Game.new(RuleSet(players=3), 3))
+        game = Game.new(RuleSet(players=3), 3)
+        game.apply(game.legal_actions(game.attacker)[0])  # a forfeit after the first move
+        ended = _session(game)
         ended.forfeits = {1: reason}
         ended.ended_by = 1
         ended.forfeit_seats, ended.forfeit_text = (1,), "Tell a joke in the chat."
         out.append((f"forfeit-{reason}", ended))
+    void = _session(Game.new(RuleSet(players=3), 3))
+    void.forfeits, void.ended_by = {1: "left"}, 1
+    out.append(("void", void))
     mid = _session(_finished(3, 9))
     mid.forfeits = {2: "left"}
     mid.seats[2].left = True
@@ -185,7 +190,7 @@ def test_every_result_says_the_verdict_once_in_whole_sentences(loc: str) -> None
             _check_sentence(line, where)
         if loc == "en":
             # Said once: one verdict, no "Game over", at most one sentence on going out.
-            verdicts = ("is the fool!", "The losing team", "a draw", "(forfeit)")
+            verdicts = ("is the fool!", "The losing team", "A draw", "(forfeit)", "without a fool")
             assert sum(text.count(v) for v in verdicts) == 1, where
             assert "Game over" not in text, where
             assert text.count("went out") + text.count("Went out") <= 1, where

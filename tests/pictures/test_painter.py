@@ -42,14 +42,11 @@ GAMES = [
 
 
 def _scenes(preset: str, seats: int, seed: int, limit: int = 400) -> list[Scene]:
-    """The scene after every move of a random game; every other game in Russian, and every
-    third move with a turn timer running (the timer is a layer of its own)."""
+    """The scene after every move of a random game; every other game in Russian."""
     scenes = []
     locale = "ru" if seed % 2 else "en"
     for session in sample_game(preset, seats, seed=seed, locale=locale, limit=limit):
-        if session.version % 3 == 0 and not session.finished:
-            session.deadline = 1000.0 + 60 - session.version % 50
-        scenes.append(table_scene(session, now=1000.0))
+        scenes.append(table_scene(session))
     return scenes
 
 

@@ -90,24 +90,6 @@ async def test_the_guild_setting_decides_and_a_broken_lookup_means_text() -> Non
         tp.close()
 
 
-def test_the_time_left_is_taken_with_the_service_clock() -> None:
-    """The deadline is on the service's clock (simcord's virtual one in tests), so the
-    picture's time left must be too; without a clock no timer is drawn."""
-    session = sample_session("podkidnoy", 2, "attack", seed=3)
-    assert session is not None
-    session.deadline = 5000.0 + 61
-    timed = TablePictures(clock=lambda: 5000.0)
-    untimed = TablePictures()
-    try:
-        assert timed.scene(session).time_left == "1:00 left"
-        assert untimed.scene(session).time_left == ""
-        session.status = "finished"
-        assert timed.scene(session).time_left == ""
-    finally:
-        timed.close()
-        untimed.close()
-
-
 async def test_no_scene_and_no_drawing_where_files_are_not_allowed(
     pictures: TablePictures, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -221,23 +221,6 @@ def test_the_last_cards_played_are_outlined() -> None:
     assert ended is not None and last_played(ended) == ()
 
 
-def test_the_time_left_is_rounded_down_and_dated_by_the_clock() -> None:
-    session = sample_session("podkidnoy", 2, "attack", seed=3)
-    assert session is not None
-    assert table_scene(session, now=1000.0).time_left == ""  # no timer
-    session.deadline = 1044.9
-    assert table_scene(session).time_left == ""  # no clock: no timer drawn
-    assert table_scene(session, now=1000.0).time_left == "0:40 left"
-    assert table_scene(session, now=1000.2).time_left == "0:40 left"  # same scene: cached
-    assert table_scene(session, now=1000.0) == table_scene(session, now=1004.0)
-    assert table_scene(session, now=1040.0).time_left == "0:00 left"
-    assert table_scene(session, now=2000.0).time_left == "0:00 left"
-    session.deadline = 1000.0 + 125
-    assert table_scene(session, now=1000.0).time_left == "2:05 left"
-    with_timer = render_png(table_scene(session, now=1000.0))
-    assert with_timer != render_png(table_scene(session))
-
-
 def _fields(scene: Scene) -> dict[str, object]:
     return {name: getattr(scene, name) for name in Scene.__dataclass_fields__}
 
