@@ -145,7 +145,7 @@ async def test_leave_before_any_move_counts_for_nothing(
         )
     assert session.status == "finished" and session.void
     assert await svc.storage.game_results(game_id) == []
-    assert not (await svc.storage.ratings.game_rating(game_id)).rated
+    assert not (await svc.storage.game_rating(game_id)).rated
     for user in (alice, bob):
         assert (await svc.storage.user_stats(guild, user.id)).games == 0
     table = _table(simcord_env, channel, game_id)
