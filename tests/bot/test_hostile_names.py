@@ -15,7 +15,7 @@ from typing import Any
 import discord
 import simcord
 
-from bot.rendering.common import inert
+from bot.usertext import inert
 from tests.bot.helpers import message, message_text, play_out, service
 from tests.bot.test_server_life import set_position
 
