@@ -116,8 +116,10 @@ def _kept(text: str, bold: bool) -> list[str]:
 
 def drawable(text: str, bold: bool = False) -> bool:
     """Whether anything of ``text`` can be drawn visibly. An emoji-only name cannot: the
-    table picture then shows a placeholder ("Player 2") rather than boxes."""
-    return any(not ch.isspace() for ch in _kept(text, bold))
+    table picture then shows a placeholder ("Player 2") rather than boxes, and so does a
+    name of only invisible characters or combining marks."""
+    text = inert(text, "picture", limit=_PICTURE_CHARS, fallback="")
+    return any(not ch.isspace() and not unicodedata.combining(ch) for ch in _kept(text, bold))
 
 
 def safe_text(text: str, bold: bool = False) -> str:

@@ -79,11 +79,14 @@ def season_label(
 ) -> str:
     """``Season 2 “Winter” · since 2026-12-01`` (the name only when it says more; ``dates``
     False: ``Season 2 “Winter”``). The name is an admin's typed text, made :func:`inert` for
-    ``form``: Markdown for a message, plain for a footer or a picture (which draws it as
-    text, see :func:`bot.pictures.fonts.safe_text`)."""
+    ``form``: Markdown for a message, plain for a footer; for a picture plain too (its
+    drawing cleans it, see :func:`bot.pictures.fonts.safe_text`), and left out when the
+    font can draw none of it (emoji only)."""
     label = t("ratings.season.number", locale, number=season.number)
-    if season.name and season.name != str(season.number):
-        name = inert(season.name, form, fallback=str(season.number))
+    named = season.name and season.name != str(season.number)
+    if named and (form != "picture" or drawable(season.name)):
+        shown: Form = "plain" if form == "picture" else form
+        name = inert(season.name, shown, fallback=str(season.number))
         label = t("ratings.season.named", locale, label=label, name=name)
     if not dates:
         return label
@@ -211,7 +214,7 @@ def board_scene(
     cross_server: bool = False,
 ) -> BoardScene:
     title_key = "ratings.board.title_cross" if cross_server else "ratings.board.title"
-    head = [] if season is None or cross_server else [season_label(season, locale, "plain")]
+    head = [] if season is None or cross_server else [season_label(season, locale, "picture")]
     rows = tuple(
         BoardRow(
             rank=e.rank,
@@ -365,7 +368,7 @@ def profile_scene(p: Profile, total: int, locale: str) -> ProfileScene:
         tier_letter=tier_letter(tier, locale),
         tier_name=tier_name(tier, locale),
         tier_colour=tier.colour,
-        subtitle=_subtitle(p, total, locale, "plain"),
+        subtitle=_subtitle(p, total, locale, "picture"),
         history=tuple(p.history),
         history_label=t("ratings.profile.history", locale, count=len(p.history)),
         stats=tuple(_stats(p, locale)),
