@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Any
 
 from bot.usertext import MAX_MARKS, PDI, bidi_balanced
 
@@ -108,3 +109,31 @@ def assert_isolated_after(text: str, name: str, after: str) -> None:
     head = text[: at + len(name)]
     assert head.count("\u2068") == head.count(PDI), (head, text)
     assert text[at + len(name) :].startswith(after), (text[at:], after)
+
+
+def split_message(msg: Any) -> tuple[str, str]:
+    """What a message holds, as (the parts Discord renders as Markdown: content, titles,
+    descriptions, fields; the parts it shows literally: footers, labels, placeholders,
+    options). A name in the second is shown as typed, so only its direction and invisible
+    characters are checked there (:func:`assert_plain`)."""
+    markdown = [msg.content or ""]
+    plain: list[str] = []
+    for e in msg.embeds:
+        markdown += [e.title or "", e.description or ""]
+        plain.append(e.footer.text or "")
+        for f in e.fields:
+            markdown += [f.name or "", f.value or ""]
+    for row in msg.components:
+        for c in getattr(row, "children", [row]):
+            plain += [getattr(c, "label", None) or "", getattr(c, "placeholder", None) or ""]
+            plain += [o.label for o in getattr(c, "options", []) or []]
+    return "\n".join(markdown), "\n".join(plain)
+
+
+def assert_plain(text: str, where: str = "") -> None:
+    """A literal text (a footer, a label): no direction control left open, no embedding or
+    override, no zero-width space, no flood of marks."""
+    assert not any(ch in _EMBEDDINGS for ch in text), f"an embedding or override in {where}"
+    assert bidi_balanced(text), f"a direction isolate left open in {where}:\n{text!r}"
+    assert "\u200b" not in text.replace("@\u200b", ""), f"a zero-width space in {where}"
+    assert marks_run(text) <= MAX_MARKS, f"a flood of combining marks in {where}"
