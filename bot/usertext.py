@@ -226,13 +226,16 @@ def inert(
     otherwise); a text with nothing visible left is ``fallback`` (a caller with a better
     label, such as "Player 2", passes it). Idempotence is not promised: call it once, where
     the text meets its place."""
-    cut = clean(text, _LIMITS[form] if limit is None else limit)
+    cap = _LIMITS[form] if limit is None else limit
+    cut = clean(text, cap)
     if is_blank(cut):
-        cut = clean(fallback, _LIMITS[form] if limit is None else limit)
+        cut = clean(fallback, cap)
     if form == "picture":
         return visual_order(cut)
-    shown = _escape(cut) if form == "markdown" else cut
-    return FSI + shown + PDI if _has_rtl(cut) else shown
+    if _has_rtl(cut):  # the isolate's two marks count against the cap too
+        cut = clean(cut, cap - 2)
+        return FSI + (_escape(cut) if form == "markdown" else cut) + PDI
+    return _escape(cut) if form == "markdown" else cut
 
 
 def bidi_balanced(text: str) -> bool:

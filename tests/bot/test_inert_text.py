@@ -69,7 +69,7 @@ def test_each_form_is_inert(key: str) -> None:
     assert shown.strip() and len(clean(text)) <= NAME_CHARS
     plain = inert(text, "plain")
     assert bidi_balanced(plain) and "\u202e" not in plain and "\u200b" not in plain
-    assert len(plain) <= 40 + 2  # a label's share, plus the isolate's two marks
+    assert len(plain) <= 40  # a label's share, the isolate's two marks included
     picture = inert(text, "picture")
     assert picture.strip()
     assert not any(0x2066 <= ord(ch) <= 0x2069 or 0x202A <= ord(ch) <= 0x202E for ch in picture)
@@ -94,6 +94,8 @@ def test_the_named_cases() -> None:
     assert inert("a\u200db") == "a\u200db" and inert("\u200da") == "a"  # joiners between letters
     assert inert("Ivan Petrov") == "Ivan Petrov" and inert("Иван") == "Иван"  # untouched
     assert inert("e\u0301\u0301\u0301\u0301\u0301") == "e" + "\u0301" * MAX_MARKS
+    long_rtl = inert("ש" * 150, "plain", limit=100)  # a select option's 100, isolate included
+    assert len(long_rtl) == 100 and long_rtl.startswith(FSI) and long_rtl.endswith("…" + PDI)
 
 
 def test_bidi_balance_check_itself() -> None:
