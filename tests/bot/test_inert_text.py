@@ -174,9 +174,10 @@ def test_every_renderer_shows_the_name_inert_and_keeps_its_own_words(key: str) -
             restored = restored.replace(one, PLAIN)
         assert restored == expected, f"{key}: {where}"
     assert len(shown["en"]) <= NAME_CHARS + 2
-    table = hostile[0][1]
-    after = " — 6 cards (attacking)" if " — 6 cards (attacking)" in hostile[0][1] else " — "
-    assert_isolated_after(table, shown["en"], after[:3])
+    # the words after the name are the bot's, in their order, with nothing left open
+    assert_isolated_after(hostile[0][1], shown["en"], " — 6 cards (attacking)")
+    assert_isolated_after(hostile[1][1], shown["en"], " — 6 cards.")
+    assert_isolated_after(hostile[-1][1], shown["en"], " attacks with ")
     if key in BLANK:
         assert shown == {"en": "Player 1", "ru": "Игрок 1"}
 
@@ -186,7 +187,7 @@ def test_the_override_name_no_longer_reorders_the_table() -> None:
     seat_line = next(
         line for line in _text(table_embed(running)).splitlines() if "Bobtxt.exe" in line
     )
-    assert seat_line.endswith("Bobtxt.exe — 6 cards (attacking)") or "Bobtxt.exe — " in seat_line
+    assert seat_line == "⚔️ Bobtxt.exe — 6 cards (attacking)"
     assert "\u202e" not in seat_line
 
 
