@@ -7,8 +7,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import ls, t
-from bot.rendering.common import inert
 from bot.rendering.server import forfeits_embed
+from bot.usertext import TEXT_CHARS, inert
 
 from .shared import _locale, _public_locale, _require_manage, _service, forfeits
 
@@ -40,7 +40,12 @@ class ForfeitCommands(commands.Cog):
             interaction.guild_id, text, await _public_locale(interaction)
         )
         await interaction.response.send_message(
-            t("forfeits.added", _locale(interaction), number=number, text=inert(text.strip())),
+            t(
+                "forfeits.added",
+                _locale(interaction),
+                number=number,
+                text=inert(text, limit=TEXT_CHARS),
+            ),
             ephemeral=True,
         )
 
@@ -59,7 +64,8 @@ class ForfeitCommands(commands.Cog):
             interaction.guild_id, number, await _public_locale(interaction)
         )
         await interaction.response.send_message(
-            t("forfeits.removed", _locale(interaction), text=inert(text)), ephemeral=True
+            t("forfeits.removed", _locale(interaction), text=inert(text, limit=TEXT_CHARS)),
+            ephemeral=True,
         )
 
     @forfeits.command(

@@ -58,7 +58,7 @@ class RatingCommands(commands.Cog):
         _require_manage(interaction, "ratings.error.season_admin_only")
         old, new = await _service(interaction).new_season(interaction.guild_id, name)
         locale = await _public_locale(interaction)
-        label = season_label(new, locale).split(" · ")[0]
+        label = season_label(new, locale, dates=False)
         text = (
             t("ratings.season.started", locale, label=label, old=old.number)
             if old is not None

@@ -29,6 +29,7 @@ from PIL import Image, ImageDraw
 # One font loader for cards and names: cached, basic layout, Pillow's own font if the
 # bundled file is missing.
 from ..cardart.cardface import FONT_DIR, Font, font
+from ..usertext import inert
 
 __all__ = [
     "FONT_DIR",
@@ -45,6 +46,9 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+#: A picture's text is cut to its room in pixels (:func:`fit`); this only bounds the work.
+_PICTURE_CHARS = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,16 +116,23 @@ def _kept(text: str, bold: bool) -> list[str]:
 
 def drawable(text: str, bold: bool = False) -> bool:
     """Whether anything of ``text`` can be drawn visibly. An emoji-only name cannot: the
-    table picture then shows a placeholder ("Player 2") rather than boxes."""
-    return any(not ch.isspace() for ch in _kept(text, bold))
+    table picture then shows a placeholder ("Player 2") rather than boxes, and so does a
+    name of only invisible characters or combining marks."""
+    text = inert(text, "picture", limit=_PICTURE_CHARS, fallback="")
+    return any(not ch.isspace() and not unicodedata.combining(ch) for ch in _kept(text, bold))
 
 
 def safe_text(text: str, bold: bool = False) -> str:
-    """What of ``text`` the font can draw. Dropped: control and format characters (direction
-    marks, zero-width joiners), lone surrogates (the encoder would raise), and glyphs DejaVu
-    lacks or draws as nothing (most emoji and their variation selectors: "Carol 🎲" reads
-    better as "Carol" than with a box), unless that would leave nothing, in which case the
-    boxes at least show that a name is there (see :func:`drawable` for a placeholder)."""
+    """What of ``text`` the font can draw, in the order it is read. First the picture form
+    of :func:`bot.usertext.inert`: direction controls, zero-width characters and mark floods
+    gone, a right-to-left run (a Hebrew or Arabic name) in visual order, because the basic
+    layout draws left to right. Then dropped: control and format characters, lone surrogates
+    (the encoder would raise), and glyphs DejaVu lacks or draws as nothing (most emoji and
+    their variation selectors: "Carol 🎲" reads better as "Carol" than with a box), unless
+    that would leave nothing, in which case the boxes at least show that a name is there
+    (see :func:`drawable` for a placeholder). Every text on a picture passes here once, at
+    the draw: the scenes carry names as typed, so no name is reordered twice."""
+    text = inert(text, "picture", limit=_PICTURE_CHARS, fallback="")
     result = " ".join("".join(_kept(text, bold)).split())
     if result:
         return result

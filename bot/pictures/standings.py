@@ -20,7 +20,8 @@ from PIL import Image, ImageDraw
 
 from ..cardart.cardface import Font
 from ..ratings.achievements import BY_KEY
-from .fonts import draw_text, fit, font, safe_text, text_width
+from ..usertext import clean, visual_order
+from .fonts import draw_text, fit, font, has_glyph, safe_text, text_width
 
 __all__ = [
     "BoardRow",
@@ -62,11 +63,14 @@ PNG_COLOURS = 256
 
 def initials(name: str) -> str:
     """Up to two letters of a display name ("Anna Karenina" -> "AK", "x_x" -> "X")."""
-    words = [w for w in safe_text(name).replace("_", " ").replace(".", " ").split() if w]
-    letters = [w[0] for w in words if w[0].isalnum()]
+    # the letters in the order they are written (a right-to-left name's first letter is its
+    # rightmost one on screen), each one the font can draw
+    named = clean(name).replace("_", " ").replace(".", " ")
+    words = [w for w in named.split() if w]
+    letters = [w[0] for w in words if w[0].isalnum() and has_glyph(w[0], True)]
     if not letters:
-        letters = [c for c in safe_text(name) if c.isalnum()][:1]
-    return "".join(letters[:2]).upper() or "?"
+        letters = [c for c in named if c.isalnum() and has_glyph(c, True)][:1]
+    return visual_order("".join(letters[:2]).upper()) or "?"
 
 
 def _avatar_colour(player_id: int) -> tuple[int, int, int]:

@@ -11,7 +11,6 @@ messages, the user's for ephemeral ones).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 
 import discord
@@ -25,6 +24,7 @@ from ..cardart.labels import card_label
 from ..discord_limits import EMBED_FIELD_VALUE
 from ..game.models import GameSession, LobbyInfo, SeatInfo
 from ..i18n import LocaleLike, t, tn
+from ..usertext import inert
 
 COLOUR_LOBBY = discord.Colour.blurple()
 
@@ -118,46 +118,19 @@ def preset_name(preset: str, locale: str) -> str:
     return t(f"preset.{preset}.name", locale)
 
 
-#: Characters that open Discord markup but that ``escape_markdown`` leaves alone outside the
-#: patterns it knows: brackets (a masked link split around an escaped name) and ``<`` (user,
-#: role, channel and command mentions, custom emojis, timestamps).
-_OPENERS = re.compile(r"([\[\]<])")
-
-
-def inert(text: str) -> str:
-    """User-supplied text (a display name, a forfeit, anything echoed) as Discord shows it
-    literally: never bold, a spoiler, code, a (masked) link, a heading, a quote, small text or
-    a mention, whatever its author typed.
-
-    Every name and text a user chose enters a message through here (``seat_name`` for every
-    seat, and the few places that show a user's text), so no call site has to remember it:
-    a display name such as ``@everyone **B** [x](http://e.io)`` would otherwise render as bold
-    text and a clickable link in the bot's own message. Whitespace runs (a newline included)
-    become one space, so a name cannot start a line of its own (``# heading``, ``> quote``);
-    ``escape_markdown`` escapes the markup, brackets and ``<`` are escaped here (the pieces
-    between them escaped apart, so no escape is doubled), ``escape_mentions`` breaks
-    ``@everyone``/``@here`` and raw ids, and an escaped ``://`` keeps a bare URL from being
-    linked. The bot's default allowed-mentions (none; bot/app.py) stay the second lock: only
-    the sends meant to ping name whom. Pictures draw the raw name instead."""
-    one_line = " ".join(str(text).split())
-    pieces = _OPENERS.split(one_line)
-    escaped = "".join(
-        "\\" + piece
-        if i % 2
-        else discord.utils.escape_markdown(piece, ignore_links=False).replace("://", "\\://")
-        for i, piece in enumerate(pieces)
-    )
-    return discord.utils.escape_mentions(escaped)
-
-
 def seat_name(seat: SeatInfo, locale: str, *, markdown: bool = True) -> str:
     """Computers get a translated name; a human who left is marked as played by a computer.
 
-    A human's name is made :func:`inert` for a message; ``markdown=False`` gives it as typed,
-    for a picture (which draws text, not markup)."""
+    A human's name is made :func:`inert` for a message (a name with nothing visible in it is
+    "Player 2"); ``markdown=False`` gives it as typed, for a picture, whose drawing makes it
+    safe its own way (:func:`bot.pictures.fonts.safe_text`)."""
     if seat.user_id is None:
         return t("lobby.ai_name", locale, number=seat.name.lstrip("#"))
-    name = inert(seat.name) if markdown else seat.name
+    if markdown:
+        placeholder = t("picture.seat_placeholder", locale, number=seat.seat + 1)
+        name = inert(seat.name, fallback=placeholder)
+    else:
+        name = seat.name
     if seat.left:
         return t("table.left_marker", locale, name=name)
     return name

@@ -9,7 +9,8 @@ from typing import Any
 from ..game.models import GameSession, LeaveEffect, LobbyInfo, SeatInfo
 from ..game.series import deal_losers
 from ..i18n import t, tn
-from .common import _mention, cards_text, inert, score_texts, seat_name
+from ..usertext import TEXT_CHARS, inert
+from .common import _mention, cards_text, score_texts, seat_name
 
 
 def result_text(session: GameSession, locale: str, *, tally: bool = True) -> str:
@@ -215,7 +216,12 @@ def _forfeit_lines(session: GameSession, locale: str) -> list[str]:
             _user(session.seats[s]) for s in session.forfeit_seats
         )
         lines.append(
-            t("announce.forfeit_assigned", locale, user=users, text=inert(session.forfeit_text))
+            t(
+                "announce.forfeit_assigned",
+                locale,
+                user=users,
+                text=inert(session.forfeit_text, limit=TEXT_CHARS),
+            )
         )
     return lines
 

@@ -14,7 +14,8 @@ from ..discord_limits import EMBED_DESCRIPTION, EMBED_FIELD_VALUE
 from ..game.models import LOBBY_IDLE_MINUTES
 from ..i18n import t, tn
 from ..storage import Forfeit, GuildSettings, LeaderboardEntry, UserStats
-from .common import COLOUR_LOBBY, inert, preset_name
+from ..usertext import TEXT_CHARS, inert
+from .common import COLOUR_LOBBY, preset_name
 
 
 def _value_text(value: Any, locale: str) -> str:
@@ -168,7 +169,8 @@ def forfeits_embed(items: Sequence[Forfeit], locale: str) -> discord.Embed:
         embed.add_field(name="\u200b", value=t("forfeits.empty", locale), inline=False)
         return embed
     lines = [
-        t("forfeits.line", locale, number=i, text=inert(f.text)) for i, f in enumerate(items, 1)
+        t("forfeits.line", locale, number=i, text=inert(f.text, limit=TEXT_CHARS))
+        for i, f in enumerate(items, 1)
     ]
     # Field values are limited to 1024 characters: split the list over several fields.
     chunk: list[str] = []

@@ -17,10 +17,12 @@ from engine import PRESETS
 
 from ..discord_limits import EMBED_DESCRIPTION, EMBED_FIELD_VALUE, EMBED_FOOTER
 from ..i18n import t, tn
+from ..pictures.fonts import drawable
 from ..pictures.standings import BoardRow, BoardScene, ProfileScene
 from ..ratings import PROVISIONAL_GAMES, Tier, tier_of
 from ..ratings.achievements import ACHIEVEMENTS
 from ..storage.rating_rows import BoardEntry, GameRating, Profile, Season
+from ..usertext import Form, inert
 
 __all__ = [
     "BOARD_ATTACHMENT",
@@ -79,11 +81,22 @@ def _date(ts: float) -> str:
     return time.strftime("%Y-%m-%d", time.gmtime(ts))
 
 
-def season_label(season: Season, locale: str) -> str:
-    """``Season 2 “Winter” · since 2026-12-01`` (the name only when it says more)."""
+def season_label(
+    season: Season, locale: str, form: Form = "markdown", *, dates: bool = True
+) -> str:
+    """``Season 2 “Winter” · since 2026-12-01`` (the name only when it says more; ``dates``
+    False: ``Season 2 “Winter”``). The name is an admin's typed text, made :func:`inert` for
+    ``form``: Markdown for a message, plain for a footer; for a picture plain too (its
+    drawing cleans it, see :func:`bot.pictures.fonts.safe_text`), and left out when the
+    font can draw none of it (emoji only)."""
     label = t("ratings.season.number", locale, number=season.number)
-    if season.name and season.name != str(season.number):
-        label = t("ratings.season.named", locale, label=label, name=season.name)
+    named = season.name and season.name != str(season.number)
+    if named and (form != "picture" or drawable(season.name)):
+        shown: Form = "plain" if form == "picture" else form
+        name = inert(season.name, shown, fallback=str(season.number))
+        label = t("ratings.season.named", locale, label=label, name=name)
+    if not dates:
+        return label
     label += " · " + t("ratings.season.since", locale, date=_date(season.started_at))
     if season.ended_at is not None:
         label += " · " + t("ratings.season.until", locale, date=_date(season.ended_at))
@@ -186,7 +199,7 @@ def board_embed(
         if rows
         else t("ratings.board.empty", locale, games=tn("plural.rated_games", min_games, locale))
     )
-    head = [] if season is None or cross_server else [season_label(season, locale)]
+    head = [] if season is None or cross_server else [season_label(season, locale, "plain")]
     footer = " · ".join(
         [
             *head,
@@ -211,12 +224,12 @@ def board_scene(
     cross_server: bool = False,
 ) -> BoardScene:
     title_key = "ratings.board.title_cross" if cross_server else "ratings.board.title"
-    head = [] if season is None or cross_server else [season_label(season, locale)]
+    head = [] if season is None or cross_server else [season_label(season, locale, "picture")]
     rows = tuple(
         BoardRow(
             rank=e.rank,
             player_id=e.player_id,
-            name=e.name,
+            name=picture_name(e.name, e.player_id, locale),
             rating=rating_text(e.display, e.games),
             tier_letter=tier_letter(e.tier, locale),
             tier_name=tier_name(e.tier, locale),
@@ -258,33 +271,53 @@ def _stats(p: Profile, locale: str) -> list[tuple[str, str]]:
     ]
 
 
-def _subtitle(p: Profile, total: int, locale: str) -> str:
+def _subtitle(p: Profile, total: int, locale: str, form: Form = "markdown") -> str:
     parts = []
     if p.rank is not None:
         parts.append(t("ratings.profile.rank", locale, rank=p.rank, total=total))
     elif p.display is not None:
         parts.append(t("ratings.profile.unranked", locale))
     if p.season is not None:
-        parts.append(season_label(p.season, locale).split(" · ")[0])
+        parts.append(season_label(p.season, locale, form, dates=False))
     if p.best_display is not None:
         parts.append(t("ratings.profile.best", locale, rating=p.best_display))
     return " · ".join(parts)
 
 
-def _rivals(p: Profile, locale: str) -> list[tuple[str, str]]:
+def _rivals(p: Profile, locale: str, form: Form = "markdown") -> list[tuple[str, str]]:
+    """The rival's name is another player's display name: inert in a field (``form``), or
+    as typed for the card, whose drawing makes it safe (a blank one is "Player 1234")."""
     out = []
-    if p.beats:
-        _, name, n = p.beats[0]
-        out.append((t("ratings.profile.beats", locale), f"{name} ×{n}"))
-    if p.loses_to:
-        _, name, n = p.loses_to[0]
-        out.append((t("ratings.profile.loses_to", locale), f"{name} ×{n}"))
+    for key, rivals in (
+        ("ratings.profile.beats", p.beats),
+        ("ratings.profile.loses_to", p.loses_to),
+    ):
+        if rivals:
+            pid, name, n = rivals[0]
+            shown = (
+                picture_name(name, pid, locale)
+                if form == "picture"
+                else inert(name, form, fallback=_placeholder(pid, locale))
+            )
+            out.append((t(key, locale), f"{shown} ×{n}"))
     return out
+
+
+def _placeholder(player_id: int, locale: str) -> str:
+    return t("picture.player_placeholder", locale, tag=str(player_id)[-4:])
+
+
+def picture_name(name: str, player_id: int, locale: str) -> str:
+    """A player's name for a picture: as typed (the drawing cleans it), or "Player 1234"
+    (the id's last digits) when the font can draw none of it (an emoji-only name would be
+    empty boxes)."""
+    return name if drawable(name, bold=True) else _placeholder(player_id, locale)
 
 
 def profile_embed(p: Profile, total: int, locale: str) -> discord.Embed:
     """The profile as text: the same figures as the card, in the same order."""
-    embed = discord.Embed(title=t("ratings.profile.title", locale, name=p.name), colour=_COLOUR)
+    name = inert(p.name, fallback=_placeholder(p.user_id, locale))
+    embed = discord.Embed(title=t("ratings.profile.title", locale, name=name), colour=_COLOUR)
     if p.display is None:
         embed.description = t("ratings.profile.unrated", locale)
     else:
@@ -340,18 +373,18 @@ def profile_scene(p: Profile, total: int, locale: str) -> ProfileScene:
     tier = tier_of(display)
     return ProfileScene(
         player_id=p.user_id,
-        name=p.name,
+        name=picture_name(p.name, p.user_id, locale),
         rating=rating_text(display, p.rated_games) if p.display is not None else "—",
         tier_letter=tier_letter(tier, locale),
         tier_name=tier_name(tier, locale),
         tier_colour=tier.colour,
-        subtitle=_subtitle(p, total, locale),
+        subtitle=_subtitle(p, total, locale, "picture"),
         history=tuple(p.history),
         history_label=t("ratings.profile.history", locale, count=len(p.history)),
         stats=tuple(_stats(p, locale)),
         modes=tuple((_mode_name(m, locale), n) for m, n in p.by_mode[:4]),
         modes_label=t("ratings.profile.by_mode", locale),
-        rivals=tuple(_rivals(p, locale)),
+        rivals=tuple(_rivals(p, locale, "picture")),
         achievements=tuple((k, achievement_name(k, locale)) for k, _ in p.achievements[:6]),
         achievements_label=t(
             "ratings.profile.achievements",

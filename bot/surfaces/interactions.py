@@ -14,8 +14,8 @@ from ..game.errors import HandClosed, IllegalMove, ServiceError
 from ..game.models import PlayerRef
 from ..game.service import GameService
 from ..i18n import has_key, t
-from ..rendering.common import inert
 from ..rendering.result import result_text
+from ..usertext import TEXT_CHARS, inert
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ def error_text(err: ServiceError, locale: str) -> str:
         reason = t(f"illegal.{err.code}", locale) if has_key(f"illegal.{err.code}") else err.code
         return t("error.illegal_action", locale, reason=reason)
     # the words a user typed (an unknown preset or twist) are echoed inert, never as markup
-    params = {k: inert(v) if k in _TYPED else v for k, v in err.params.items()}
+    params = {k: inert(v, limit=TEXT_CHARS) if k in _TYPED else v for k, v in err.params.items()}
     text = t(err.key, locale, **params)
     if isinstance(err, HandClosed) and err.session is not None and err.session.status == "finished":
         result = result_text(err.session, locale)

@@ -12,6 +12,7 @@ from ..discord_limits import SELECT_OPTION_TEXT, SELECT_OPTIONS
 from ..game.models import AI_DIFFICULTIES, ForfeitOutcome, GameSession, LobbyInfo
 from ..i18n import t
 from ..rendering.result import leave_answer
+from ..usertext import inert
 from .door import _Malformed
 from .hand_items import ShowHandButton
 from .interactions import _can_manage, _components_view, _player, _service
@@ -165,7 +166,10 @@ class LobbyHostSelect(
     ) -> None:
         self.rest = rest if rest is not None else str(game_id)
         options = [
-            discord.SelectOption(label=name[:SELECT_OPTION_TEXT] or str(uid), value=str(uid))
+            discord.SelectOption(
+                label=inert(name, "plain", limit=SELECT_OPTION_TEXT, fallback=str(uid)),
+                value=str(uid),
+            )
             for uid, name in (humans or [])[:SELECT_OPTIONS]
         ] or [discord.SelectOption(label="-", value="0")]
         super().__init__(

@@ -15,8 +15,9 @@ from typing import Any
 import discord
 import simcord
 
-from bot.rendering.common import inert
+from bot.usertext import inert
 from tests.bot.helpers import message, message_text, play_out, service
+from tests.bot.hostile import CORPUS, assert_inert, assert_plain, split_message
 from tests.bot.test_server_life import set_position
 
 #: Each name packs several kinds of markup; Discord display names are at most 32 characters
@@ -141,3 +142,77 @@ async def test_hostile_names_render_inert_everywhere(simcord_env: simcord.Env, w
     default = env.bot.allowed_mentions
     assert default is not None
     assert default.everyone is False and default.users is False and default.roles is False
+
+
+#: Seated in one game: a name per kind of attack on the text around it.
+SEATED = ("rlo", "zalgo", "hebrew", "emoji")
+
+
+def _backend_messages(env: simcord.Env) -> list[Any]:
+    return [m for msgs in env.backend.messages.values() for m in msgs.values()]
+
+
+async def test_corpus_names_render_inert_on_every_surface_and_ping_only_players(
+    simcord_env: simcord.Env, world: Any
+) -> None:
+    """Members named from the corpus (a role tag naming a real, mentionable role among them)
+    play a game; the table, every hand, the live hands, the result, the replay, the boards,
+    each profile and the season messages are read as Discord holds them, and every message
+    the bot sent pings no role, nobody for everyone, and only the game's players."""
+    env = simcord_env
+    guild, channel = world["guild"], world["channel"]
+    mods = guild.create_role(
+        "Hosts", permissions=discord.Permissions(manage_guild=True), mentionable=True
+    )
+    names = {key: CORPUS[key] for key in SEATED}
+    names["emoji"] = f"<@&{mods.id}> " + CORPUS["emoji"]  # a live role tag, if it were
+    players = [
+        guild.add_member(env.create_user(key, global_name=name), roles=[mods])
+        for key, name in names.items()
+    ]
+    host = players[0]
+    created = await host.slash(channel, "durak new", seats=len(players))
+    lobby_id = created.response.id
+    for actor in players[1:]:
+        await actor.click(message(channel, lobby_id), label="Join")
+    await host.click(message(channel, lobby_id), label="Start")
+    await play_out(env, channel, 1, players)
+    session = service(env).session(1)
+    assert session is not None and session.status == "finished"
+    season = await host.slash(
+        channel, "durak season new", name="**S2** [win](https://evil.example) @everyone"
+    )
+    answers = [
+        season,
+        await host.slash(channel, "durak season list"),
+        await host.slash(channel, "durak leaderboard"),
+        await host.slash(channel, "durak replay", game=1),
+        *[await host.slash(channel, "durak profile", player=p) for p in players],
+        *[await p.slash(channel, "durak stats") for p in players],
+    ]
+    shown = [msg for msg in _every_message(channel)]
+    for answer in answers:
+        assert answer.response is not None
+        shown.append(answer.response.message)
+        shown += [f.message for f in answer.followups]
+    texts = []
+    for msg in shown:
+        markdown, plain = split_message(msg)
+        assert_inert(markdown)
+        assert_plain(plain)
+        for text in (markdown, plain):
+            assert f"<@&{mods.id}>" not in text  # the role tag: escaped, or shown in a label
+        texts += [markdown, plain]
+    everything = "\n".join(texts)
+    for name in names.values():  # each name is shown, as its inert self
+        assert inert(name) in everything, name
+    assert "Bobtxt.exe — " in everything  # the table's seat line reads on after the name
+    season_text = message_text(season.response.message)
+    assert "\\*\\*S2\\*\\* \\[win\\](https\\://evil.example) @\u200beveryone" in season_text
+    # pings: players of the game only, never a role, never everyone
+    seated = {p.id for p in players}
+    for sent in _backend_messages(env):
+        if sent.author_id != env.bot.user.id:
+            continue
+        assert not sent.mention_everyone and not sent.ping_role_ids, sent.content
+        assert set(sent.ping_user_ids) <= seated, sent.content
