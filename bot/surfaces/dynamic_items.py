@@ -22,6 +22,16 @@ Custom id formats (all ≤ 100 characters):
   tap-a-card: answered with the current hand
 * ``durak:lb:<period>:<sort>:<page>:<dir>`` — leaderboard paging (the guild comes from the
   interaction, so a copied id cannot show another server's board)
+* ``durak:again:<game>:<op>``, ``durak:rec:<game>:<op>``, ``durak:hint:<game>``,
+  ``durak:leave:<game>:<op>``, ``durak:replay:<game>:<step>:<hands>:<op>``,
+  ``durak:replayjump:<game>:<hands>``, ``durak:rules:<mode>`` — the rematch, record, hint,
+  leave, replay and rules items (bot/surfaces/rematch_views.py, replay_views.py,
+  hint_views.py, lobby_views.py, rules_views.py)
+
+The bot sends no other component: no ``discord.ui.View`` with callbacks of its own, whose
+buttons would answer nothing once the view is gone from memory (a restart, a timeout). An id
+that names a game is checked against the server (and, on a public message, the channel) it is
+clicked in before anything else (bot/surfaces/door.py).
 
 The hand items' templates are typed (bot/surfaces/hand_items.py ``HAND_IDS``: a game is
 digits, cards are card notation), so their callbacks start from parts already checked. Since
@@ -38,6 +48,8 @@ from typing import Any
 
 import discord
 
+from ..i18n import pick_locale, t
+from .answers import log_lost_answer
 from .door import _Guarded
 from .hand_items import (
     HAND_IDS,
@@ -49,8 +61,10 @@ from .hand_items import (
     ShowHandButton,
     TargetSelect,
 )
+from .interactions import reply_ephemeral
 from .leaderboard_views import LeaderboardButton
 from .lobby_views import LeaveConfirmButton, LobbyAiSelect, LobbyButton, LobbyHostSelect
+from .rules_views import RulesDetailsButton
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +79,7 @@ class UnknownDurakItem(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
-        r"durak:(?!(?:lobby|lobbyai|lobbyhost|leave|lb|again|rec|hint):)"
+        r"durak:(?!(?:lobby|lobbyai|lobbyhost|leave|lb|again|rec|hint|replay|replayjump|rules):)"
         rf"(?!(?:{_TYPED_IDS})\Z)(?P<rest>.*)"
     ),
 ):
@@ -86,6 +100,34 @@ class UnknownDurakItem(
         await self.malformed(interaction)
 
 
+class StaleIdItem(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!durak:)(?P<rest>.+)"
+):
+    """Any id without our prefix: a component of a view this bot no longer sends (the replay
+    viewer's ``replay:first``… before its ids carried the game, the rules' random id), or a
+    forged one. The bot sends no view that would answer it from memory, so this is its only
+    answer: privately, how to get a working message again."""
+
+    def __init__(self, rest: str) -> None:
+        self.rest = rest
+        super().__init__(discord.ui.Button(label="?", custom_id=rest))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> StaleIdItem:
+        return cls(match["rest"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        locale = pick_locale(interaction.locale, interaction.guild_locale)
+        key = "replay.closed" if self.rest.startswith("replay:") else "error.malformed_id"
+        log.info("stale custom_id %r from %s", self.rest[:100], interaction.user.id)
+        try:
+            await reply_ephemeral(interaction, t(key, locale))
+        except discord.HTTPException as exc:
+            log_lost_answer(interaction, exc)
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     LobbyAiSelect,
@@ -99,5 +141,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     HandNavButton,
     TargetSelect,
     LeaderboardButton,
+    RulesDetailsButton,
     UnknownDurakItem,
+    StaleIdItem,
 )

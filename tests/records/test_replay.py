@@ -29,6 +29,15 @@ def _expected_png(replay: Replay, index: int, state: dict[str, Any]) -> bytes:
     return render_png(table_scene(session))
 
 
+def replay_id(msg: Any, op: str) -> str:
+    """The custom id of the replay control ``op`` (first, back, next, last, hands, export;
+    ``jump`` for the bout select) on a replay message."""
+    ids = [c.custom_id for row in msg.components for c in row.children]
+    if op == "jump":
+        return next(i for i in ids if i.startswith("durak:replayjump:"))
+    return next(i for i in ids if i.startswith("durak:replay:") and i.endswith(f":{op}"))
+
+
 def _picture_size(msg: Any) -> int:
     names = [a.filename for a in msg.attachments]
     assert names == ["replay.png"], names
@@ -84,23 +93,23 @@ async def test_replay_steps_through_the_stored_positions(
     assert len(replay.steps) == len(stored)
     assert _picture_size(view) == len(_expected_png(replay, 0, stored[1]))
     for index in range(1, len(replay.steps)):
-        clicked = await alice.click(view, custom_id="replay:forward")
+        clicked = await alice.click(view, custom_id=replay_id(view, "next"))
         assert clicked.acknowledged and clicked.response is not None
         view = shown = clicked.response.message
         assert f"Step {index} of" in shown.embeds[0].description
         assert _picture_size(shown) == len(_expected_png(replay, index, stored[index + 1]))
     # After the game every hand may be shown face up.
-    view = shown = (await alice.click(view, custom_id="replay:hands")).response.message
+    view = shown = (await alice.click(view, custom_id=replay_id(view, "hands"))).response.message
     assert shown.embeds[0].fields and "**bob**" in shown.embeds[0].fields[0].value
     # Jump to a bout, back to the start.
     view = (
-        await alice.select(view, [str(replay.bouts[1])], custom_id="replay:jump")
+        await alice.select(view, [str(replay.bouts[1])], custom_id=replay_id(view, "jump"))
     ).response.message
     assert f"Step {replay.bouts[1]} of" in view.embeds[0].description
-    view = (await alice.click(view, custom_id="replay:first")).response.message
+    view = (await alice.click(view, custom_id=replay_id(view, "first"))).response.message
     assert "Step 0 of" in view.embeds[0].description
     # Export: the record as a file the engine reads back.
-    exported = await alice.click(view, custom_id="replay:export")
+    exported = await alice.click(view, custom_id=replay_id(view, "export"))
     assert exported.response is not None
     files = exported.response.message.attachments
     assert [f.filename for f in files] == [f"durak-game-{game_id}.txt"]
