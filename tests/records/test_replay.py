@@ -12,11 +12,13 @@ import simcord
 
 from bot.game.records import Replay
 from bot.game.reviews import ReviewQueue
+from bot.i18n import t
 from bot.pictures import render_png, table_scene
 from engine import Action, Game, RuleSet
 from engine.ai.review import review_game
 from engine.record import Record
-from tests.bot.helpers import message, play_out, service
+from tests.bot.conftest import make_bot
+from tests.bot.helpers import message, play_out, service, start_against_computer
 from tests.bot.test_play import start_game
 
 PLAYERS = ["alice", "bob"]
@@ -156,3 +158,56 @@ def test_a_review_names_the_known_mistake() -> None:
     assert worst[0].after_played == 0.0 and worst[0].after_preferred == 1.0
     # The same position reviewed for the seat that made no mistake finds none.
     assert review_game(record, 0, iterations=8).costliest() == []
+
+
+def _step(result: Any) -> str:
+    assert result.acknowledged and result.response is not None
+    description = result.response.message.embeds[0].description
+    return str(description.split("**")[1])
+
+
+async def test_replay_buttons_answer_after_their_time_and_after_a_restart(
+    simcord_env: simcord.Env, world: Any, db_path: Any
+) -> None:
+    """Nothing of an open replay lives in memory: its buttons rebuild the step from the
+    stored record after 15 minutes, after a restart, and on a message that is no replay."""
+    env, channel, alice = simcord_env, world["channel"], world["alice"]
+    session = await start_against_computer(channel, alice, env)
+    await play_out(env, channel, session.game_id, [alice])
+    opened = await alice.slash(channel, "durak replay")
+    view = opened.response.message
+    clicked = await alice.click(view, custom_id=replay_id(view, "next"))
+    assert _step(clicked).startswith("Step 1 of")
+    await env.advance_time(20 * 60)  # past the view timeout the old viewer had
+    clicked = await alice.click(view, custom_id=replay_id(clicked.response.message, "next"))
+    assert _step(clicked).startswith("Step 2 of")
+    await env.bot.close()
+    await env.restart_bot(make_bot(db_path))
+    view = clicked.response.message
+    clicked = await alice.click(view, custom_id=replay_id(view, "next"))
+    assert _step(clicked).startswith("Step 3 of")
+    view = clicked.response.message
+    clicked = await alice.click(view, custom_id=replay_id(view, "last"))
+    last = _step(clicked)
+    assert last.startswith("Step ") and last.split()[1] == last.split()[3]
+    # A replay id forged onto a public message: a new private replay, the message untouched.
+    table = message(channel, session.message_id or 0)
+    before = table.content, [e.to_dict() for e in table.embeds]
+    forged = f"durak:replay:{session.game_id}:4:0:next"
+    env.backend.get_message(channel.id, table.id).components = [
+        {"type": 1, "components": [{"type": 2, "style": 2, "label": "x", "custom_id": forged}]}
+    ]
+    clicked = await alice.click(message(channel, table.id), custom_id=forged)
+    assert clicked.ephemeral and clicked.response.id != table.id
+    assert clicked.response.message.embeds[0].description.startswith("**Step 5 of")
+    after = message(channel, table.id)
+    assert (after.content, [e.to_dict() for e in after.embeds]) == before
+    # The ids of replays opened before they carried the game: told how to reopen one.
+    for old in ("replay:forward", "replay:jump", "0123456789abcdef0123456789abcdef"):
+        env.backend.get_message(channel.id, table.id).components = [
+            {"type": 1, "components": [{"type": 2, "style": 2, "label": "x", "custom_id": old}]}
+        ]
+        clicked = await alice.click(message(channel, table.id), custom_id=old)
+        assert clicked.ephemeral
+        expected = "replay.closed" if old.startswith("replay:") else "error.malformed_id"
+        assert clicked.response.content == t(expected, "en")
