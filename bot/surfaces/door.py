@@ -32,6 +32,8 @@ class _Guarded:
     rest: str
     #: The id's first part after its kind is a game number (the leaderboard's is a period).
     names_game: ClassVar[bool] = True
+    #: Set once the click's first answer is lost for good: nothing can answer it any more.
+    unanswerable: bool = False
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
@@ -43,8 +45,11 @@ class _Guarded:
                 log.info("%s of another place clicked by %s", self.rest, interaction.user.id)
                 await _Guarded.refuse(self, interaction, err)
             except ServiceError as err:
+                if self.unanswerable:
+                    log.info("%s refused after its answer was lost: %s", self.rest, err.key)
+                    return
                 await self.refuse(interaction, err)
-        except discord.HTTPException as exc:
+        except (discord.HTTPException, TimeoutError) as exc:
             # Discord refused an answer: one line, and no apology (it would fail alike).
             log_lost_answer(interaction, exc)
         except Exception:

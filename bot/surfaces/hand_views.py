@@ -19,6 +19,7 @@ from ..i18n import pick_locale, t
 from ..rendering.table import hand_embed
 from . import hand_items as items
 from .answers import update_message
+from .callbacks import respond
 from .hand_controls import HandControls, controls
 from .hand_labels import (
     _move_emoji,
@@ -292,4 +293,9 @@ async def send_hand(interaction: discord.Interaction, session: GameSession, seat
     locale = pick_locale(interaction.locale, session.locale)
     content, embed, view = hand_message(session, seat, locale)
     _track(interaction, session, locale, new_message=True)
-    await interaction.response.send_message(content=content, embed=embed, view=view, ephemeral=True)
+    await respond(
+        interaction,
+        lambda: interaction.response.send_message(
+            content=content, embed=embed, view=view, ephemeral=True
+        ),
+    )

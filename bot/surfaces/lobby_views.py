@@ -12,6 +12,7 @@ import discord
 from ..discord_limits import SELECT_OPTION_TEXT, SELECT_OPTIONS
 from ..game.models import AI_DIFFICULTIES, GameSession, LobbyInfo
 from ..i18n import pick_locale, t
+from .callbacks import respond
 from .door import _Guarded
 from .hand_items import ShowHandButton
 from .interactions import _can_manage, _components_view, _ints, _player, _service
@@ -103,7 +104,7 @@ class LobbyButton(
             await self.malformed(interaction)
             return
         # The public message is re-rendered by the publisher; just acknowledge the click.
-        await interaction.response.defer()
+        await respond(interaction, interaction.response.defer)
 
 
 class LobbyAiSelect(
@@ -139,7 +140,7 @@ class LobbyAiSelect(
         await _service(interaction).add_computer(
             int(self.rest), interaction.user.id, values[0], can_manage=_can_manage(interaction)
         )
-        await interaction.response.defer()
+        await respond(interaction, interaction.response.defer)
 
 
 class LobbyHostSelect(
@@ -188,7 +189,7 @@ class LobbyHostSelect(
             int(values[0]),
             can_manage=_can_manage(interaction),
         )
-        await interaction.response.defer()
+        await respond(interaction, interaction.response.defer)
 
 
 def leave_confirm_view(game_id: int, locale: str) -> discord.ui.View:
