@@ -38,6 +38,7 @@ __all__ = [
     "callback_trace",
     "first_answer",
     "respond",
+    "think_privately",
 ]
 
 log = logging.getLogger(__name__)
@@ -97,6 +98,11 @@ def answer_deadline(interaction: discord.Interaction) -> float:
 async def respond(interaction: discord.Interaction, call: Callable[[], Awaitable[object]]) -> None:
     """:func:`first_answer` within the interaction's own window."""
     await first_answer(interaction, call, deadline=answer_deadline(interaction))
+
+
+async def think_privately(interaction: discord.Interaction) -> None:
+    """The first answer of work that takes a while and answers privately: "thinking…"."""
+    await respond(interaction, lambda: interaction.response.defer(ephemeral=True, thinking=True))
 
 
 def _retry_after(exc: BaseException) -> float:

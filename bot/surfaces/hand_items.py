@@ -39,6 +39,7 @@ from ..rendering.common import card_text, cards_text
 from ..rendering.result import result_text
 from . import hand_views as views
 from .answers import acknowledge, on_public_message, update_message
+from .callbacks import respond
 from .door import _Guarded
 from .hand_controls import Several, Tap, tap, valid_selection
 from .hand_labels import _move_emoji, _move_label, _unit_emoji, _unit_label
@@ -166,8 +167,11 @@ class _GameItem(_Guarded):
         content, embed, view = views.hand_message(
             session, seat, locale, note=t("hand.public_click", locale)
         )
-        await interaction.response.send_message(
-            content=content, embed=embed, view=view, ephemeral=True
+        await respond(
+            interaction,
+            lambda: interaction.response.send_message(
+                content=content, embed=embed, view=view, ephemeral=True
+            ),
         )
 
     async def play(

@@ -245,4 +245,6 @@ class LeaveConfirmButton(
         else:
             await _service(interaction).leave_game(game_id, interaction.user.id)
             text = t("leave.done_forfeit", locale, game_id=game_id)
-        await interaction.response.edit_message(content=text, view=None)
+        await respond(
+            interaction, lambda: interaction.response.edit_message(content=text, view=None)
+        )

@@ -26,6 +26,7 @@ from ..pictures import render_png, table_scene
 from ..rendering.common import COLOUR_OVER, cards_text, preset_name, seat_name
 from ..rendering.table import event_line
 from .answers import acknowledge, on_public_message, update_message
+from .callbacks import think_privately
 from .door import _Guarded
 from .interactions import _components_view, _service
 
@@ -193,7 +194,7 @@ class _ReplayItem(_Guarded):
         public = on_public_message(interaction)
         export = isinstance(step, str)
         if public or export:  # a new private message: the replay there, or the file
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await think_privately(interaction)
         elif not await acknowledge(interaction):
             return
         replay = await _service(interaction).load_replay(
@@ -318,7 +319,7 @@ async def open_replay(interaction: discord.Interaction, game_id: int | None) -> 
     assert interaction.guild_id is not None
     locale = pick_locale(interaction.locale, interaction.guild_locale)
     if not interaction.response.is_done():
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await think_privately(interaction)
     replay = await _service(interaction).load_replay(
         interaction.guild_id, interaction.user.id, game_id
     )

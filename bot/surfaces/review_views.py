@@ -24,6 +24,7 @@ from ..game.reviews import ReviewQueue
 from ..i18n import pick_locale, t
 from ..pictures import render_png, table_scene
 from ..rendering.common import COLOUR_OVER, card_text, cards_text, seat_name
+from .callbacks import think_privately
 from .interactions import _service
 
 __all__ = ["action_words", "open_review", "review_embeds", "review_queue"]
@@ -169,7 +170,7 @@ async def open_review(interaction: discord.Interaction, game_id: int | None) -> 
     assert interaction.guild_id is not None
     locale = pick_locale(interaction.locale, interaction.guild_locale)
     if not interaction.response.is_done():
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await think_privately(interaction)
     replay = await _service(interaction).load_replay(
         interaction.guild_id, interaction.user.id, game_id
     )

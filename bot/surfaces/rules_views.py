@@ -19,6 +19,7 @@ from ..i18n import pick_locale, t
 from ..rendering.common import preset_name
 from ..rendering.server import rules_embed
 from .answers import on_public_message
+from .callbacks import respond
 from .door import _Guarded
 from .interactions import _components_view, _service
 
@@ -71,6 +72,10 @@ class RulesDetailsButton(
         )
         embed = rules_embed(shown.rules, rules_title(shown, locale), locale)
         if on_public_message(interaction):  # forged onto a public message: answer privately
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            await respond(
+                interaction, lambda: interaction.response.send_message(embed=embed, ephemeral=True)
+            )
             return
-        await interaction.response.edit_message(embed=embed, view=None)
+        await respond(
+            interaction, lambda: interaction.response.edit_message(embed=embed, view=None)
+        )
