@@ -30,6 +30,8 @@ from typing import Any
 import aiohttp
 import discord
 
+from .. import metrics
+
 __all__ = [
     "ANSWER_DEADLINE_SECONDS",
     "ANSWER_MIN_SECONDS",
@@ -168,6 +170,7 @@ async def first_answer(
         )
         if loop.time() + wait >= deadline:
             raise error
+        metrics.FIRST_ANSWER_RETRIES.inc()
         log.info(
             "interaction %s: answer refused (%s), again in %.2f s", interaction.id, error, wait
         )
