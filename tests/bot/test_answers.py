@@ -16,9 +16,9 @@ import simcord
 import simcord.interactions
 from discord import app_commands
 
+import bot.surfaces.callbacks
 import bot.surfaces.delivery
 from bot.game.models import GameSession
-import bot.surfaces.callbacks
 from bot.surfaces.answers import acknowledge
 from bot.surfaces.callbacks import ANSWER_DEADLINE_SECONDS
 from bot.surfaces.delivery import PROMPT_ATTEMPTS
