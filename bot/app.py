@@ -32,6 +32,7 @@ from .metrics import registry_for
 from .sharding import ShardScope
 from .storage import Storage
 from .surfaces.answers import log_lost_answer
+from .surfaces.callbacks import callback_trace
 from .surfaces.dynamic_items import DYNAMIC_ITEMS
 from .surfaces.hand_answers import DrawHand
 from .surfaces.hand_views import hand_message, live_hand_message, reopen_view
@@ -154,6 +155,9 @@ class DurakBot(commands.AutoShardedBot):
             # result name their players): a name or text that slipped through unescaped
             # still cannot ping @everyone, a role or a user.
             allowed_mentions=discord.AllowedMentions.none(),
+            # Reports a refused first answer at once, so it is tried again inside Discord's
+            # 3 seconds instead of after discord.py's own 1 s retry (bot/surfaces/callbacks.py).
+            http_trace=callback_trace(),
             **shards,
         )
         if sync not in SYNC_MODES:

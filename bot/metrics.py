@@ -75,6 +75,11 @@ ACKNOWLEDGE_SECONDS = Histogram(
     buckets=_LATENCY_BUCKETS,
     registry=None,
 )
+FIRST_ANSWER_RETRIES = Counter(
+    "durak_first_answer_retries",
+    "First answers to interactions tried again after Discord refused one (5xx, 429).",
+    registry=None,
+)
 THINK_SECONDS = Histogram(
     "durak_computer_think_seconds",
     "CPU seconds a computer player spent choosing one move, by level.",
@@ -93,6 +98,7 @@ _EVENTS: tuple[Collector, ...] = (
     MOVES,
     COMMIT_SECONDS,
     ACKNOWLEDGE_SECONDS,
+    FIRST_ANSWER_RETRIES,
     THINK_SECONDS,
     RENDER_SECONDS,
 )

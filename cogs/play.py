@@ -9,11 +9,12 @@ from discord.ext import commands
 
 from bot.game.errors import ServiceError
 from bot.i18n import ls, t
-from bot.rendering.common import COLOUR_LOBBY, preset_name, seat_name
+from bot.rendering.common import COLOUR_LOBBY, seat_name
 from bot.rendering.result import leave_question
-from bot.rendering.server import games_embed, rules_embed
+from bot.rendering.server import games_embed
 from bot.surfaces.hand_answers import send_hand
 from bot.surfaces.lobby_views import leave_confirm_view
+from bot.surfaces.rules_views import rules_details_view, rules_title
 from engine import RuleSet
 
 from .shared import _locale, _service, durak, preset_autocomplete
@@ -37,23 +38,6 @@ def rules_summary_embed(rules: RuleSet, title: str, locale: str) -> discord.Embe
     lines.append(t("rules.summary.more", locale))
     embed = discord.Embed(title=title, description="\n\n".join(lines), colour=COLOUR_LOBBY)
     return embed
-
-
-class RulesDetailsView(discord.ui.View):
-    """The "All rule options" button under the plain summary (the answer is private and
-    short-lived, so a plain view with a timeout is enough)."""
-
-    def __init__(self, details: discord.Embed, locale: str) -> None:
-        super().__init__(timeout=600)
-        self.details = details
-        button: discord.ui.Button[RulesDetailsView] = discord.ui.Button(
-            label=t("rules.button.details", locale), style=discord.ButtonStyle.secondary
-        )
-        button.callback = self._show  # type: ignore[method-assign]
-        self.add_item(button)
-
-    async def _show(self, interaction: discord.Interaction) -> None:
-        await interaction.response.edit_message(embed=self.details, view=None)
 
 
 class PlayCommands(commands.Cog):
@@ -114,14 +98,9 @@ class PlayCommands(commands.Cog):
         shown = await _service(interaction).shown_rules(
             interaction.guild_id, interaction.channel_id, preset
         )
-        name = preset_name(shown.preset, locale)
-        if shown.game_id is not None:
-            title = t("rules.table_title", locale, game_id=shown.game_id, preset=name)
-        else:
-            title = t("rules.preset_title", locale, preset=name)
         await interaction.response.send_message(
-            embed=rules_summary_embed(shown.rules, title, locale),
-            view=RulesDetailsView(rules_embed(shown.rules, title, locale), locale),
+            embed=rules_summary_embed(shown.rules, rules_title(shown, locale), locale),
+            view=rules_details_view(preset, locale),
             ephemeral=True,
         )
 

@@ -26,6 +26,14 @@ class GameMissing(ServiceError):
     key = "error.game_not_found"
 
 
+class ElsewhereGame(ServiceError):
+    """A component names a game of another server (or, on a public message, of another
+    channel): forged or copied. The refusal says nothing of that game, not even whether
+    it exists."""
+
+    key = "error.game_elsewhere"
+
+
 class GameOver(ServiceError):
     key = "error.game_finished"
 

@@ -19,7 +19,7 @@ from ..storage.ratings import BoardEntry, GameRating, Profile, RatingSettings, S
 from ..storage.records import RecordSettings
 from ..storage.rows import PERIOD_SECONDS
 from .core import _ServiceCore
-from .errors import HandClosed, ServiceError
+from .errors import ElsewhereGame, HandClosed, ServiceError
 from .house_rules import auto_done_for
 from .models import GameSession
 
@@ -315,6 +315,34 @@ class _Queries(_ServiceCore):
             return self.player_seat(game_id, user_id)
         except ServiceError:
             return None
+
+    # ----------------------------------------------------------------- where a game is
+
+    async def require_here(
+        self, game_id: int, guild_id: int | None, channels: frozenset[int] | None = None
+    ) -> None:
+        """Refuse (:class:`ElsewhereGame`) a click that names a game of another server, or,
+        when ``channels`` are given (the clicked channel and its parent), of another channel.
+
+        Every component that names a game comes through here before it does anything, so a
+        copied or forged id cannot act on, or show, a game of another server. A game held in
+        memory answers the server check at once (the hot path of a move); the channel check
+        reads the stored row, which knows both the channel and the game's thread. A game
+        that does not exist passes: the item then says so itself, as it would anywhere."""
+        session = self.session(game_id)
+        if session is not None and channels is None:
+            if session.guild_id != guild_id:
+                raise ElsewhereGame()
+            return
+        row = await self.storage.get_game(game_id)
+        if row is None:
+            if session is not None and session.guild_id != guild_id:
+                raise ElsewhereGame()
+            return
+        if row.guild_id != guild_id:
+            raise ElsewhereGame()
+        if channels is not None and not channels & {row.channel_id, row.thread_id}:
+            raise ElsewhereGame()
 
     # ----------------------------------------------------------------- delivery bookkeeping
 

@@ -1,20 +1,18 @@
 """Answering an interaction in time, and losing an answer quietly.
 
 Discord allows 3 seconds for the first answer to an interaction. discord.py retries a 5xx or
-429 on that answer by itself, sleeping between tries, so under Discord trouble the answer
-could arrive after the limit: the move was applied, the player saw "interaction failed", and
-the log held two tracebacks (the failure, then the failed apology). Hence:
+429 on that answer by itself after 1 s and more, so under Discord trouble its answer arrived
+after the limit. Hence:
 
+* The first answer is tried several quick times inside the 3 seconds, with discord.py's own
+  slow retries cut short (bot/surfaces/callbacks.py).
 * Work that takes a lock or a database write first *acknowledges* the click (a deferred
-  update, nothing visible), bounded by what is left of the 3 seconds, and then edits the
-  message: the edit goes through the interaction's webhook, valid for 15 minutes, where a
-  late retry does no harm. A click whose acknowledgement did not get through in time is not
-  applied: the player saw it fail, so nothing happened, and clicking again is safe.
-* A 5xx or 429 on an answer is tried again at once, with short pauses
-  (:func:`bot.surfaces.delivery.prompt_retry`), as long as the 3 seconds allow for the first
-  answer and a few times for an edit through the webhook; past that, a click's outcome is
-  still shown where it is owed: the table by its own delivery, the player's hand by the live
-  hand (``fallback``), so nobody is left looking at a spinner or a stale hand.
+  update, nothing visible), and then edits the message through the interaction's webhook,
+  valid for 15 minutes, where a late retry does no harm.
+* A move whose acknowledgement never got through is still applied (see
+  bot/surfaces/hand_items.py ``_GameItem.play``): the click was real, the version in its id
+  makes it apply at most once, and its outcome is shown where it is owed: the table by its
+  own delivery, the player's hand by the live hand's redraw (``fallback``).
 * An answer that Discord refused is logged as one line (which interaction, what Discord
   said), never a traceback: it is Discord's trouble, not a bug, and an apology sent the same
   way would fail the same way.
@@ -22,7 +20,6 @@ the log held two tracebacks (the failure, then the failed apology). Hence:
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -30,11 +27,10 @@ from typing import Any
 import discord
 
 from .. import metrics
+from .callbacks import respond
 from .delivery import prompt_retry
 
 __all__ = [
-    "ANSWER_DEADLINE_SECONDS",
-    "ANSWER_MIN_SECONDS",
     "acknowledge",
     "log_lost_answer",
     "on_public_message",
@@ -42,14 +38,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-#: How long after the click an acknowledgement may still be tried: Discord's 3 seconds, less
-#: a margin for the trip there.
-ANSWER_DEADLINE_SECONDS = 2.5
-#: The least time an acknowledgement is given, however old the click looks: its age comes
-#: from Discord's clock (the snowflake) and ours, and a host clock running ahead must not make
-#: every click look expired. One try that comes too late only costs a logged line.
-ANSWER_MIN_SECONDS = 1.0
 
 
 def log_lost_answer(interaction: discord.Interaction, exc: BaseException) -> None:
@@ -71,22 +59,14 @@ def log_lost_answer(interaction: discord.Interaction, exc: BaseException) -> Non
     )
 
 
-def _time_left(interaction: discord.Interaction) -> float:
-    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-    return min(max(ANSWER_DEADLINE_SECONDS - age, ANSWER_MIN_SECONDS), ANSWER_DEADLINE_SECONDS)
-
-
 async def acknowledge(interaction: discord.Interaction) -> bool:
-    """Defer the click (no visible change) while Discord still accepts it; False (logged)
-    when that did not get through in time, in which case the caller must not act on it."""
+    """Defer the click (no visible change), tried quickly again while Discord's 3 seconds
+    allow (bot/surfaces/callbacks.py); False (logged) when it did not get through."""
     if interaction.response.is_done():
         return True
-    left = _time_left(interaction)
-    deadline = asyncio.get_running_loop().time() + left
     try:
-        async with asyncio.timeout(left):
-            await prompt_retry(interaction.response.defer, deadline=deadline)
-    except (discord.HTTPException, TimeoutError) as exc:
+        await respond(interaction, interaction.response.defer)
+    except (discord.HTTPException, OSError, TimeoutError) as exc:
         log_lost_answer(interaction, exc)
         return False
     age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
@@ -108,11 +88,8 @@ async def update_message(
         if interaction.response.is_done():
             await prompt_retry(lambda: interaction.edit_original_response(**fields))
         else:
-            deadline = asyncio.get_running_loop().time() + _time_left(interaction)
-            await prompt_retry(
-                lambda: interaction.response.edit_message(**fields), deadline=deadline
-            )
-    except discord.HTTPException:
+            await respond(interaction, lambda: interaction.response.edit_message(**fields))
+    except (discord.HTTPException, OSError, TimeoutError):
         if fallback is not None:
             fallback()
         raise

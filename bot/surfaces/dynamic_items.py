@@ -22,6 +22,16 @@ Custom id formats (all ≤ 100 characters):
   tap-a-card: answered with the current hand
 * ``durak:lb:<period>:<sort>:<page>:<dir>`` — leaderboard paging (the guild comes from the
   interaction, so a copied id cannot show another server's board)
+* ``durak:again:<game>:<op>``, ``durak:rec:<game>:<op>``, ``durak:hint:<game>``,
+  ``durak:leave:<game>:<op>``, ``durak:replay:<game>:<step>:<hands>:<op>``,
+  ``durak:replayjump:<game>:<hands>``, ``durak:rules:<mode>`` — the rematch, record, hint,
+  leave, replay and rules items (bot/surfaces/rematch_views.py, replay_views.py,
+  hint_views.py, lobby_views.py, rules_views.py)
+
+The bot sends no other component: no ``discord.ui.View`` with callbacks of its own, whose
+buttons would answer nothing once the view is gone from memory (a restart, a timeout). An id
+that names a game is checked against the server (and, on a public message, the channel) it is
+clicked in before anything else (bot/surfaces/door.py).
 
 The templates of the hand, lobby and leaderboard items are typed (``HAND_IDS`` in
 bot/surfaces/hand_items.py, ``LOBBY_IDS`` in lobby_views.py, ``BOARD_ID`` in
@@ -40,6 +50,8 @@ from typing import Any
 
 import discord
 
+from ..i18n import t
+from .answers import log_lost_answer
 from .door import _Guarded
 from .hand_items import (
     HAND_IDS,
@@ -51,6 +63,8 @@ from .hand_items import (
     ShowHandButton,
     TargetSelect,
 )
+from .interactions import reply_ephemeral
+from .language import reader_locale
 from .leaderboard_views import BOARD_ID, LeaderboardButton
 from .lobby_views import (
     LOBBY_IDS,
@@ -59,6 +73,7 @@ from .lobby_views import (
     LobbyButton,
     LobbyHostSelect,
 )
+from .rules_views import RulesDetailsButton
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +89,7 @@ class UnknownDurakItem(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
-        r"durak:(?!(?:again|rec|hint):)"
+        r"durak:(?!(?:again|rec|hint|replay|replayjump|rules):)"
         rf"(?!(?:{_TYPED_IDS})\Z)(?P<rest>.*)"
     ),
 ):
@@ -95,6 +110,34 @@ class UnknownDurakItem(
         await self.malformed(interaction)
 
 
+class StaleIdItem(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!durak:)(?P<rest>.+)"
+):
+    """Any id without our prefix: a component of a view this bot no longer sends (the replay
+    viewer's ``replay:first``… before its ids carried the game, the rules' random id), or a
+    forged one. The bot sends no view that would answer it from memory, so this is its only
+    answer: privately, how to get a working message again."""
+
+    def __init__(self, rest: str) -> None:
+        self.rest = rest
+        super().__init__(discord.ui.Button(label="?", custom_id=rest))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> StaleIdItem:
+        return cls(match["rest"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        locale = reader_locale(interaction)
+        key = "replay.closed" if self.rest.startswith("replay:") else "error.malformed_id"
+        log.info("stale custom_id %r from %s", self.rest[:100], interaction.user.id)
+        try:
+            await reply_ephemeral(interaction, t(key, locale))
+        except discord.HTTPException as exc:
+            log_lost_answer(interaction, exc)
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     LobbyAiSelect,
@@ -108,5 +151,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     HandNavButton,
     TargetSelect,
     LeaderboardButton,
+    RulesDetailsButton,
     UnknownDurakItem,
+    StaleIdItem,
 )

@@ -19,6 +19,7 @@ from engine import Card
 
 from ..game.models import GameSession
 from .answers import update_message
+from .callbacks import respond
 from .hand_controls import controls
 from .language import reader_locale
 
@@ -103,4 +104,9 @@ async def send_hand(interaction: discord.Interaction, session: GameSession, seat
     locale = reader_locale(interaction, session.locale)
     content, embed, view = draw_hand(interaction)(session, seat, locale)
     track(interaction, session, locale, new_message=True)
-    await interaction.response.send_message(content=content, embed=embed, view=view, ephemeral=True)
+    await respond(
+        interaction,
+        lambda: interaction.response.send_message(
+            content=content, embed=embed, view=view, ephemeral=True
+        ),
+    )

@@ -37,6 +37,7 @@ from ..i18n import t
 from ..rendering.common import card_text, cards_text
 from ..rendering.result import result_text
 from .answers import acknowledge, on_public_message, update_message
+from .callbacks import respond
 from .door import _Malformed
 from .hand_answers import draw_hand, edit_hand, missed, send_hand, track
 from .hand_controls import Several, Tap, tap, valid_selection
@@ -114,8 +115,7 @@ class _GameItem(_TypedItem):
         if move is not None:
             # The move takes the game's lock and a commit: acknowledge first, while Discord
             # still accepts it, and show the outcome by an edit (bot/surfaces/answers.py).
-            if await acknowledge(interaction):
-                await self.play(interaction, move)
+            await self.play(interaction, move, answered=await acknowledge(interaction))
             return
         session, seat = await _service(interaction).require_player(
             self.game_id, interaction.user.id
@@ -143,13 +143,33 @@ class _GameItem(_TypedItem):
         locale = reader_locale(interaction, session.locale)
         draw = draw_hand(interaction)
         content, embed, view = draw(session, seat, locale, note=t("hand.public_click", locale))
-        await interaction.response.send_message(
-            content=content, embed=embed, view=view, ephemeral=True
+        await respond(
+            interaction,
+            lambda: interaction.response.send_message(
+                content=content, embed=embed, view=view, ephemeral=True
+            ),
         )
 
-    async def play(self, interaction: discord.Interaction, move: Move | Action) -> None:
-        """Apply ``move`` (the interaction is acknowledged) and show the hand after it."""
+    async def play(
+        self, interaction: discord.Interaction, move: Move | Action, *, answered: bool = True
+    ) -> None:
+        """Apply ``move`` and show the hand after it (``answered``: the interaction is
+        acknowledged).
+
+        A move whose acknowledgement never reached Discord is applied all the same: the
+        click was real (Discord sent it, signed, with the player's id), the version in its
+        id lets it apply at most once, and a move dropped unapplied would leave the table
+        waiting on a player who believes they moved. The player's client said the click
+        failed, so the outcome is shown on what they look at next: their live hand is
+        redrawn (through the token of their previous answer; this one has none), and the
+        table shows the move to everyone. A refusal of such a move is only logged (by the
+        door): there is no answer left to carry it, and nothing changed."""
         service = _service(interaction)
+        if not answered:
+            self.unanswerable = True  # a refusal is only logged by the door
+            await service.act(self.game_id, interaction.user.id, self.version, move)
+            missed(interaction, self.game_id)()
+            return
         session = await service.act(self.game_id, interaction.user.id, self.version, move)
         seat = session.seat_of(interaction.user.id)
         locale = reader_locale(interaction, session.locale)
@@ -246,9 +266,7 @@ class _HandItem(_GameItem):
         if outcome.action is None:
             await edit_hand(interaction, session, seat, selection=outcome.selection)
             return
-        if not await acknowledge(interaction):
-            return
-        await self.play(interaction, outcome.action)
+        await self.play(interaction, outcome.action, answered=await acknowledge(interaction))
 
 
 class ActButton(

@@ -25,6 +25,7 @@ from engine.ai.review import suggest
 from ..game.errors import GameOver, NotAPlayer, ServiceError
 from ..game.models import GameSession
 from ..i18n import t
+from .callbacks import think_privately
 from .door import _Guarded
 from .interactions import _service, reply_ephemeral
 from .language import reader_locale
@@ -103,7 +104,7 @@ class HintButton(
         if not obs.legal_actions:
             raise ServiceError("hint.nothing_to_do")
         version = session.version
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await think_privately(interaction)
         found = await asyncio.to_thread(
             suggest, obs, iterations=HINT_ITERATIONS, seed=f"{session.game_id}:{version}:{seat}"
         )

@@ -16,6 +16,7 @@ from ..game.service import GameService
 from ..i18n import has_key, t
 from ..rendering.result import result_text
 from ..usertext import TEXT_CHARS, inert
+from .callbacks import respond
 
 log = logging.getLogger(__name__)
 
@@ -66,11 +67,12 @@ def error_text(err: ServiceError, locale: str) -> str:
 
 
 async def reply_ephemeral(interaction: discord.Interaction, text: str) -> None:
-    """Answer privately whether or not the interaction was already acknowledged."""
+    """Answer privately whether or not the interaction was already acknowledged (a first
+    answer is tried quickly again inside Discord's 3 seconds)."""
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:
-        await interaction.response.send_message(text, ephemeral=True)
+        await respond(interaction, lambda: interaction.response.send_message(text, ephemeral=True))
 
 
 def _can_manage(interaction: discord.Interaction) -> bool:

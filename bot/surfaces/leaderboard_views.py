@@ -97,6 +97,8 @@ class LeaderboardButton(
 ):
     """Previous/next page of a leaderboard message; anyone may page a public board."""
 
+    names_game = False
+
     def __init__(
         self,
         period: str = "all",

@@ -13,6 +13,7 @@ from ..game.models import AI_DIFFICULTIES, ForfeitOutcome, GameSession, LobbyInf
 from ..i18n import t
 from ..rendering.result import leave_answer
 from ..usertext import inert
+from .callbacks import respond
 from .door import _Malformed
 from .hand_items import ShowHandButton
 from .interactions import _can_manage, _components_view, _player, _service
@@ -103,7 +104,7 @@ class LobbyButton(
         else:  # "unai", the last op the template takes
             await service.remove_computer(game_id, user, can_manage=_can_manage(interaction))
         # The public message is re-rendered by the publisher; just acknowledge the click.
-        await interaction.response.defer()
+        await respond(interaction, interaction.response.defer)
 
 
 class LobbyAiSelect(
@@ -146,7 +147,7 @@ class LobbyAiSelect(
             values[0],
             can_manage=_can_manage(interaction),
         )
-        await interaction.response.defer()
+        await respond(interaction, interaction.response.defer)
 
 
 class LobbyHostSelect(
@@ -191,7 +192,7 @@ class LobbyHostSelect(
             int(values[0]),
             can_manage=_can_manage(interaction),
         )
-        await interaction.response.defer()
+        await respond(interaction, interaction.response.defer)
 
 
 def leave_confirm_view(
@@ -238,4 +239,6 @@ class LeaveConfirmButton(
         else:
             effect = await _service(interaction).leave_game(game_id, interaction.user.id)
             text = leave_answer(effect, game_id, locale)
-        await interaction.response.edit_message(content=text, view=None)
+        await respond(
+            interaction, lambda: interaction.response.edit_message(content=text, view=None)
+        )

@@ -22,6 +22,7 @@ from ..i18n import t
 from ..rendering.common import COLOUR_LOBBY, COLOUR_OVER, preset_name, seat_name
 from ..rendering.result import result_text, tally_text
 from ..rendering.table import table_embed
+from .callbacks import respond
 from .door import _Guarded
 from .interactions import _components_view, _service, reply_ephemeral
 from .language import reader_locale
@@ -198,8 +199,11 @@ class RematchButton(
             else:
                 info = await service.lobby(outcome.game_id)
                 embed, view = rematch_message(info, outcome.waiting)
-            await interaction.response.send_message(
-                embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none()
+            await respond(
+                interaction,
+                lambda: interaction.response.send_message(
+                    embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none()
+                ),
             )
             message = await interaction.original_response()
         except Exception:

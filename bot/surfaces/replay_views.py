@@ -3,9 +3,10 @@
 One ephemeral message per viewer: the table picture at the current step, a line saying what
 happened, and buttons to go to the first, previous, next and last step, a select that jumps to
 the start of each bout, a toggle that shows every hand face up (the game is over, so nothing
-is secret any more) and the record as a file. The replay lives in the view (an ephemeral
-message is the viewer's alone and dies with its 15-minute interaction token), so clicks need
-no database; after a restart the buttons expire and ``/durak replay`` opens it again.
+is secret any more) and the record as a file. Nothing of an open replay is kept in memory:
+its buttons carry the game, the step and the hands toggle, and a click rebuilds the step from
+the stored record, so a replay keeps working after a restart and after its message's token
+has expired.
 """
 
 from __future__ import annotations
@@ -24,25 +25,27 @@ from ..i18n import t
 from ..pictures import render_png, table_scene
 from ..rendering.common import COLOUR_OVER, cards_text, preset_name, seat_name
 from ..rendering.table import event_line
+from .answers import acknowledge, on_public_message, update_message
+from .callbacks import think_privately
 from .door import _Guarded
-from .interactions import _service
+from .interactions import _components_view, _service
 from .language import reader_locale
 
 __all__ = [
     "RECORD_ITEMS",
     "RecordButton",
-    "ReplayView",
+    "ReplayButton",
+    "ReplayJump",
     "open_replay",
     "record_buttons",
     "replay_page",
+    "replay_view",
     "send_replay",
 ]
 
 log = logging.getLogger(__name__)
 
 PICTURE_NAME = "replay.png"
-#: A replay's buttons work this long (an ephemeral message's token lasts 15 minutes).
-VIEW_TIMEOUT = 14 * 60.0
 
 
 def step_lines(replay: Replay, step: Step, locale: str) -> list[str]:
@@ -117,124 +120,202 @@ def replay_page(
     return embed, png
 
 
-class ReplayView(discord.ui.View):
-    """The viewer's buttons; only the person who opened the replay can press them (the
-    message is ephemeral, so nobody else even sees them)."""
+#: The step buttons' moves, by the op in their id.
+_STEPS = ("first", "back", "next", "last")
+_STEP_EMOJI = {"first": "⏮", "back": "◀", "next": "▶", "last": "⏭"}
 
-    def __init__(self, replay: Replay, locale: str, *, index: int | None = None) -> None:
-        super().__init__(timeout=VIEW_TIMEOUT)
-        self.replay = replay
-        self.locale = locale
-        self.index = 0 if index is None else index
-        self.hands = False
-        last = len(replay.steps) - 1
-        for emoji, target, row in (
-            ("⏮", "first", 0),
-            ("◀", "back", 0),
-            ("▶", "forward", 0),
-            ("⏭", "last", 0),
-        ):
-            button: discord.ui.Button[ReplayView] = discord.ui.Button(
-                emoji=emoji,
-                style=discord.ButtonStyle.secondary,
-                row=row,
-                custom_id=f"replay:{target}",
+
+def replay_view(replay: Replay, locale: str, index: int, *, hands: bool) -> discord.ui.View:
+    """The viewer's buttons at step ``index``. Each is a persistent item whose id carries the
+    game, the step shown and whether the hands are face up, so a click rebuilds the replay
+    from the stored record: it works after a restart and after any time, on any message."""
+    view = _components_view()
+    state = f"{replay.game_id}:{index}:{int(hands)}"
+    for op in _STEPS:
+        view.add_item(ReplayButton(f"{state}:{op}", emoji=_STEP_EMOJI[op], row=0))
+    label = t("replay.button.hide_hands" if hands else "replay.button.hands", locale)
+    view.add_item(
+        ReplayButton(f"{state}:hands", label=label, style=discord.ButtonStyle.primary, row=0)
+    )
+    bouts = replay.bouts[1:]
+    if len(bouts) > SELECT_OPTIONS:  # keep the first bout and spread the rest evenly
+        step = len(bouts) / SELECT_OPTIONS
+        bouts = [bouts[int(i * step)] for i in range(SELECT_OPTIONS)]
+    if bouts:
+        options = [
+            discord.SelectOption(
+                label=t("replay.bout_option", locale, bout=replay.bouts.index(b), step=b),
+                value=str(b),
             )
-            button.callback = self._goto(target)  # type: ignore[method-assign]
-            self.add_item(button)
-        self.hands_button: discord.ui.Button[ReplayView] = discord.ui.Button(
-            label=t("replay.button.hands", locale),
-            style=discord.ButtonStyle.primary,
-            row=0,
-            custom_id="replay:hands",
-        )
-        self.hands_button.callback = self._toggle_hands  # type: ignore[method-assign]
-        self.add_item(self.hands_button)
-        bouts = replay.bouts[1:]
-        if len(bouts) > SELECT_OPTIONS:  # keep the first bout and spread the rest evenly
-            step = len(bouts) / SELECT_OPTIONS
-            bouts = [bouts[int(i * step)] for i in range(SELECT_OPTIONS)]
-        if bouts:
-            select: discord.ui.Select[ReplayView] = discord.ui.Select(
-                placeholder=t("replay.jump", locale),
-                options=[
-                    discord.SelectOption(
-                        label=t("replay.bout_option", locale, bout=replay.bouts.index(b), step=b),
-                        value=str(b),
-                    )
-                    for b in bouts
-                ],
-                row=1,
-                custom_id="replay:jump",
-            )
-            select.callback = self._jump(select)  # type: ignore[method-assign]
-            self.add_item(select)
-        export: discord.ui.Button[ReplayView] = discord.ui.Button(
-            label=t("replay.button.export", locale),
-            style=discord.ButtonStyle.secondary,
-            row=2,
-            custom_id="replay:export",
-        )
-        export.callback = self._export  # type: ignore[method-assign]
-        self.add_item(export)
-        self._last = last
-
-    def _goto(self, target: str) -> Any:
-        async def callback(interaction: discord.Interaction) -> None:
-            last = self._last
-            self.index = {
-                "first": 0,
-                "back": max(0, self.index - 1),
-                "forward": min(last, self.index + 1),
-                "last": last,
-            }[target]
-            await self.show(interaction)
-
-        return callback
-
-    def _jump(self, select: discord.ui.Select[ReplayView]) -> Any:
-        async def callback(interaction: discord.Interaction) -> None:
-            value = select.values[0] if select.values else ""
-            if value.isdigit() and 0 <= int(value) < len(self.replay.steps):
-                self.index = int(value)
-            await self.show(interaction)
-
-        return callback
-
-    async def _toggle_hands(self, interaction: discord.Interaction) -> None:
-        self.hands = not self.hands
-        self.hands_button.label = t(
-            "replay.button.hide_hands" if self.hands else "replay.button.hands", self.locale
-        )
-        await self.show(interaction)
-
-    async def _export(self, interaction: discord.Interaction) -> None:
-        data = io.BytesIO(self.replay.text.encode("utf-8"))
-        await interaction.response.send_message(
-            t("replay.exported", self.locale, game_id=self.replay.game_id),
-            file=discord.File(data, filename=f"durak-game-{self.replay.game_id}.txt"),
-            ephemeral=True,
-        )
-
-    async def show(self, interaction: discord.Interaction) -> None:
-        embed, png = await asyncio.to_thread(
-            replay_page, self.replay, self.index, self.locale, hands=self.hands
-        )
-        files = [discord.File(io.BytesIO(png), filename=PICTURE_NAME)] if png else []
-        await interaction.response.edit_message(embed=embed, view=self, attachments=files)
+            for b in bouts
+        ]
+        view.add_item(ReplayJump(f"{replay.game_id}:{int(hands)}", locale, options))
+    view.add_item(ReplayButton(f"{state}:export", label=t("replay.button.export", locale), row=2))
+    return view
 
 
-async def send_replay(interaction: discord.Interaction, replay: Replay, locale: str) -> None:
-    """Open the viewer at the deal, as a private reply."""
-    view = ReplayView(replay, locale)
-    embed, png = await asyncio.to_thread(replay_page, replay, view.index, locale, hands=False)
-    kwargs: dict[str, Any] = {"embed": embed, "view": view, "ephemeral": True}
-    if png:
-        kwargs["file"] = discord.File(io.BytesIO(png), filename=PICTURE_NAME)
+async def _replay_files(
+    replay: Replay, index: int, locale: str, hands: bool
+) -> tuple[discord.Embed, discord.ui.View, list[discord.File]]:
+    embed, png = await asyncio.to_thread(replay_page, replay, index, locale, hands=hands)
+    files = [discord.File(io.BytesIO(png), filename=PICTURE_NAME)] if png else []
+    return embed, replay_view(replay, locale, index, hands=hands), files
+
+
+async def send_replay(
+    interaction: discord.Interaction,
+    replay: Replay,
+    locale: str,
+    *,
+    index: int = 0,
+    hands: bool = False,
+) -> None:
+    """Open the viewer (at the deal), as a private reply."""
+    embed, view, files = await _replay_files(replay, index, locale, hands)
+    kwargs: dict[str, Any] = {"embed": embed, "view": view, "ephemeral": True, "files": files}
     if interaction.response.is_done():
         await interaction.followup.send(**kwargs)
     else:
         await interaction.response.send_message(**kwargs)
+
+
+class _ReplayItem(_Guarded):
+    """A control of the replay viewer: ``durak:replay:<game>:<step>:<hands>:<op>`` (a
+    button) or ``durak:replayjump:<game>:<hands>`` (the bout select, values are steps).
+
+    Nothing of the replay is kept in memory: a click loads the finished game's record again
+    (:meth:`GameService.load_replay`, which also decides who may see it) and draws the step
+    asked for. Under Discord's 3 seconds it first acknowledges, then edits its message; a
+    record that is gone (or a game the clicker may not replay) is answered privately with
+    the reason, which names ``/durak replay``. On a public message (a forged id) the replay
+    is sent as a new private message instead of editing that message."""
+
+    async def show(
+        self, interaction: discord.Interaction, game_id: int, step: int | str, hands: bool
+    ) -> None:
+        assert interaction.guild_id is not None
+        locale = reader_locale(interaction)
+        public = on_public_message(interaction)
+        export = isinstance(step, str)
+        if public or export:  # a new private message: the replay there, or the file
+            await think_privately(interaction)
+        elif not await acknowledge(interaction):
+            return
+        replay = await _service(interaction).load_replay(
+            interaction.guild_id, interaction.user.id, game_id
+        )
+        if isinstance(step, str):
+            await self.export(interaction, replay, locale)
+            return
+        index = min(max(step, 0), len(replay.steps) - 1)
+        if public:
+            await send_replay(interaction, replay, locale, index=index, hands=hands)
+            return
+        embed, view, files = await _replay_files(replay, index, locale, hands)
+        await update_message(interaction, embed=embed, view=view, attachments=files)
+
+    async def export(self, interaction: discord.Interaction, replay: Replay, locale: str) -> None:
+        data = io.BytesIO(replay.text.encode("utf-8"))
+        await interaction.followup.send(
+            t("replay.exported", locale, game_id=replay.game_id),
+            file=discord.File(data, filename=f"durak-game-{replay.game_id}.txt"),
+            ephemeral=True,
+        )
+
+
+class ReplayButton(
+    _ReplayItem,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"durak:replay:(?P<rest>.*)",
+):
+    """A step button (first, back, next, last), the hands toggle or the export."""
+
+    def __init__(
+        self,
+        rest: str,
+        *,
+        label: str | None = None,
+        emoji: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+    ) -> None:
+        self.rest = rest
+        super().__init__(
+            discord.ui.Button(
+                label=label, emoji=emoji, style=style, row=row, custom_id=f"durak:replay:{rest}"
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReplayButton:
+        return cls(match["rest"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        parts = self.rest.split(":")
+        if (
+            len(parts) != 4
+            or not parts[0].isdigit()
+            or not parts[1].isdigit()
+            or parts[2] not in ("0", "1")
+            or parts[3] not in (*_STEPS, "hands", "export")
+        ):
+            await self.malformed(interaction)
+            return
+        game_id, index, hands, op = int(parts[0]), int(parts[1]), parts[2] == "1", parts[3]
+        if op == "export":
+            await self.show(interaction, game_id, op, hands)
+            return
+        if op == "hands":
+            hands = not hands
+        # "last" goes past the end; show() stops at the last step of the record
+        target = {"first": 0, "back": index - 1, "next": index + 1, "last": 1 << 30}
+        await self.show(interaction, game_id, target.get(op, index), hands)
+
+
+class ReplayJump(
+    _ReplayItem,
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"durak:replayjump:(?P<rest>.*)",
+):
+    """The bout select: jumps to the step its option names."""
+
+    def __init__(
+        self,
+        rest: str,
+        locale: str = "en",
+        options: list[discord.SelectOption] | None = None,
+    ) -> None:
+        self.rest = rest
+        super().__init__(
+            discord.ui.Select(
+                placeholder=t("replay.jump", locale),
+                options=options or [discord.SelectOption(label="-", value="0")],
+                row=1,
+                custom_id=f"durak:replayjump:{rest}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReplayJump:
+        return cls(match["rest"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        parts = self.rest.split(":")
+        values = self.item.values
+        if (
+            len(parts) != 2
+            or not parts[0].isdigit()
+            or parts[1] not in ("0", "1")
+            or len(values) != 1
+            or not values[0].isdigit()
+        ):
+            await self.malformed(interaction)
+            return
+        await self.show(interaction, int(parts[0]), int(values[0]), parts[1] == "1")
 
 
 async def open_replay(interaction: discord.Interaction, game_id: int | None) -> None:
@@ -242,7 +323,7 @@ async def open_replay(interaction: discord.Interaction, game_id: int | None) -> 
     assert interaction.guild_id is not None
     locale = reader_locale(interaction)
     if not interaction.response.is_done():
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await think_privately(interaction)
     replay = await _service(interaction).load_replay(
         interaction.guild_id, interaction.user.id, game_id
     )
@@ -302,7 +383,7 @@ def record_buttons(game_id: int, locale: str) -> list[RecordButton]:
 def _record_items() -> tuple[type[discord.ui.DynamicItem[Any]], ...]:
     from .hint_views import HintButton
 
-    return (RecordButton, HintButton)
+    return (RecordButton, HintButton, ReplayButton, ReplayJump)
 
 
 RECORD_ITEMS = _record_items()

@@ -24,6 +24,7 @@ from ..game.reviews import ReviewQueue
 from ..i18n import t
 from ..pictures import render_png, table_scene
 from ..rendering.common import COLOUR_OVER, card_text, cards_text, seat_name
+from .callbacks import think_privately
 from .interactions import _service
 from .language import reader_locale
 
@@ -177,7 +178,7 @@ async def open_review(interaction: discord.Interaction, game_id: int | None) -> 
     assert interaction.guild_id is not None
     locale = reader_locale(interaction)
     if not interaction.response.is_done():
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await think_privately(interaction)
     replay = await _service(interaction).load_replay(
         interaction.guild_id, interaction.user.id, game_id, for_review=True
     )

@@ -16,9 +16,11 @@ import simcord
 import simcord.interactions
 from discord import app_commands
 
+import bot.surfaces.callbacks
 import bot.surfaces.delivery
 from bot.game.models import GameSession
-from bot.surfaces.answers import ANSWER_DEADLINE_SECONDS, acknowledge
+from bot.surfaces.answers import acknowledge
+from bot.surfaces.callbacks import ANSWER_DEADLINE_SECONDS
 from bot.surfaces.delivery import PROMPT_ATTEMPTS
 from tests.bot.conftest import build_world, make_bot
 from tests.bot.helpers import (
@@ -63,6 +65,7 @@ def _no_tracebacks(caplog: pytest.LogCaptureFixture) -> None:
 def no_pause(monkeypatch: pytest.MonkeyPatch) -> None:
     """Retries of an answer pause for nothing (simcord would wait short sleeps in real time)."""
     monkeypatch.setattr(bot.surfaces.delivery, "PROMPT_BACKOFF_SECONDS", 0.0)
+    monkeypatch.setattr(bot.surfaces.callbacks, "PAUSES", (0.0,) * 4)
 
 
 @pytest.mark.usefixtures("no_pause")
@@ -87,9 +90,11 @@ async def test_one_refused_acknowledgement_is_tried_again_within_the_deadline(
 
 
 @pytest.mark.usefixtures("no_pause")
-async def test_a_lasting_503_on_the_acknowledgement_leaves_the_move_unapplied(
+async def test_a_lasting_503_on_the_acknowledgement_still_applies_the_move(
     simcord_env: simcord.Env, world: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """The click was real: the move counts, and the player's live hand shows it (the
+    unanswered click cannot edit anything, the previous answer's token can)."""
     channel = world["channel"]
     game_id = await start_game(world, PLAYERS)
     session = service(simcord_env).session(game_id)
@@ -99,17 +104,19 @@ async def test_a_lasting_503_on_the_acknowledgement_leaves_the_move_unapplied(
     version = session.version
     simcord_env.inject_error("POST", "/interactions/*/*/callback", status=503, times=None)
     with caplog.at_level(logging.INFO):
-        await actor.click(hand, custom_id=hand_moves(hand)[0])
+        clicked = await actor.click(hand, custom_id=hand_moves(hand)[0])
     simcord_env.backend.faults.clear()
-    # The player saw the click fail, so nothing happened; the log has one line about it.
-    assert session.version == version
+    assert not clicked.acknowledged
+    assert session.version > version
     lost = [r for r in caplog.records if "answer lost" in r.getMessage()]
     assert len(lost) == 1 and "503" in lost[0].getMessage()
     _no_tracebacks(caplog)
-    # Clicking again works.
-    again = await move(actor, hand)
-    assert again.response is not None and again.response.ephemeral
-    assert session.version == version + 1
+    # the hand the player looks at was redrawn at the new version: a stale click is
+    # impossible, and their next click on it works
+    shown = seen(channel, actor, hand.id)
+    assert all(f":{session.version}:" in c for c in custom_ids(shown, "durak:act:")), custom_ids(
+        shown
+    )
 
 
 @pytest.mark.usefixtures("no_pause")
@@ -372,7 +379,7 @@ class _Interaction:
 async def test_an_acknowledgement_that_would_land_late_is_given_up_in_time(
     caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("bot.surfaces.answers.ANSWER_MIN_SECONDS", 0.05)
+    monkeypatch.setattr("bot.surfaces.callbacks.ANSWER_MIN_SECONDS", 0.05)
     interaction = _Interaction(age=ANSWER_DEADLINE_SECONDS - 0.05)
     with caplog.at_level(logging.INFO):
         acknowledged = await acknowledge(interaction)  # type: ignore[arg-type]

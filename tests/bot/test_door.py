@@ -243,3 +243,81 @@ def test_every_written_id_still_parses() -> None:
         "durak:lb:all:fools:-1:next",
     ):
         assert unknown.fullmatch(bad), bad
+
+
+# --------------------------------------------------------------------------- every click answered
+
+
+def _views_with_callbacks(path: Path) -> list[str]:
+    """A ``discord.ui.View`` subclass, or a callback set on a component: an answer that lives
+    in memory only, gone after a restart or a timeout."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ClassDef) and any(
+            ast.unparse(base).endswith("ui.View") for base in node.bases
+        ):
+            found.append(f"{_where(path)}:{node.lineno}: class {node.name}")
+        if isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Attribute) and target.attr == "callback"
+            for target in node.targets
+        ):
+            found.append(f"{_where(path)}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_no_component_is_answered_from_memory_only() -> None:
+    found = [hit for path in _ui_modules() for hit in _views_with_callbacks(path)]
+    assert found == []
+
+
+def test_the_memory_check_bites(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "class V(discord.ui.View):\n    pass\nbutton.callback = f\n", encoding="utf-8"
+    )
+    assert len(_views_with_callbacks(sample)) == 2
+
+
+#: One id of every kind the bot writes, with old and forged ones: each is taken by exactly
+#: one registered item (none: a click left unanswered; two: answered twice, one fails).
+EVERY_KIND = [
+    "durak:lobby:3:join",
+    "durak:lobbyai:3",
+    "durak:lobbyhost:3",
+    "durak:leave:3:yes",
+    "durak:show:3",
+    "durak:act:3:4:take:",
+    "durak:card:3:4:-:6s",
+    "durak:cards:3:4:-:0",
+    "durak:several:3:4",
+    "durak:hand:3:4:0:-",
+    "durak:tgt:3:4:0",
+    "durak:lb:all:fools:0:next",
+    "durak:again:3:play",
+    "durak:rec:3:replay",
+    "durak:hint:3",
+    "durak:replay:3:0:0:next",
+    "durak:replayjump:3:0",
+    "durak:rules:-",
+    "durak:rules:podkidnoy",
+    "durak:nosuchkind:3",
+    "durak:act:3:x:take:",
+    "durak:",
+    "replay:forward",
+    "replay:jump",
+    "0123456789abcdef0123456789abcdef",
+    "x",
+]
+
+
+def test_every_id_is_taken_by_exactly_one_item() -> None:
+    from bot.surfaces.dynamic_items import DYNAMIC_ITEMS
+    from bot.surfaces.rematch_views import REMATCH_ITEMS
+    from bot.surfaces.replay_views import RECORD_ITEMS
+
+    items: list[Any] = [*DYNAMIC_ITEMS, *REMATCH_ITEMS, *RECORD_ITEMS]
+    for custom_id in EVERY_KIND:
+        taken = [
+            i.__name__ for i in items if i.__discord_ui_compiled_template__.fullmatch(custom_id)
+        ]
+        assert len(taken) == 1, (custom_id, taken)

@@ -12,11 +12,13 @@ import simcord
 
 from bot.game.records import Replay
 from bot.game.reviews import ReviewQueue
+from bot.i18n import t
 from bot.pictures import render_png, table_scene
 from engine import Action, Game, RuleSet
 from engine.ai.review import review_game
 from engine.record import Record
-from tests.bot.helpers import message, play_out, service
+from tests.bot.conftest import make_bot
+from tests.bot.helpers import message, play_out, service, start_against_computer
 from tests.bot.test_play import start_game
 
 PLAYERS = ["alice", "bob"]
@@ -27,6 +29,15 @@ def _expected_png(replay: Replay, index: int, state: dict[str, Any]) -> bytes:
     session.game = Game.from_dict(state)
     session.status = "finished" if session.game.result is not None else "running"
     return render_png(table_scene(session))
+
+
+def replay_id(msg: Any, op: str) -> str:
+    """The custom id of the replay control ``op`` (first, back, next, last, hands, export;
+    ``jump`` for the bout select) on a replay message."""
+    ids = [c.custom_id for row in msg.components for c in row.children]
+    if op == "jump":
+        return next(i for i in ids if i.startswith("durak:replayjump:"))
+    return next(i for i in ids if i.startswith("durak:replay:") and i.endswith(f":{op}"))
 
 
 def _picture_size(msg: Any) -> int:
@@ -84,23 +95,23 @@ async def test_replay_steps_through_the_stored_positions(
     assert len(replay.steps) == len(stored)
     assert _picture_size(view) == len(_expected_png(replay, 0, stored[1]))
     for index in range(1, len(replay.steps)):
-        clicked = await alice.click(view, custom_id="replay:forward")
+        clicked = await alice.click(view, custom_id=replay_id(view, "next"))
         assert clicked.acknowledged and clicked.response is not None
         view = shown = clicked.response.message
         assert f"Step {index} of" in shown.embeds[0].description
         assert _picture_size(shown) == len(_expected_png(replay, index, stored[index + 1]))
     # After the game every hand may be shown face up.
-    view = shown = (await alice.click(view, custom_id="replay:hands")).response.message
+    view = shown = (await alice.click(view, custom_id=replay_id(view, "hands"))).response.message
     assert shown.embeds[0].fields and "**bob**" in shown.embeds[0].fields[0].value
     # Jump to a bout, back to the start.
     view = (
-        await alice.select(view, [str(replay.bouts[1])], custom_id="replay:jump")
+        await alice.select(view, [str(replay.bouts[1])], custom_id=replay_id(view, "jump"))
     ).response.message
     assert f"Step {replay.bouts[1]} of" in view.embeds[0].description
-    view = (await alice.click(view, custom_id="replay:first")).response.message
+    view = (await alice.click(view, custom_id=replay_id(view, "first"))).response.message
     assert "Step 0 of" in view.embeds[0].description
     # Export: the record as a file the engine reads back.
-    exported = await alice.click(view, custom_id="replay:export")
+    exported = await alice.click(view, custom_id=replay_id(view, "export"))
     assert exported.response is not None
     files = exported.response.message.attachments
     assert [f.filename for f in files] == [f"durak-game-{game_id}.txt"]
@@ -147,3 +158,56 @@ def test_a_review_names_the_known_mistake() -> None:
     assert worst[0].after_played == 0.0 and worst[0].after_preferred == 1.0
     # The same position reviewed for the seat that made no mistake finds none.
     assert review_game(record, 0, iterations=8).costliest() == []
+
+
+def _step(result: Any) -> str:
+    assert result.acknowledged and result.response is not None
+    description = result.response.message.embeds[0].description
+    return str(description.split("**")[1])
+
+
+async def test_replay_buttons_answer_after_their_time_and_after_a_restart(
+    simcord_env: simcord.Env, world: Any, db_path: Any
+) -> None:
+    """Nothing of an open replay lives in memory: its buttons rebuild the step from the
+    stored record after 15 minutes, after a restart, and on a message that is no replay."""
+    env, channel, alice = simcord_env, world["channel"], world["alice"]
+    session = await start_against_computer(channel, alice, env)
+    await play_out(env, channel, session.game_id, [alice])
+    opened = await alice.slash(channel, "durak replay")
+    view = opened.response.message
+    clicked = await alice.click(view, custom_id=replay_id(view, "next"))
+    assert _step(clicked).startswith("Step 1 of")
+    await env.advance_time(20 * 60)  # past the view timeout the old viewer had
+    clicked = await alice.click(view, custom_id=replay_id(clicked.response.message, "next"))
+    assert _step(clicked).startswith("Step 2 of")
+    await env.bot.close()
+    await env.restart_bot(make_bot(db_path))
+    view = clicked.response.message
+    clicked = await alice.click(view, custom_id=replay_id(view, "next"))
+    assert _step(clicked).startswith("Step 3 of")
+    view = clicked.response.message
+    clicked = await alice.click(view, custom_id=replay_id(view, "last"))
+    last = _step(clicked)
+    assert last.startswith("Step ") and last.split()[1] == last.split()[3]
+    # A replay id forged onto a public message: a new private replay, the message untouched.
+    table = message(channel, session.message_id or 0)
+    before = table.content, [e.to_dict() for e in table.embeds]
+    forged = f"durak:replay:{session.game_id}:4:0:next"
+    env.backend.get_message(channel.id, table.id).components = [
+        {"type": 1, "components": [{"type": 2, "style": 2, "label": "x", "custom_id": forged}]}
+    ]
+    clicked = await alice.click(message(channel, table.id), custom_id=forged)
+    assert clicked.ephemeral and clicked.response.id != table.id
+    assert clicked.response.message.embeds[0].description.startswith("**Step 5 of")
+    after = message(channel, table.id)
+    assert (after.content, [e.to_dict() for e in after.embeds]) == before
+    # The ids of replays opened before they carried the game: told how to reopen one.
+    for old in ("replay:forward", "replay:jump", "0123456789abcdef0123456789abcdef"):
+        env.backend.get_message(channel.id, table.id).components = [
+            {"type": 1, "components": [{"type": 2, "style": 2, "label": "x", "custom_id": old}]}
+        ]
+        clicked = await alice.click(message(channel, table.id), custom_id=old)
+        assert clicked.ephemeral
+        expected = "replay.closed" if old.startswith("replay:") else "error.malformed_id"
+        assert clicked.response.content == t(expected, "en")
