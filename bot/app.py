@@ -39,6 +39,7 @@ from .surfaces.pings import TurnPings
 from .surfaces.publisher import DiscordPublisher
 from .surfaces.rematch_views import REMATCH_ITEMS
 from .surfaces.replay_views import RECORD_ITEMS
+from .surfaces.spectators import watch_message, watch_reopen_view
 
 __all__ = ["INVITE_PERMISSIONS", "SYNC_MODES", "DurakBot", "SyncMode", "sync_commands_only"]
 
@@ -177,6 +178,11 @@ class DurakBot(commands.AutoShardedBot):
         self._resume_task: asyncio.Task[None] | None = None
         self._emoji_task: asyncio.Task[object] | None = None
 
+    def _watchers_changed(self, game_id: int) -> None:
+        """How many watch a game changed: its table says so (bot/surfaces/spectators.py)."""
+        if self.publisher is not None:
+            self.publisher.watchers_changed(game_id)
+
     async def setup_hook(self) -> None:
         if self.commands_only:
             await self.tree.set_translator(DurakTranslator())
@@ -197,7 +203,14 @@ class DurakBot(commands.AutoShardedBot):
             forfeit_rng=self._forfeit_rng,
             shards=self.shard_scope,
         )
-        self.live_hands = LiveHands(self.service, live_hand_message, reopen_view)
+        self.live_hands = LiveHands(
+            self.service,
+            live_hand_message,
+            reopen_view,
+            render_watch=watch_message,
+            watch_reopen_view=watch_reopen_view,
+            on_watchers=self._watchers_changed,
+        )
         if self._live_hand_timing is not None:
             self.live_hands.debounce, self.live_hands.interval = self._live_hand_timing
         self.pings = TurnPings(self, self.service.player_prefs, self.live_hands)

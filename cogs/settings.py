@@ -47,6 +47,7 @@ class SettingsCommands(commands.Cog):
         all_channels=ls("cmd.param.all_channels.name"),
         min_games=ls("cmd.param.min_games.name"),
         cross_server=ls("cmd.param.cross_server.name"),
+        spectator_delay=ls("cmd.param.spectator_delay.name"),
     )
     @app_commands.describe(
         language=ls("cmd.param.language.description"),
@@ -65,6 +66,7 @@ class SettingsCommands(commands.Cog):
         all_channels=ls("cmd.param.all_channels.description"),
         min_games=ls("cmd.param.min_games.description"),
         cross_server=ls("cmd.param.cross_server.description"),
+        spectator_delay=ls("cmd.param.spectator_delay.description"),
     )
     @app_commands.autocomplete(preset=preset_autocomplete)
     @app_commands.choices(
@@ -95,6 +97,7 @@ class SettingsCommands(commands.Cog):
         all_channels: bool | None = None,
         min_games: app_commands.Range[int, 1, 1000] | None = None,
         cross_server: bool | None = None,
+        spectator_delay: bool | None = None,
     ) -> None:
         """Without options: show the house rules. Each given option is saved; ``channel``
         toggles that channel in the allowed list, ``all_channels`` clears the list."""
@@ -122,6 +125,7 @@ class SettingsCommands(commands.Cog):
             all_channels=all_channels,
             min_games=min_games,
             cross_server=cross_server,
+            spectator_delay=spectator_delay,
         )
         embed = settings_embed(saved.settings, locale)
         embed.add_field(

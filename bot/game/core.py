@@ -141,6 +141,7 @@ class _ServiceCore:
                 guild_id, (row.options if row else {}).get("locale")
             )
             session.timer_seconds = settings.turn_timer_seconds
+            session.spectator_delay = settings.spectator_delay
             session.takeover_difficulty = settings.default_ai_difficulty
             for seat in session.seats:
                 if seat.left:
@@ -208,6 +209,8 @@ class _ServiceCore:
             series=Series.from_json(options.get("series")),
             closed=options.get("closed"),
             expires_at=row.turn_deadline if row.status == "lobby" else None,
+            invite_only=bool(options.get("invite_only", False)),
+            created_at=row.created_at,
         )
 
     async def public_state(self, game_id: int) -> GameSession | LobbyInfo:
@@ -375,6 +378,7 @@ class _ServiceCore:
             deadline=row.turn_deadline,
             locale=await self.guild_locale(row.guild_id, row.options.get("locale")),
             timer_seconds=settings.turn_timer_seconds,
+            spectator_delay=settings.spectator_delay,
             strikes={int(k): int(v) for k, v in row.timer_strikes.items()},
             reminded=row.turn_reminded,
             forfeits=stored.forfeits,

@@ -81,6 +81,7 @@ class _Queries(_ServiceCore):
         all_channels: bool | None = None,
         min_games: int | None = None,
         cross_server: bool | None = None,
+        spectator_delay: bool | None = None,
     ) -> Configured:
         """Save what ``/durak settings`` was given: ``language`` 'auto' follows the server's
         Discord language; ``options`` are house rules (None values left alone);
@@ -100,6 +101,8 @@ class _Queries(_ServiceCore):
             changes["pictures"] = pictures
         if difficulty is not None:
             changes["default_ai_difficulty"] = difficulty
+        if spectator_delay is not None:
+            changes["spectator_delay"] = spectator_delay
         if preset is not None:
             changes["default_preset"] = preset
         house = dict(current.default_options)

@@ -210,6 +210,8 @@ class GuildSettings:
     pictures: bool = True
     #: False until the guild sets ``threads`` itself.
     threads_explicit: bool = False
+    #: Spectators' live views trail the table by one move (bot/surfaces/spectators.py).
+    spectator_delay: bool = False
 
     def channel_allowed(self, channel_id: int) -> bool:
         """None means no restriction, which is the friendlier default for a new guild."""

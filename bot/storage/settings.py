@@ -34,6 +34,7 @@ def _settings_from_row(row: Row, default_threads: bool = True) -> GuildSettings:
         locale_explicit=(bool(row["locale_explicit"]) if "locale_explicit" in keys else False),
         pictures=(bool(row["table_pictures"]) if "table_pictures" in keys else True),
         threads_explicit=threads_explicit,
+        spectator_delay=bool(row["spectator_delay"]) if "spectator_delay" in keys else False,
     )
 
 
@@ -118,8 +119,8 @@ class GuildSettingsStorage(StorageCore):
             await conn.execute(
                 "INSERT INTO guild_settings (guild_id, locale, default_preset, default_options,"
                 " turn_timer_seconds, use_threads, default_ai_difficulty, allowed_channel_ids,"
-                " locale_explicit, table_pictures, threads_explicit)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " locale_explicit, table_pictures, threads_explicit, spectator_delay)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET locale = excluded.locale,"
                 " default_preset = excluded.default_preset,"
                 " default_options = excluded.default_options,"
@@ -129,7 +130,8 @@ class GuildSettingsStorage(StorageCore):
                 " allowed_channel_ids = excluded.allowed_channel_ids,"
                 " locale_explicit = excluded.locale_explicit,"
                 " table_pictures = excluded.table_pictures,"
-                " threads_explicit = excluded.threads_explicit",
+                " threads_explicit = excluded.threads_explicit,"
+                " spectator_delay = excluded.spectator_delay",
                 (
                     guild_id,
                     settings.locale,
@@ -142,6 +144,7 @@ class GuildSettingsStorage(StorageCore):
                     int(settings.locale_explicit),
                     int(settings.pictures),
                     int(settings.threads_explicit),
+                    int(settings.spectator_delay),
                 ),
             )
         return settings

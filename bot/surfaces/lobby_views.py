@@ -14,7 +14,15 @@ from ..game.models import AI_DIFFICULTIES, GameSession, LobbyInfo
 from ..i18n import pick_locale, t
 from .door import _Guarded
 from .hand_items import ShowHandButton
-from .interactions import _can_manage, _components_view, _ints, _player, _service
+from .interactions import (
+    _can_manage,
+    _components_view,
+    _ints,
+    _player,
+    _service,
+    reply_ephemeral,
+)
+from .spectators import WatchButton
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +47,15 @@ def lobby_view(info: LobbyInfo) -> discord.ui.View:
             gid, "unai", t("lobby.button.remove_ai", loc), discord.ButtonStyle.secondary, row=1
         )
     )
+    view.add_item(
+        LobbyButton(
+            gid,
+            "open",
+            t("lobby.button.make_open" if info.invite_only else "lobby.button.make_invite", loc),
+            discord.ButtonStyle.secondary,
+            row=1,
+        )
+    )
     view.add_item(LobbyAiSelect(gid, loc))
     others = [s for s in info.humans if s.user_id != info.host_id]
     if others:
@@ -50,6 +67,9 @@ def table_view(session: GameSession) -> discord.ui.View:
     view = _components_view()
     if not session.finished:
         view.add_item(ShowHandButton(session.game_id, t("table.button.show_hand", session.locale)))
+        view.add_item(
+            WatchButton(session.game_id, t("table.button.watch", session.locale), new_message=True)
+        )
     return view
 
 
@@ -89,6 +109,23 @@ class LobbyButton(
         user = interaction.user.id
         if op == "join":
             await service.join(game_id, _player(interaction))
+        elif op == "ljoin":  # Join in /durak games: a private list, so a private answer
+            info = await service.join_listed(game_id, _player(interaction))
+            link = f"https://discord.com/channels/{info.guild_id}/{info.channel_id}"
+            if info.message_id is not None:
+                link += f"/{info.message_id}"
+            await reply_ephemeral(
+                interaction,
+                t(
+                    "tables.joined",
+                    pick_locale(interaction.locale, info.locale),
+                    game_id=game_id,
+                    link=link,
+                ),
+            )
+            return
+        elif op == "open":
+            await service.set_invite_only(game_id, user, can_manage=_can_manage(interaction))
         elif op == "leave":
             await service.leave_lobby(game_id, user)
         elif op == "start":
