@@ -34,7 +34,7 @@ from .storage import Storage
 from .surfaces.answers import log_lost_answer
 from .surfaces.dynamic_items import DYNAMIC_ITEMS
 from .surfaces.hand_views import live_hand_message, reopen_view
-from .surfaces.live_hands import LiveHands
+from .surfaces.live_hands import INTERVAL, WATCH_INTERVAL, LiveHands
 from .surfaces.pings import TurnPings
 from .surfaces.publisher import DiscordPublisher
 from .surfaces.rematch_views import REMATCH_ITEMS
@@ -213,6 +213,8 @@ class DurakBot(commands.AutoShardedBot):
         )
         if self._live_hand_timing is not None:
             self.live_hands.debounce, self.live_hands.interval = self._live_hand_timing
+            # spectators keep their slower pace relative to the hands
+            self.live_hands.watch_interval = self.live_hands.interval * WATCH_INTERVAL / INTERVAL
         self.pings = TurnPings(self, self.service.player_prefs, self.live_hands)
         self.publisher = DiscordPublisher(
             self, self.service, self.config.table_edit_interval, self.live_hands, self.pings

@@ -16,8 +16,9 @@ Why it is shaped like this:
 * **Delay.** A server may make spectators see the table one move late (``/durak settings``
   ``spectator_delay``), so a spectator cannot relay the table faster than the channel's
   players read it. The view then renders ``GameSession.previous`` (the state before the
-  last move). After a restart nothing earlier than the current state is in memory, so a
-  delayed view says it starts with the next move instead of showing the current one early.
+  last move). Before the first move, and after a restart, nothing earlier than the current
+  state is in memory, so a delayed view says it starts after the next move instead of
+  showing the current state early.
   The result is never delayed: the view ends with it.
 * **Restart.** Interaction tokens live in memory only (they are secrets), so a restart ends
   every live view without an edit; the view's Refresh button carries the game in its custom
