@@ -99,6 +99,9 @@ class LiveHand:
     expiry: asyncio.TimerHandle | None = None
     #: A spectator's view of the public table, not a player's hand.
     watching: bool = False
+    #: When this view was last edited: a spectator's pace holds across idle moments too
+    #: (a worker, and its own ``last_edit``, lives only while edits are owed).
+    last_edit: float = float("-inf")
 
 
 @dataclass(slots=True)
@@ -334,8 +337,10 @@ class LiveHands:
         try:
             while worker.dirty and not self._closing:
                 hand = self.hand(*key)
-                interval = self.watch_interval if hand and hand.watching else self.interval
-                wait = max(self.debounce, worker.last_edit + interval - self._now())
+                last, interval = worker.last_edit, self.interval
+                if hand is not None and hand.watching:
+                    last, interval = max(last, hand.last_edit), self.watch_interval
+                wait = max(self.debounce, last + interval - self._now())
                 if worker.expiring:
                     wait = 0.0
                 await asyncio.sleep(wait)
@@ -370,7 +375,7 @@ class LiveHands:
         content, embed, view = self._draw(session, hand, expiring)
         previous, hand.shown = hand.shown, version
         outcome = await self._edit(hand, content, embed, view)
-        worker.last_edit = self._now()
+        worker.last_edit = hand.last_edit = self._now()
         current = self.hand(game_id, user_id)
         if outcome == "dropped":
             # Discord is busy: keep the hand, the next change of the game tries again.
