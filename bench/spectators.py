@@ -43,11 +43,11 @@ import simcord
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.simcord_shortcuts import card_faces_drawn_once  # noqa: E402
-from bot.app import DurakBot  # noqa: E402
-from bot.config import Config  # noqa: E402
-from bot.game.service import GameService  # noqa: E402
-from bot.surfaces.live_hands import WATCH_INTERVAL  # noqa: E402
+from bench.simcord_shortcuts import card_faces_drawn_once
+from bot.app import DurakBot
+from bot.config import Config
+from bot.game.service import GameService
+from bot.surfaces.live_hands import WATCH_INTERVAL
 
 
 @dataclass
