@@ -21,8 +21,11 @@ limit (Discord: "Interaction endpoints are not bound to the bot's Global Rate Li
 token has a small bucket of its own. Each spectator's edits are coalesced to at most one
 per WATCH_INTERVAL (1.5 s), so N spectators cost at most N / 1.5 edits a second however fast
 the game moves (a computer answering at once, several throw-ins), each well inside its own
-token's bucket, and the render is shared by every spectator of a version (one embed per
-version and language), so the bot's CPU per spectator edit is the request alone.
+token's bucket; all spectator edits of the process share one pace (WATCH_RATE, 40 a second,
+under Discord's advice of 50 requests a second for a bot), so the crowd of a table, due at
+once after a move, goes out spread over a few seconds instead of as one burst; and the render
+is shared by every spectator of a version (one embed per version and language), so the
+bot's CPU per spectator edit is the request alone.
 
     .venv/bin/python bench/spectators.py [--watchers 100] [--gap 0.5] [--seed 7]
 """
@@ -47,7 +50,7 @@ from bench.simcord_shortcuts import card_faces_drawn_once
 from bot.app import DurakBot
 from bot.config import Config
 from bot.game.service import GameService
-from bot.surfaces.live_hands import WATCH_INTERVAL
+from bot.surfaces.live_hands import WATCH_INTERVAL, WATCH_RATE
 
 
 @dataclass
@@ -160,7 +163,10 @@ async def run(watchers: int, gap: float, seed: int) -> Run:
 
 
 def report(runs: Sequence[Run]) -> None:
-    print(f"spectator interval {WATCH_INTERVAL} s per spectator (coalesced); table 1 s")
+    print(
+        f"spectator interval {WATCH_INTERVAL} s per spectator (coalesced), at most "
+        f"{WATCH_RATE:.0f} spectator edits/s per process; table 1 s"
+    )
     print(
         f"{'watchers':>8} {'moves':>5} {'secs':>6} {'spec edits':>10} {'/move':>6} "
         f"{'/s mean':>7} {'/s peak':>7} {'table/s':>7} {'CPU ms/move':>11}"

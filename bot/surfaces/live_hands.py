@@ -42,7 +42,9 @@ rendered by ``render_watch`` from the public table only (bot/surfaces/spectators
 through a seat. The number of spectators of a game is kept on its session
 (``GameSession.watchers``), and ``on_watchers`` is told when it changes so the table can say
 it. Spectators get a longer ``watch_interval``: the render is shared by every spectator of a
-version, but each edit is one HTTP request, and nobody needs a watched table faster.
+version, but each edit is one HTTP request, and nobody needs a watched table faster; and
+all spectator edits of the process share one pace (``watch_rate`` a second), so the crowd
+of one table, all due at once after a move, is spread out rather than sent as one burst.
 """
 
 from __future__ import annotations
@@ -76,6 +78,11 @@ DEBOUNCE = 0.25
 INTERVAL = 1.0
 #: At most one edit per spectator per this many seconds (see bench/spectators.py).
 WATCH_INTERVAL = 1.5
+#: Spectator edits the whole process sends per second at most: a crowd's edits, which all
+#: fall due in the same instant after a move, are spread out instead of sent as one burst
+#: (each token's bucket would take them, but the bot's connection and event loop should not
+#: carry a hundred requests at once; Discord's advice for a bot is 50 requests a second).
+WATCH_RATE = 40.0
 #: Attempts of one edit when Discord answers 429 or 5xx (after discord.py's own retries).
 ATTEMPTS = 3
 #: First backoff between attempts (doubles).
@@ -149,6 +156,7 @@ class LiveHands:
         watch_reopen_view: Callable[[GameSession, str], discord.ui.View] | None = None,
         on_watchers: Callable[[int], None] | None = None,
         watch_interval: float = WATCH_INTERVAL,
+        watch_rate: float = WATCH_RATE,
     ) -> None:
         self.service = service
         self._render = render_hand
@@ -157,6 +165,8 @@ class LiveHands:
         self._watch_reopen_view = watch_reopen_view
         self._on_watchers = on_watchers
         self.watch_interval = watch_interval
+        self.watch_rate = watch_rate
+        self._watch_slot = 0.0
         self.lifetime = lifetime
         self.warn_before = warn_before
         self.debounce = debounce
@@ -329,6 +339,16 @@ class LiveHands:
                 self._run(key, worker), name=f"durak-hand-{game_id}-{user_id}"
             )
 
+    async def _watch_turn(self) -> None:
+        """Wait for this spectator edit's slot in the process-wide ``watch_rate``."""
+        if self.watch_rate <= 0:
+            return
+        now = asyncio.get_running_loop().time()
+        slot = max(now, self._watch_slot)
+        self._watch_slot = slot + 1.0 / self.watch_rate
+        if slot > now:
+            await asyncio.sleep(slot - now)
+
     def _expire(self, hand: LiveHand) -> None:
         if self.hand(hand.game_id, hand.user_id) is hand:
             self._schedule(hand.game_id, hand.user_id, expiring=True)
@@ -344,6 +364,8 @@ class LiveHands:
                 if worker.expiring:
                     wait = 0.0
                 await asyncio.sleep(wait)
+                if hand is not None and hand.watching:
+                    await self._watch_turn()
                 worker.dirty = False
                 await self._update(key, worker)
         except asyncio.CancelledError:
