@@ -221,19 +221,7 @@ class LiveHands:
         Call it right before sending the answer, with no ``await`` since the game was read, so
         an edit task cannot render an older version over the answer.
         """
-        if self._closing:
-            return
-        if session.finished:
-            # This answer shows the end of the game: nothing left to keep current.
-            self.forget(session.game_id, interaction.user.id)
-            return
-        message = interaction.message
-        if not new_message and message is not None and not message.flags.ephemeral:
-            # A component on a public message (a forged id): never edit a public message.
-            return
-        if session.seat_of(interaction.user.id) is None:
-            return
-        self._register(interaction, session, locale, selection, watching=False)
+        self._register(interaction, session, locale, selection, new_message, watching=False)
 
     def watch_opened(
         self,
@@ -246,17 +234,8 @@ class LiveHands:
         """``interaction`` is about to show a spectator the public table of ``session`` (in
         a new ephemeral message, or by updating the spectator's own): keep it current. Same
         calling rule as :meth:`opened`. A player of the game is never registered here."""
-        if self._closing or self._render_watch is None:
-            return
-        if session.finished:
-            self.forget(session.game_id, interaction.user.id)
-            return
-        message = interaction.message
-        if not new_message and message is not None and not message.flags.ephemeral:
-            return
-        if session.seat_of(interaction.user.id) is not None:
-            return
-        self._register(interaction, session, locale, (), watching=True)
+        if self._render_watch is not None:
+            self._register(interaction, session, locale, (), new_message, watching=True)
 
     def _register(
         self,
@@ -264,9 +243,22 @@ class LiveHands:
         session: GameSession,
         locale: str,
         selection: tuple[Card, ...],
+        new_message: bool,
         *,
         watching: bool,
     ) -> None:
+        if self._closing:
+            return
+        if session.finished:
+            # This answer shows the end of the game: nothing left to keep current.
+            self.forget(session.game_id, interaction.user.id)
+            return
+        message = interaction.message
+        if not new_message and message is not None and not message.flags.ephemeral:
+            # A component on a public message (a forged id): never edit a public message.
+            return
+        if (session.seat_of(interaction.user.id) is None) != watching:
+            return  # a hand is a player's, a spectator's view a non-player's
         user_id = interaction.user.id
         old = self.hand(session.game_id, user_id)
         if old is not None and old.expiry is not None:
