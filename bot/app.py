@@ -37,11 +37,12 @@ from .surfaces.dynamic_items import DYNAMIC_ITEMS
 from .surfaces.hand_answers import DrawHand
 from .surfaces.hand_views import hand_message, live_hand_message, reopen_view
 from .surfaces.language import reader_locale
-from .surfaces.live_hands import LiveHands
+from .surfaces.live_hands import INTERVAL, WATCH_INTERVAL, LiveHands
 from .surfaces.pings import TurnPings
 from .surfaces.publisher import DiscordPublisher
 from .surfaces.rematch_views import REMATCH_ITEMS
 from .surfaces.replay_views import RECORD_ITEMS
+from .surfaces.spectators import watch_message, watch_reopen_view
 
 __all__ = ["INVITE_PERMISSIONS", "SYNC_MODES", "DurakBot", "SyncMode", "sync_commands_only"]
 
@@ -185,6 +186,11 @@ class DurakBot(commands.AutoShardedBot):
         self._resume_task: asyncio.Task[None] | None = None
         self._emoji_task: asyncio.Task[object] | None = None
 
+    def _watchers_changed(self, game_id: int) -> None:
+        """How many watch a game changed: its table says so (bot/surfaces/spectators.py)."""
+        if self.publisher is not None:
+            self.publisher.watchers_changed(game_id)
+
     async def setup_hook(self) -> None:
         if self.commands_only:
             await self.tree.set_translator(DurakTranslator())
@@ -205,9 +211,18 @@ class DurakBot(commands.AutoShardedBot):
             forfeit_rng=self._forfeit_rng,
             shards=self.shard_scope,
         )
-        self.live_hands = LiveHands(self.service, live_hand_message, reopen_view)
+        self.live_hands = LiveHands(
+            self.service,
+            live_hand_message,
+            reopen_view,
+            render_watch=watch_message,
+            watch_reopen_view=watch_reopen_view,
+            on_watchers=self._watchers_changed,
+        )
         if self._live_hand_timing is not None:
             self.live_hands.debounce, self.live_hands.interval = self._live_hand_timing
+            # spectators keep their slower pace relative to the hands
+            self.live_hands.watch_interval = self.live_hands.interval * WATCH_INTERVAL / INTERVAL
         self.pings = TurnPings(self, self.service.player_prefs, self.live_hands)
         self.publisher = DiscordPublisher(
             self, self.service, self.config.table_edit_interval, self.live_hands, self.pings

@@ -48,6 +48,7 @@ class LobbyCommands(commands.Cog):
         invite=ls("cmd.param.invite.name"),
         invite2=ls("cmd.param.invite2.name"),
         invite3=ls("cmd.param.invite3.name"),
+        invite_only=ls("cmd.param.invite_only.name"),
     )
     @app_commands.describe(
         preset=ls("cmd.param.preset.description"),
@@ -57,6 +58,7 @@ class LobbyCommands(commands.Cog):
         invite=ls("cmd.param.invite.description"),
         invite2=ls("cmd.param.invite.description"),
         invite3=ls("cmd.param.invite.description"),
+        invite_only=ls("cmd.param.invite_only.description"),
     )
     @app_commands.autocomplete(preset=preset_autocomplete, twist=twist_autocomplete)
     @app_commands.choices(deck=[app_commands.Choice(name=str(n), value=n) for n in (24, 36, 52)])
@@ -70,6 +72,7 @@ class LobbyCommands(commands.Cog):
         invite: discord.Member | None = None,
         invite2: discord.Member | None = None,
         invite3: discord.Member | None = None,
+        invite_only: bool = False,
     ) -> None:
         """Left-out options come from the guild's house rules (``/durak settings``).
         Invited players are mentioned under the lobby with a Join button of their own."""
@@ -90,6 +93,7 @@ class LobbyCommands(commands.Cog):
             deck,
             discord_locale=_discord_guild_locale(interaction),
             twist=twist,
+            invite_only=invite_only,
         )
         if settings.use_threads and not in_thread:
             if (

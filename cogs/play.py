@@ -1,5 +1,5 @@
-"""``/durak hand``, ``leave``, ``cancel``, ``rules`` and ``games``: a player at a table and
-what they can look up while playing."""
+"""``/durak hand``, ``leave``, ``cancel``, ``rules``, ``games`` and ``watch``: a player at a
+table, what they can look up while playing, and the tables a member can join or watch."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ from discord.ext import commands
 
 from bot.game.errors import ServiceError
 from bot.i18n import ls, t
-from bot.rendering.common import COLOUR_LOBBY, seat_name
+from bot.rendering.common import COLOUR_LOBBY
 from bot.rendering.result import leave_question
-from bot.rendering.server import games_embed
 from bot.surfaces.hand_answers import send_hand
 from bot.surfaces.lobby_views import leave_confirm_view
 from bot.surfaces.rules_views import rules_details_view, rules_title
+from bot.surfaces.spectators import send_watch
+from bot.surfaces.tables_views import tables_message
 from engine import RuleSet
 
 from .shared import _locale, _service, durak, preset_autocomplete
@@ -106,13 +107,25 @@ class PlayCommands(commands.Cog):
 
     @durak.command(name=ls("cmd.durak.games.name"), description=ls("cmd.durak.games.description"))
     async def games(self, interaction: discord.Interaction) -> None:
-        service = _service(interaction)
+        """Open lobbies with Join, running games with Watch (bot/surfaces/tables_views.py)."""
         assert interaction.guild_id is not None
-        locale = _locale(interaction)
-        rows = [
-            (gid, preset, channel, [seat_name(s, locale) for s in seats])
-            for gid, preset, channel, seats in await service.running_games(interaction.guild_id)
-        ]
-        await interaction.response.send_message(embed=games_embed(rows, locale), ephemeral=True)
+        embed, view = await tables_message(
+            _service(interaction), interaction.guild_id, 0, _locale(interaction)
+        )
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+    @durak.command(name=ls("cmd.durak.watch.name"), description=ls("cmd.durak.watch.description"))
+    @app_commands.rename(game=ls("cmd.param.game.name"))
+    @app_commands.describe(game=ls("cmd.param.watch_game.description"))
+    async def watch(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        """A private live view of a running game (bot/surfaces/spectators.py): the one named,
+        else the one in this channel, else the server's only one."""
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        game_id = await _service(interaction).game_to_watch(
+            interaction.guild_id, interaction.channel_id, game
+        )
+        await send_watch(interaction, game_id)
 
     # ----------------------------------------------------------------- leaderboard and stats

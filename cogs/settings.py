@@ -48,6 +48,7 @@ class SettingsCommands(commands.Cog):
         min_games=ls("cmd.param.min_games.name"),
         cross_server=ls("cmd.param.cross_server.name"),
         ranks=ls("cmd.param.ranks.name"),
+        spectator_delay=ls("cmd.param.spectator_delay.name"),
     )
     @app_commands.describe(
         language=ls("cmd.param.language.description"),
@@ -67,6 +68,7 @@ class SettingsCommands(commands.Cog):
         min_games=ls("cmd.param.min_games.description"),
         cross_server=ls("cmd.param.cross_server.description"),
         ranks=ls("cmd.param.ranks.description"),
+        spectator_delay=ls("cmd.param.spectator_delay.description"),
     )
     @app_commands.autocomplete(preset=preset_autocomplete)
     @app_commands.choices(
@@ -99,6 +101,7 @@ class SettingsCommands(commands.Cog):
         min_games: app_commands.Range[int, 1, 1000] | None = None,
         cross_server: bool | None = None,
         ranks: str | None = None,
+        spectator_delay: bool | None = None,
     ) -> None:
         """Without options: show the house rules. Each given option is saved; ``channel``
         toggles that channel in the allowed list, ``all_channels`` clears the list."""
@@ -127,6 +130,7 @@ class SettingsCommands(commands.Cog):
             min_games=min_games,
             cross_server=cross_server,
             local_ranks=None if ranks is None else ranks == "local",
+            spectator_delay=spectator_delay,
         )
         embed = settings_embed(saved.settings, locale)
         embed.add_field(

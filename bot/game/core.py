@@ -150,6 +150,7 @@ class _ServiceCore:
                 guild_id, (row.options if row else {}).get("locale")
             )
             session.timer_seconds = settings.turn_timer_seconds
+            session.spectator_delay = settings.spectator_delay
             session.takeover_difficulty = settings.default_ai_difficulty
             session.local_ranks = settings.local_ranks
             for seat in session.seats:
@@ -224,6 +225,8 @@ class _ServiceCore:
             expires_at=row.turn_deadline if row.status == "lobby" else None,
             host_left=_pair(options.get("host_left")),
             ai_level=options.get("ai_level"),
+            invite_only=bool(options.get("invite_only", False)),
+            created_at=row.created_at,
         )
 
     async def public_state(self, game_id: int) -> GameSession | LobbyInfo:
@@ -391,6 +394,7 @@ class _ServiceCore:
             deadline=row.turn_deadline,
             locale=await self.guild_locale(row.guild_id, row.options.get("locale")),
             timer_seconds=settings.turn_timer_seconds,
+            spectator_delay=settings.spectator_delay,
             strikes={int(k): int(v) for k, v in row.timer_strikes.items()},
             reminded=row.turn_reminded,
             forfeits=stored.forfeits,

@@ -56,6 +56,7 @@ class _LobbyFlow(_PlayFlow):
         *,
         discord_locale: str | None = None,
         twist: str | None = None,
+        invite_only: bool = False,
     ) -> LobbyInfo:
         """Open a lobby with the host seated. The rules are validated for the full table now
         so that an impossible combination (7 hands from 24 cards) fails before anyone joins.
@@ -100,6 +101,8 @@ class _LobbyFlow(_PlayFlow):
         }
         if discord_locale is not None:
             options["locale"] = discord_locale
+        if invite_only:
+            options["invite_only"] = True  # kept off /durak games (bot/game/tables.py)
         try:
             game_id = await self.storage.create_lobby(
                 guild_id,
@@ -489,6 +492,7 @@ class _LobbyFlow(_PlayFlow):
                 version=1,
                 locale=info.locale,
                 timer_seconds=settings.turn_timer_seconds,
+                spectator_delay=settings.spectator_delay,
                 takeover_difficulty=settings.default_ai_difficulty,
                 local_ranks=settings.local_ranks,
                 series=info.series,

@@ -167,6 +167,11 @@ class LobbyInfo:
     ai_level: str | None = None
     #: (the host who left, the player the lobby passed to), the latest such hand-over.
     host_left: tuple[int, int] | None = None
+    #: Not listed by ``/durak games`` and not joinable from that list (the lobby's own Join
+    #: and an invite's still work): the host's choice at ``/durak new`` or in the lobby.
+    invite_only: bool = False
+    #: When the lobby opened (the clock's seconds): the list says how long it has waited.
+    created_at: float = 0.0
 
     @property
     def humans(self) -> list[SeatInfo]:
@@ -241,6 +246,15 @@ class GameSession:
     record_t0: float = 0.0
     #: Hints asked for per seat in this game (also stored in ``game_hints``).
     hints: dict[int, int] = field(default_factory=dict)
+    #: The server's spectators see the table one move late (``/durak settings``); the
+    #: service keeps it current like ``timer_seconds``.
+    spectator_delay: bool = False
+    #: The state before the last committed move (memory only; None after a restart until
+    #: the next move): what a server's delayed spectators see (bot/surfaces/spectators.py).
+    previous: SessionState | None = None
+    #: Members watching the game now (bot.surfaces.live_hands keeps the count; memory only):
+    #: the table and the hands say "👁 3 watching".
+    watchers: int = 0
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat a human plays, or None (also for a human who already left)."""
@@ -307,6 +321,8 @@ class GameSession:
     def commit(self, state: SessionState) -> None:
         """The write of ``state`` committed: the live session becomes it. A new version is a
         new turn, whose half-time reminder has not gone out."""
+        if state.version != self.version:
+            self.previous = self.state()
         self.game = state.game
         self.events = state.events
         self.version = state.version

@@ -82,6 +82,7 @@ class _Queries(_ServiceCore):
         min_games: int | None = None,
         cross_server: bool | None = None,
         local_ranks: bool | None = None,
+        spectator_delay: bool | None = None,
     ) -> Configured:
         """Save what ``/durak settings`` was given: ``language`` 'auto' follows the server's
         Discord language; ``options`` are house rules (None values left alone);
@@ -101,6 +102,8 @@ class _Queries(_ServiceCore):
             changes["pictures"] = pictures
         if difficulty is not None:
             changes["default_ai_difficulty"] = difficulty
+        if spectator_delay is not None:
+            changes["spectator_delay"] = spectator_delay
         if preset is not None:
             changes["default_preset"] = preset
         if local_ranks is not None:

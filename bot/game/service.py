@@ -45,19 +45,21 @@ from .queries import _Queries
 from .records import _ReplayFlow
 from .rematch import _RematchFlow
 from .snapshot import SnapshotFormatError
+from .tables import _TablesFlow
 
 log = logging.getLogger(__name__)
 
 
-class GameService(_RematchFlow, _ReplayFlow, _Queries):
+class GameService(_RematchFlow, _TablesFlow, _ReplayFlow, _Queries):
     """Lobbies and games of every guild. One instance per bot process.
 
     Composed of mixins, one area of the service per module, each over the shared state and
     queries of :class:`~bot.game.core._ServiceCore`: :mod:`.play` (moves, computer seats,
     timers, forfeits), :mod:`.lobby` (lobbies, start, leave, cancel), :mod:`.rematch` ("Play
-    again"), :mod:`.records` (replays), :mod:`.queries` (what the Discord side reads and
-    writes besides moves); this module adds the process lifecycle (restore, resume,
-    shutdown). :class:`~bot.storage.store.Storage` is built the same way.
+    again"), :mod:`.tables` (open tables, spectators), :mod:`.records` (replays),
+    :mod:`.queries` (what the Discord side reads and writes besides moves); this module adds
+    the process lifecycle (restore, resume, shutdown). :class:`~bot.storage.store.Storage`
+    is built the same way.
 
     Why mixins and not area objects (``service.lobbies.start``): every caller keeps one
     object and one flat vocabulary (``service.start``, ``service.act``), and the areas share

@@ -70,7 +70,9 @@ def lobby_embed(info: LobbyInfo) -> discord.Embed:
         + "\n"
         + deck_text(info, loc)
         + "\n"
-        + t("lobby.auto_done.on" if auto_done else "lobby.auto_done.off", loc),
+        + t("lobby.auto_done.on" if auto_done else "lobby.auto_done.off", loc)
+        + "\n"
+        + t("lobby.invite_only.on" if info.invite_only else "lobby.invite_only.off", loc),
         inline=False,
     )
     if info.status == "cancelled":

@@ -56,26 +56,6 @@ def rules_embed(rules: RuleSet, title: str, locale: str) -> discord.Embed:
     return embed
 
 
-def games_embed(rows: Sequence[tuple[int, str, int, Sequence[str]]], locale: str) -> discord.Embed:
-    """``rows``: (game id, preset, channel id, player names)."""
-    embed = discord.Embed(title=t("games.title", locale), colour=COLOUR_LOBBY)
-    if not rows:
-        embed.description = t("games.empty", locale)
-        return embed
-    embed.description = "\n".join(
-        t(
-            "games.line",
-            locale,
-            game_id=gid,
-            preset=preset_name(preset, locale),
-            channel=f"<#{channel}>",
-            players=t("common.list_separator", locale).join(names),
-        )
-        for gid, preset, channel, names in rows
-    )[:EMBED_DESCRIPTION]
-    return embed
-
-
 def _rate(value: float, locale: str) -> str:
     return t("common.percent", locale, value=value)
 
@@ -245,6 +225,10 @@ def settings_embed(settings: GuildSettings, locale: str) -> discord.Embed:
         ),
         ("settings.default_ai", t(f"difficulty.{settings.default_ai_difficulty}", locale)),
         ("settings.lobby_idle", idle),
+        (
+            "settings.spectator_delay",
+            t("common.on" if settings.spectator_delay else "common.off", locale),
+        ),
         ("settings.allowed_channels", channels),
     ):
         embed.add_field(name=t(key, locale), value=value, inline=False)

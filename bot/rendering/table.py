@@ -318,9 +318,18 @@ def _event_lines(session: GameSession, locale: str, limit: int = EVENTS_SHOWN) -
     return _fitting(build)
 
 
-def table_embed(session: GameSession) -> discord.Embed:
-    """The public table: built from the spectator observation and public events only."""
-    loc = session.locale
+def footer_text(session: GameSession, locale: str) -> str:
+    """The table's footer: the game's number and, while anyone watches, how many."""
+    text = t("table.footer", locale, game_id=session.game_id)
+    if session.watchers and not session.finished:
+        text += " · 👁 " + tn("plural.watching", session.watchers, locale)
+    return text
+
+
+def table_embed(session: GameSession, locale: str | None = None) -> discord.Embed:
+    """The public table: built from the spectator observation and public events only (the
+    channel's, and every spectator's in the spectator's own ``locale``)."""
+    loc = locale or session.locale
     obs = session.game.public_observation()
     over = session.finished
     embed = discord.Embed(
@@ -403,7 +412,7 @@ def table_embed(session: GameSession) -> discord.Embed:
         embed.add_field(
             name=t("table.finished", loc), value=cancelled_text(session, loc), inline=False
         )
-    embed.set_footer(text=t("table.footer", loc, game_id=session.game_id))
+    embed.set_footer(text=footer_text(session, loc))
     return embed
 
 
@@ -551,7 +560,7 @@ def hand_embed(
         inline=False,
     )
     embed.add_field(name=t("table.field", locale), value=_pairs(obs, locale, ranks), inline=False)
-    embed.set_footer(text=t("table.footer", locale, game_id=session.game_id))
+    embed.set_footer(text=footer_text(session, locale))
     return embed
 
 

@@ -166,6 +166,10 @@ class GameStorage(RecordStorage):
         """Running games of one guild (for admin/status commands)."""
         return await self._games_where("status = 'running' AND guild_id = ?", (guild_id,))
 
+    async def guild_lobbies(self, guild_id: int) -> list[GameRow]:
+        """Open lobbies of one guild, oldest first (``/durak games`` lists them)."""
+        return await self._games_where("status = 'lobby' AND guild_id = ?", (guild_id,))
+
     async def _games_where(self, where: str, params: tuple[Any, ...]) -> list[GameRow]:
         async with (
             self._read() as conn,

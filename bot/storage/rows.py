@@ -212,6 +212,8 @@ class GuildSettings:
     threads_explicit: bool = False
     #: Card ranks in each reader's letters (В Д К Т in Russian); False keeps J Q K A.
     local_ranks: bool = True
+    #: Spectators' live views trail the table by one move (bot/surfaces/spectators.py).
+    spectator_delay: bool = False
 
     def channel_allowed(self, channel_id: int) -> bool:
         """None means no restriction, which is the friendlier default for a new guild."""

@@ -35,6 +35,7 @@ def _settings_from_row(row: Row, default_threads: bool = True) -> GuildSettings:
         pictures=(bool(row["table_pictures"]) if "table_pictures" in keys else True),
         threads_explicit=threads_explicit,
         local_ranks=(bool(row["local_ranks"]) if "local_ranks" in keys else True),
+        spectator_delay=bool(row["spectator_delay"]) if "spectator_delay" in keys else False,
     )
 
 
@@ -119,8 +120,8 @@ class GuildSettingsStorage(StorageCore):
             await conn.execute(
                 "INSERT INTO guild_settings (guild_id, locale, default_preset, default_options,"
                 " turn_timer_seconds, use_threads, default_ai_difficulty, allowed_channel_ids,"
-                " locale_explicit, table_pictures, threads_explicit, local_ranks)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " locale_explicit, table_pictures, threads_explicit, local_ranks, spectator_delay)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET locale = excluded.locale,"
                 " default_preset = excluded.default_preset,"
                 " default_options = excluded.default_options,"
@@ -131,7 +132,8 @@ class GuildSettingsStorage(StorageCore):
                 " locale_explicit = excluded.locale_explicit,"
                 " table_pictures = excluded.table_pictures,"
                 " threads_explicit = excluded.threads_explicit,"
-                " local_ranks = excluded.local_ranks",
+                " local_ranks = excluded.local_ranks,"
+                " spectator_delay = excluded.spectator_delay",
                 (
                     guild_id,
                     settings.locale,
@@ -145,6 +147,7 @@ class GuildSettingsStorage(StorageCore):
                     int(settings.pictures),
                     int(settings.threads_explicit),
                     int(settings.local_ranks),
+                    int(settings.spectator_delay),
                 ),
             )
         return settings

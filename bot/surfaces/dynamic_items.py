@@ -3,7 +3,8 @@ all the state it needs, so clicks keep working after a restart and need no in-me
 
 Custom id formats (all ≤ 100 characters):
 
-* ``durak:lobby:<game>:<op>`` — lobby buttons, ``op`` in join/leave/start/cancel/ai/unai
+* ``durak:lobby:<game>:<op>`` — lobby buttons, ``op`` in join/leave/start/cancel/ai/unai/open,
+  and ljoin (Join in ``/durak games``)
 * ``durak:lobbyai:<game>`` — lobby select, values are difficulties
 * ``durak:show:<game>`` — the table's "Show my hand" button
 * ``durak:act:<game>:<version>:<kind>:<cards>`` — one legal move; ``cards`` is card notation
@@ -20,6 +21,9 @@ Custom id formats (all ≤ 100 characters):
   the selection, reopen; ``page`` is always 0 (hands shown before tap-a-card paged)
 * ``durak:tgt:<game>:<version>:<page>`` — the attack-card select of hands shown before
   tap-a-card: answered with the current hand
+* ``durak:watch:<game>[:new]`` — Watch / Refresh / Keep watching (bot/surfaces/spectators.py)
+* ``durak:unwatch:<game>`` — Stop watching, on a spectator's view
+* ``durak:tables:<page>`` — ``/durak games`` paging (bot/surfaces/tables_views.py)
 * ``durak:lb:<period>:<sort>:<page>:<dir>`` — leaderboard paging (the guild comes from the
   interaction, so a copied id cannot show another server's board)
 * ``durak:again:<game>:<op>``, ``durak:rec:<game>:<op>``, ``durak:hint:<game>``,
@@ -74,6 +78,8 @@ from .lobby_views import (
     LobbyHostSelect,
 )
 from .rules_views import RulesDetailsButton
+from .spectators import UnwatchButton, WatchButton
+from .tables_views import TablesPageButton
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +95,7 @@ class UnknownDurakItem(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
-        r"durak:(?!(?:again|rec|hint|replay|replayjump|rules):)"
+        r"durak:(?!(?:again|rec|hint|replay|replayjump|rules|watch|unwatch|tables):)"
         rf"(?!(?:{_TYPED_IDS})\Z)(?P<rest>.*)"
     ),
 ):
@@ -152,6 +158,9 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     TargetSelect,
     LeaderboardButton,
     RulesDetailsButton,
+    WatchButton,
+    UnwatchButton,
+    TablesPageButton,
     UnknownDurakItem,
     StaleIdItem,
 )

@@ -30,7 +30,7 @@ from ..discord_limits import (
     SELECT_OPTIONS,
     SELECT_PLACEHOLDER,
 )
-from ..game.errors import HandClosed, ServiceError, StaleAction
+from ..game.errors import HandClosed, NotAPlayer, ServiceError, StaleAction
 from ..game.models import GameSession
 from ..game.turns import parse_action
 from ..i18n import t
@@ -216,6 +216,11 @@ class ShowHandButton(
         self, interaction: discord.Interaction, session: GameSession, seat: int
     ) -> None:
         await send_hand(interaction, session, seat)
+
+    async def refuse(self, interaction: discord.Interaction, err: ServiceError) -> None:
+        if type(err) is NotAPlayer:  # a member who does not play: point to Watch
+            err = ServiceError("hand.watch_instead", game_id=self.game_id)
+        await super().refuse(interaction, err)
 
 
 class _HandItem(_GameItem):

@@ -34,6 +34,17 @@ Why it is shaped like this:
 * Restart: tokens live in memory only (they are secrets worth 15 minutes); after a restart
   old hands still work through their custom ids, and live updates resume for every hand
   opened or clicked after the restart.
+
+Spectators ride the same machinery (:meth:`LiveHands.watch_opened`): a spectator's view is a
+"hand" with ``watching`` set, keyed by the same (game, user) (a user either plays a game or
+watches it, never both), kept current by the same coalescing task, retries and expiry, and
+rendered by ``render_watch`` from the public table only (bot/surfaces/spectators.py), never
+through a seat. The number of spectators of a game is kept on its session
+(``GameSession.watchers``), and ``on_watchers`` is told when it changes so the table can say
+it. Spectators get a longer ``watch_interval``: the render is shared by every spectator of a
+version, but each edit is one HTTP request, and nobody needs a watched table faster; and
+all spectator edits of the process share one pace (``watch_rate`` a second), so the crowd
+of one table, all due at once after a move, is spread out rather than sent as one burst.
 """
 
 from __future__ import annotations
@@ -65,6 +76,13 @@ WARN_BEFORE = 75.0
 DEBOUNCE = 0.25
 #: At most one edit per hand per this many seconds.
 INTERVAL = 1.0
+#: At most one edit per spectator per this many seconds (see bench/spectators.py).
+WATCH_INTERVAL = 1.5
+#: Spectator edits the whole process sends per second at most: a crowd's edits, which all
+#: fall due in the same instant after a move, are spread out instead of sent as one burst
+#: (each token's bucket would take them, but the bot's connection and event loop should not
+#: carry a hundred requests at once; Discord's advice for a bot is 50 requests a second).
+WATCH_RATE = 40.0
 #: Attempts of one edit when Discord answers 429 or 5xx (after discord.py's own retries).
 ATTEMPTS = 3
 #: First backoff between attempts (doubles).
@@ -86,6 +104,11 @@ class LiveHand:
     #: The cards the player had selected (tap-a-card); kept while they stay playable.
     selection: tuple[Card, ...] = ()
     expiry: asyncio.TimerHandle | None = None
+    #: A spectator's view of the public table, not a player's hand.
+    watching: bool = False
+    #: When this view was last edited: a spectator's pace holds across idle moments too
+    #: (a worker, and its own ``last_edit``, lives only while edits are owed).
+    last_edit: float = float("-inf")
 
 
 @dataclass(slots=True)
@@ -109,6 +132,9 @@ class _Worker:
 
 _Outcome = Literal["sent", "gone", "dropped"]
 Renderer = Callable[..., tuple[str | None, discord.Embed | None, discord.ui.View]]
+WatchRenderer = Callable[
+    [GameSession, str], tuple[str | None, discord.Embed | None, discord.ui.View]
+]
 
 
 class LiveHands:
@@ -126,10 +152,21 @@ class LiveHands:
         interval: float = INTERVAL,
         attempts: int = ATTEMPTS,
         backoff: float = BACKOFF,
+        render_watch: WatchRenderer | None = None,
+        watch_reopen_view: Callable[[GameSession, str], discord.ui.View] | None = None,
+        on_watchers: Callable[[int], None] | None = None,
+        watch_interval: float = WATCH_INTERVAL,
+        watch_rate: float = WATCH_RATE,
     ) -> None:
         self.service = service
         self._render = render_hand
         self._reopen_view = reopen_view
+        self._render_watch = render_watch
+        self._watch_reopen_view = watch_reopen_view
+        self._on_watchers = on_watchers
+        self.watch_interval = watch_interval
+        self.watch_rate = watch_rate
+        self._watch_slot = 0.0
         self.lifetime = lifetime
         self.warn_before = warn_before
         self.debounce = debounce
@@ -154,6 +191,19 @@ class LiveHands:
     def count(self) -> int:
         return sum(len(hands) for hands in self._games.values())
 
+    def watching(self, game_id: int) -> int:
+        """How many members watch the game now."""
+        return sum(1 for hand in self._games.get(game_id, {}).values() if hand.watching)
+
+    def _recount(self, game_id: int) -> None:
+        session = self.service.session(game_id)
+        count = self.watching(game_id)
+        if session is None or session.watchers == count:
+            return
+        session.watchers = count
+        if self._on_watchers is not None and not self._closing:
+            self._on_watchers(game_id)
+
     # ----------------------------------------------------------------- registration
 
     def opened(
@@ -171,6 +221,32 @@ class LiveHands:
         Call it right before sending the answer, with no ``await`` since the game was read, so
         an edit task cannot render an older version over the answer.
         """
+        self._register(interaction, session, locale, selection, new_message, watching=False)
+
+    def watch_opened(
+        self,
+        interaction: discord.Interaction,
+        session: GameSession,
+        locale: str,
+        *,
+        new_message: bool = False,
+    ) -> None:
+        """``interaction`` is about to show a spectator the public table of ``session`` (in
+        a new ephemeral message, or by updating the spectator's own): keep it current. Same
+        calling rule as :meth:`opened`. A player of the game is never registered here."""
+        if self._render_watch is not None:
+            self._register(interaction, session, locale, (), new_message, watching=True)
+
+    def _register(
+        self,
+        interaction: discord.Interaction,
+        session: GameSession,
+        locale: str,
+        selection: tuple[Card, ...],
+        new_message: bool,
+        *,
+        watching: bool,
+    ) -> None:
         if self._closing:
             return
         if session.finished:
@@ -181,9 +257,9 @@ class LiveHands:
         if not new_message and message is not None and not message.flags.ephemeral:
             # A component on a public message (a forged id): never edit a public message.
             return
+        if (session.seat_of(interaction.user.id) is None) != watching:
+            return  # a hand is a player's, a spectator's view a non-player's
         user_id = interaction.user.id
-        if session.seat_of(user_id) is None:
-            return
         old = self.hand(session.game_id, user_id)
         if old is not None and old.expiry is not None:
             old.expiry.cancel()
@@ -196,6 +272,7 @@ class LiveHands:
             session.version,
             now + self.lifetime,
             selection,
+            watching=watching,
         )
         # A token is valid 15 minutes from the interaction's creation; ours was created a
         # moment ago, and the warning goes out well before the end.
@@ -206,6 +283,8 @@ class LiveHands:
         if worker is not None:
             worker.expiring = False
         self.stats.opened += 1
+        if watching or (old is not None and old.watching):
+            self._recount(session.game_id)
 
     def missed(self, game_id: int, user_id: int) -> None:
         """The answer that was to show this player's hand did not reach Discord (an outage
@@ -223,6 +302,8 @@ class LiveHands:
             hand.expiry.cancel()
         if hands is not None and not hands:
             self._games.pop(game_id, None)
+        if hand is not None and hand.watching:
+            self._recount(game_id)
 
     def forget_game(self, game_id: int) -> None:
         for user_id in list(self._games.get(game_id, {})):
@@ -250,6 +331,16 @@ class LiveHands:
                 self._run(key, worker), name=f"durak-hand-{game_id}-{user_id}"
             )
 
+    async def _watch_turn(self) -> None:
+        """Wait for this spectator edit's slot in the process-wide ``watch_rate``."""
+        if self.watch_rate <= 0:
+            return
+        now = asyncio.get_running_loop().time()
+        slot = max(now, self._watch_slot)
+        self._watch_slot = slot + 1.0 / self.watch_rate
+        if slot > now:
+            await asyncio.sleep(slot - now)
+
     def _expire(self, hand: LiveHand) -> None:
         if self.hand(hand.game_id, hand.user_id) is hand:
             self._schedule(hand.game_id, hand.user_id, expiring=True)
@@ -257,10 +348,16 @@ class LiveHands:
     async def _run(self, key: tuple[int, int], worker: _Worker) -> None:
         try:
             while worker.dirty and not self._closing:
-                wait = max(self.debounce, worker.last_edit + self.interval - self._now())
+                hand = self.hand(*key)
+                last, interval = worker.last_edit, self.interval
+                if hand is not None and hand.watching:
+                    last, interval = max(last, hand.last_edit), self.watch_interval
+                wait = max(self.debounce, last + interval - self._now())
                 if worker.expiring:
                     wait = 0.0
                 await asyncio.sleep(wait)
+                if hand is not None and hand.watching:
+                    await self._watch_turn()
                 worker.dirty = False
                 await self._update(key, worker)
         except asyncio.CancelledError:
@@ -277,28 +374,22 @@ class LiveHands:
         if hand is None:
             return
         session = self.service.session(game_id)
-        if session is None or (not session.finished and session.seat_of(user_id) is None):
-            self.forget(game_id, user_id)  # the game is gone from memory, or the player left
+        if session is None or (
+            not session.finished and (session.seat_of(user_id) is None) != hand.watching
+        ):
+            # the game is gone from memory, or the player left (a spectator never has a seat)
+            self.forget(game_id, user_id)
             return
-        seat = next(s.seat for s in session.seats if s.user_id == user_id)
         expiring = worker.expiring or self._now() >= hand.expires - self.warn_before
         if session.finished:
             expiring = False  # the last edit shows the end; no reopen offer
         elif not expiring and hand.shown >= session.version:
             return  # the player's own click already showed this version
         version = session.version
-        if expiring:
-            content, embed, _ = self._render(session, seat, hand.locale)
-            note = t("hand.live_expiring", hand.locale)
-            content = f"{content}\n{note}" if content else note
-            view = self._reopen_view(session, hand.locale)
-        else:
-            content, embed, view = self._render(
-                session, seat, hand.locale, selection=hand.selection
-            )
+        content, embed, view = self._draw(session, hand, expiring)
         previous, hand.shown = hand.shown, version
         outcome = await self._edit(hand, content, embed, view)
-        worker.last_edit = self._now()
+        worker.last_edit = hand.last_edit = self._now()
         current = self.hand(game_id, user_id)
         if outcome == "dropped":
             # Discord is busy: keep the hand, the next change of the game tries again.
@@ -316,6 +407,25 @@ class LiveHands:
             # raced on the same message, so render the newest state once more.
             current.shown = min(current.shown, version)
             worker.dirty = True
+
+    def _draw(
+        self, session: GameSession, hand: LiveHand, expiring: bool
+    ) -> tuple[str | None, discord.Embed | None, discord.ui.View]:
+        """What the hand (or spectator view) is edited to now."""
+        if hand.watching:
+            assert self._render_watch is not None and self._watch_reopen_view is not None
+            content, embed, view = self._render_watch(session, hand.locale)
+            note_key, reopen = "watch.live_expiring", self._watch_reopen_view
+        else:
+            seat = next(s.seat for s in session.seats if s.user_id == hand.user_id)
+            selection = () if expiring else hand.selection
+            content, embed, view = self._render(session, seat, hand.locale, selection=selection)
+            note_key, reopen = "hand.live_expiring", self._reopen_view
+        if expiring:
+            note = t(note_key, hand.locale)
+            content = f"{content}\n{note}" if content else note
+            view = reopen(session, hand.locale)
+        return content, embed, view
 
     async def _edit(
         self,

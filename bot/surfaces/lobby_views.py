@@ -16,8 +16,15 @@ from ..usertext import inert
 from .callbacks import respond
 from .door import _Malformed
 from .hand_items import ShowHandButton
-from .interactions import _can_manage, _components_view, _player, _service
+from .interactions import (
+    _can_manage,
+    _components_view,
+    _player,
+    _service,
+    reply_ephemeral,
+)
 from .language import reader_locale
+from .spectators import WatchButton
 from .typed_items import GAME, _TypedItem
 
 log = logging.getLogger(__name__)
@@ -43,6 +50,15 @@ def lobby_view(info: LobbyInfo) -> discord.ui.View:
             gid, "unai", t("lobby.button.remove_ai", loc), discord.ButtonStyle.secondary, row=1
         )
     )
+    view.add_item(
+        LobbyButton(
+            gid,
+            "open",
+            t("lobby.button.make_open" if info.invite_only else "lobby.button.make_invite", loc),
+            discord.ButtonStyle.secondary,
+            row=1,
+        )
+    )
     view.add_item(LobbyAiSelect(gid, loc, info.ai_level))
     others = [s for s in info.humans if s.user_id != info.host_id]
     if others:
@@ -54,12 +70,15 @@ def table_view(session: GameSession) -> discord.ui.View:
     view = _components_view()
     if not session.finished:
         view.add_item(ShowHandButton(session.game_id, t("table.button.show_hand", session.locale)))
+        view.add_item(
+            WatchButton(session.game_id, t("table.button.watch", session.locale), new_message=True)
+        )
     return view
 
 
 #: The custom id of each lobby item, by its kind (see bot/surfaces/dynamic_items.py).
 LOBBY_IDS: dict[str, str] = {
-    "lobby": rf"durak:lobby:{GAME}:(?P<op>join|leave|start|cancel|ai|unai)",
+    "lobby": rf"durak:lobby:{GAME}:(?P<op>join|ljoin|open|leave|start|cancel|ai|unai)",
     "lobbyai": rf"durak:lobbyai:{GAME}",
     "lobbyhost": rf"durak:lobbyhost:{GAME}",
     "leave": rf"durak:leave:{GAME}:(?P<op>yes|no)",
@@ -93,6 +112,23 @@ class LobbyButton(
         user = interaction.user.id
         if op == "join":
             await service.join(game_id, _player(interaction))
+        elif op == "ljoin":  # Join in /durak games: a private list, so a private answer
+            info = await service.join_listed(game_id, _player(interaction))
+            link = f"https://discord.com/channels/{info.guild_id}/{info.channel_id}"
+            if info.message_id is not None:
+                link += f"/{info.message_id}"
+            await reply_ephemeral(
+                interaction,
+                t(
+                    "tables.joined",
+                    reader_locale(interaction, info.locale),
+                    game_id=game_id,
+                    link=link,
+                ),
+            )
+            return
+        elif op == "open":
+            await service.set_invite_only(game_id, user, can_manage=_can_manage(interaction))
         elif op == "leave":
             await service.leave_lobby(game_id, user)
         elif op == "start":

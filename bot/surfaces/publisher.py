@@ -80,6 +80,12 @@ class DiscordPublisher:
         durable = session is None or session.finished
         self.delivery.owe_table(game_id, session.version if session else 0, durable=durable)
 
+    def watchers_changed(self, game_id: int) -> None:
+        """The number of spectators changed: one more (coalesced) table edit says it."""
+        session = self.service.session(game_id)
+        if session is not None and not session.finished:
+            self.delivery.owe_table(game_id, session.version)
+
     async def ping(self, session: GameSession, seat: int, kind: PingKind) -> None:
         self.delivery.owe_ping(session.game_id, seat, kind, session.version)
 

@@ -197,7 +197,7 @@ async def test_final_writes_failing_with_503_are_delivered_later(
             world, game_id, table_id = await _finish_under_faults(env, total)
         channel = world["channel"]
         # Discord refused: the table still shows the running game, no result yet ...
-        assert custom_ids(message(channel, table_id)) == [f"durak:show:{game_id}"]
+        assert custom_ids(message(channel, table_id), "durak:show:") == [f"durak:show:{game_id}"]
         assert _announced(channel) == []
         delivery = env.bot.publisher.delivery
         assert delivery.pending(game_id) == ["table", "result"]
@@ -229,7 +229,7 @@ async def test_final_writes_owed_when_the_bot_restarts_are_delivered_after_it(
         await env.bot.close()
         # Still failing after the restart: nothing is lost, nothing delivered yet.
         await env.restart_bot(make_bot(db))
-        assert custom_ids(message(channel, table_id)) == [f"durak:show:{game_id}"]
+        assert custom_ids(message(channel, table_id), "durak:show:") == [f"durak:show:{game_id}"]
         assert len(await service(env).storage.outbox_pending()) == 2
         # Then a second restart with Discord healthy: both go out at once.
         await env.bot.close()

@@ -138,7 +138,10 @@ async def test_table_edits_are_coalesced(tmp_path: Path) -> None:
         assert edits() == before + 2  # one edit for two moves, showing the latest state
         last_moves = message_text(message(channel, session.message_id))
         assert "beats" in last_moves or "takes" in last_moves or "throws in" in last_moves
-        assert custom_ids(message(channel, session.message_id)) == [f"durak:show:{game_id}"]
+        assert custom_ids(message(channel, session.message_id)) == [
+            f"durak:show:{game_id}",
+            f"durak:watch:{game_id}:new",
+        ]
         await env.bot.close()
 
 

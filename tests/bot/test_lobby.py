@@ -26,7 +26,8 @@ async def test_new_lobby_shows_host_and_buttons(simcord_env: simcord.Env, world:
     assert "Podkidnoy" in text and f"<@{world['alice'].id}>" in text and "(1, up to 3)" in text
     assert labels(lobby)[:4] == ["Join", "Leave", "Start", "Cancel"]
     assert custom_ids(lobby) == [
-        f"durak:lobby:{game_id}:{op}" for op in ("join", "leave", "start", "cancel", "ai", "unai")
+        f"durak:lobby:{game_id}:{op}"
+        for op in ("join", "leave", "start", "cancel", "ai", "unai", "open")
     ] + [f"durak:lobbyai:{game_id}"]
 
 
@@ -81,7 +82,7 @@ async def test_only_host_or_manager_starts_and_start_needs_two(
         world["bob"].id,
     ]
     table = message(channel, lobby_id)  # the lobby message became the table
-    assert custom_ids(table) == [f"durak:show:{game_id}"]
+    assert custom_ids(table) == [f"durak:show:{game_id}", f"durak:watch:{game_id}:new"]
     assert "Trump" in message_text(table)
     # The first attacker is pinged with a short separate message.
     pings = [m for m in channel.history() if "your turn to lead" in (m.content or "")]

@@ -134,7 +134,8 @@ async def test_foreign_users_get_polite_answers(simcord_env: simcord.Env, world:
     table = message(channel, session.message_id or 0)
     shown = await eve.click(table, custom_id=f"durak:show:{game_id}")
     assert shown.ephemeral and shown.response is not None
-    assert shown.response.content == "You are not playing in this game."
+    assert shown.response.content.startswith(f"You are not playing in game #{game_id}.")
+    assert "Watch" in shown.response.content  # pointed to the spectator's view
     hand = await eve.slash(channel, "durak hand")
     assert hand.ephemeral and "not in a game" in hand.response.content
     left = await eve.slash(channel, "durak leave")

@@ -350,7 +350,7 @@ async def test_games_in_threads(simcord_env: simcord.Env, world: Any) -> None:
     await alice.click(message(thread, lobby.id), label="Start")
     session = service(simcord_env).session(1)
     assert session is not None and session.channel_id == thread.id
-    assert custom_ids(message(thread, lobby.id)) == ["durak:show:1"]
+    assert custom_ids(message(thread, lobby.id)) == ["durak:show:1", "durak:watch:1:new"]
     # The turn ping goes to the thread, and the parent channel stays free for another table.
     assert any("your turn to lead" in m.content for m in thread.history())
     second = await world["carol"].slash(channel, "durak new")

@@ -32,6 +32,7 @@ RU_FORMS = {
     "plural.players": ("игрок", "игрока", "игроков"),
     "plural.deals": ("раздачу", "раздачи", "раздач"),
     "plural.matchsticks": ("спичка", "спички", "спичек"),
+    "plural.watching": ("зритель", "зрителя", "зрителей"),
 }
 #: English (one, other).
 EN_FORMS = {
@@ -43,6 +44,7 @@ EN_FORMS = {
     "plural.players": ("player", "players"),
     "plural.deals": ("deal", "deals"),
     "plural.matchsticks": ("matchstick", "matchsticks"),
+    "plural.watching": ("watching", "watching"),
 }
 
 

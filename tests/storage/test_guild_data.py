@@ -270,3 +270,27 @@ async def test_player_prefs_are_per_user_and_default_to_pings_on(storage: Storag
     assert (await storage.get_player_prefs(8)).pings
     await storage.set_player_prefs(7, pings=True)
     assert (await storage.get_player_prefs(7)).pings
+
+
+async def test_spectator_delay_is_saved_and_lobbies_are_listed_per_guild(
+    storage: Storage,
+) -> None:
+    """Migration 0010's setting round-trips on both backends, and ``guild_lobbies`` lists a
+    guild's open lobbies with their options (where "invite only" lives), oldest first."""
+    assert (await storage.get_guild_settings(GUILD)).spectator_delay is False
+    saved = await storage.update_guild_settings(GUILD, spectator_delay=True)
+    assert saved.spectator_delay is True
+    assert (await storage.get_guild_settings(GUILD)).spectator_delay is True
+    await storage.update_guild_settings(GUILD, locale="ru")  # other changes keep it
+    assert (await storage.get_guild_settings(GUILD)).spectator_delay is True
+
+    first = await storage.create_lobby(GUILD, 1, 10, "podkidnoy", host_display_name="a")
+    second = await storage.create_lobby(
+        GUILD, 2, 11, "podkidnoy", {"invite_only": True}, host_display_name="b"
+    )
+    await storage.create_lobby(GUILD + 1, 3, 12, "podkidnoy", host_display_name="c")
+    rows = await storage.guild_lobbies(GUILD)
+    assert [r.id for r in rows] == [first, second]
+    assert rows[1].options["invite_only"] is True
+    await storage.update_game_options(first, {"invite_only": True})
+    assert (await storage.guild_lobbies(GUILD))[0].options["invite_only"] is True
