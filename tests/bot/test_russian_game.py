@@ -30,6 +30,7 @@ from bot.pictures.scene import Scene
 from bot.surfaces import replay_views, review_views
 from tests.bot.helpers import custom_ids, message, play_out, service
 from tests.bot.test_server_life import interaction_locales
+from tests.records.test_replay import replay_id
 
 #: Shown by Discord in the reader's language, or as a picture: not words of ours.
 _MARKUP = re.compile(
@@ -123,6 +124,7 @@ async def test_a_russian_game_shows_no_english_word(
         lobby = thread.history()[-1]
         game_id = int(custom_ids(lobby)[0].split(":")[2])
         await alisa.select(lobby, ["easy"], custom_id=f"durak:lobbyai:{game_id}")
+        await alisa.click(message(thread, lobby.id), custom_id=f"durak:lobby:{game_id}:ai")
         await alisa.click(message(thread, lobby.id), custom_id=f"durak:lobby:{game_id}:start")
         session = service(env).session(game_id)
         assert session is not None and session.locale == "ru" and session.local_ranks
@@ -137,9 +139,9 @@ async def test_a_russian_game_shows_no_english_word(
         assert opened.response is not None and opened.ephemeral
         view = opened.response.message
         for _ in range(6):
-            view = (await alisa.click(view, custom_id="replay:forward")).response.message
-        view = (await alisa.click(view, custom_id="replay:hands")).response.message
-        await alisa.click(view, custom_id="replay:last")
+            view = (await alisa.click(view, custom_id=replay_id(view, "next"))).response.message
+        view = (await alisa.click(view, custom_id=replay_id(view, "hands"))).response.message
+        await alisa.click(view, custom_id=replay_id(view, "last"))
         reviewed = await alisa.click(
             message(thread, result.id), custom_id=f"durak:rec:{game_id}:review"
         )
