@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.game.models import PlayerRef
 from bot.i18n import ls, t
+from bot.surfaces.history_views import history_message
 from bot.surfaces.learn import LEARN_GAMES, LEARN_PRESET
 from bot.surfaces.replay_views import open_replay
 from bot.surfaces.review_views import open_review
@@ -44,6 +45,29 @@ class RecordCommands(commands.Cog):
     ) -> None:
         """The hard computer's opinion of your decisions in a finished game (private)."""
         await open_review(interaction, game)
+
+    @durak.command(
+        name=ls("cmd.durak.history.name"), description=ls("cmd.durak.history.description")
+    )
+    @app_commands.rename(player=ls("cmd.param.player.name"))
+    @app_commands.describe(player=ls("cmd.param.player.description"))
+    async def history(
+        self, interaction: discord.Interaction, player: discord.Member | None = None
+    ) -> None:
+        """Private, like the profile: a list of one player's games is nobody else's business
+        in the channel."""
+        assert interaction.guild_id is not None
+        who = player or interaction.user
+        embed, view = await history_message(
+            _service(interaction),
+            interaction.guild_id,
+            who.id,
+            who.display_name,
+            0,
+            interaction.user.id,
+            _locale(interaction),
+        )
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
     @durak.command(name=ls("cmd.durak.learn.name"), description=ls("cmd.durak.learn.description"))
     async def learn(self, interaction: discord.Interaction) -> None:

@@ -40,6 +40,7 @@ import logging
 from engine import InvalidPosition
 from engine.rules import RuleError
 
+from .history import _HistoryQueries
 from .models import GameSession
 from .queries import _Queries
 from .records import _ReplayFlow
@@ -49,7 +50,7 @@ from .snapshot import SnapshotFormatError
 log = logging.getLogger(__name__)
 
 
-class GameService(_RematchFlow, _ReplayFlow, _Queries):
+class GameService(_RematchFlow, _ReplayFlow, _HistoryQueries, _Queries):
     """Lobbies and games of every guild. One instance per bot process.
 
     Composed of mixins, one area of the service per module, each over the shared state and

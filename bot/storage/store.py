@@ -20,7 +20,7 @@ Design notes (the *why*):
   in a check-then-insert in Python, so it also holds for concurrent joins.
 * Time is injected (``clock``/``now``) so that tests can control periods and streaks.
 * One area per module, each a mixin over :class:`~bot.storage.core.StorageCore` (lobbies,
-  games, outbox, settings, prefs, forfeits, stats, rematches), composed below into
+  games, outbox, settings, prefs, forfeits, stats, rematches, history), composed below into
   :class:`Storage`, the same style as :class:`~bot.game.service.GameService`. Mixins rather
   than area objects so that every caller keeps calling ``storage.create_lobby`` and friends
   on one object, and the areas keep sharing one transaction helper and clock. A new area is
@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from .forfeits import ForfeitStorage
 from .games import GameStorage
+from .history import HistoryStorage
 from .lobbies import LobbyStorage
 from .outbox import OutboxStorage
 from .prefs import PlayerPrefsStorage
@@ -54,5 +55,6 @@ class Storage(
     StatsStorage,
     RatingStorage,
     RematchStorage,
+    HistoryStorage,
 ):
     """Async facade over the database. Create with ``await Storage.open(url_or_path)``."""

@@ -22,6 +22,8 @@ Custom id formats (all ≤ 100 characters):
   tap-a-card: answered with the current hand
 * ``durak:lb:<period>:<sort>:<page>:<dir>`` — leaderboard paging (the guild comes from the
   interaction, so a copied id cannot show another server's board)
+* ``durak:hist:<user>:<page>:<dir>`` — ``/durak history`` paging (the guild, again, from the
+  interaction)
 
 The hand items' templates are typed (bot/surfaces/hand_items.py ``HAND_IDS``: a game is
 digits, cards are card notation), so their callbacks start from parts already checked. Since
@@ -49,6 +51,7 @@ from .hand_items import (
     ShowHandButton,
     TargetSelect,
 )
+from .history_views import HistoryButton
 from .leaderboard_views import LeaderboardButton
 from .lobby_views import LeaveConfirmButton, LobbyAiSelect, LobbyButton, LobbyHostSelect
 
@@ -65,7 +68,7 @@ class UnknownDurakItem(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
-        r"durak:(?!(?:lobby|lobbyai|lobbyhost|leave|lb|again|rec|hint):)"
+        r"durak:(?!(?:lobby|lobbyai|lobbyhost|leave|lb|hist|again|rec|hint):)"
         rf"(?!(?:{_TYPED_IDS})\Z)(?P<rest>.*)"
     ),
 ):
@@ -99,5 +102,6 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     HandNavButton,
     TargetSelect,
     LeaderboardButton,
+    HistoryButton,
     UnknownDurakItem,
 )
