@@ -12,6 +12,7 @@ from bot.game.models import PlayerRef
 from bot.i18n import ls, t
 from bot.surfaces.history_views import history_message
 from bot.surfaces.learn import LEARN_GAMES, LEARN_PRESET
+from bot.surfaces.quick_views import open_tables, quick_answer
 from bot.surfaces.replay_views import open_replay
 from bot.surfaces.review_views import open_review
 
@@ -22,6 +23,7 @@ from .shared import (
     _require_manage,
     _service,
     durak,
+    preset_autocomplete,
 )
 
 
@@ -68,6 +70,31 @@ class RecordCommands(commands.Cog):
             _locale(interaction),
         )
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+    @durak.command(name=ls("cmd.durak.quick.name"), description=ls("cmd.durak.quick.description"))
+    @app_commands.rename(preset=ls("cmd.param.preset.name"))
+    @app_commands.describe(preset=ls("cmd.param.quick_preset.description"))
+    @app_commands.autocomplete(preset=preset_autocomplete)
+    async def quick(self, interaction: discord.Interaction, preset: str | None = None) -> None:
+        """Join the server's quick-match queue, or leave it when already waiting; a filled
+        table opens at once (bot/surfaces/quick_views.py)."""
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        service = _service(interaction)
+        channel = interaction.channel
+        home = channel.parent_id if isinstance(channel, discord.Thread) else interaction.channel_id
+        await service.check_channel(interaction.guild_id, home or interaction.channel_id)
+        answer = await service.quick_toggle(
+            interaction.guild_id,
+            home or interaction.channel_id,
+            PlayerRef(interaction.user.id, interaction.user.display_name),
+            preset,
+        )
+        text, view = quick_answer(answer, _locale(interaction))
+        if view is None:
+            await interaction.response.send_message(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, view=view, ephemeral=True)
+        await open_tables(interaction.client, service, interaction.guild_id, answer.tables)
 
     @durak.command(name=ls("cmd.durak.learn.name"), description=ls("cmd.durak.learn.description"))
     async def learn(self, interaction: discord.Interaction) -> None:

@@ -37,6 +37,7 @@ from .history import HistoryStorage
 from .lobbies import LobbyStorage
 from .outbox import OutboxStorage
 from .prefs import PlayerPrefsStorage
+from .quick import QuickStorage
 from .ratings import RatingStorage
 from .rematch import RematchStorage
 from .settings import GuildSettingsStorage
@@ -56,5 +57,6 @@ class Storage(
     RatingStorage,
     RematchStorage,
     HistoryStorage,
+    QuickStorage,
 ):
     """Async facade over the database. Create with ``await Storage.open(url_or_path)``."""

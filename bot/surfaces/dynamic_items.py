@@ -22,6 +22,7 @@ Custom id formats (all ≤ 100 characters):
   tap-a-card: answered with the current hand
 * ``durak:lb:<period>:<sort>:<page>:<dir>`` — leaderboard paging (the guild comes from the
   interaction, so a copied id cannot show another server's board)
+* ``durak:quick:leave`` — leave the quick-match queue (guild and player from the click)
 * ``durak:hist:<user>:<page>:<dir>`` — ``/durak history`` paging (the guild, again, from the
   interaction)
 
@@ -54,6 +55,7 @@ from .hand_items import (
 from .history_views import HistoryButton
 from .leaderboard_views import LeaderboardButton
 from .lobby_views import LeaveConfirmButton, LobbyAiSelect, LobbyButton, LobbyHostSelect
+from .quick_views import QuickLeaveButton
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +70,7 @@ class UnknownDurakItem(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
-        r"durak:(?!(?:lobby|lobbyai|lobbyhost|leave|lb|hist|again|rec|hint):)"
+        r"durak:(?!(?:lobby|lobbyai|lobbyhost|leave|lb|hist|quick|again|rec|hint):)"
         rf"(?!(?:{_TYPED_IDS})\Z)(?P<rest>.*)"
     ),
 ):
@@ -103,5 +105,6 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     TargetSelect,
     LeaderboardButton,
     HistoryButton,
+    QuickLeaveButton,
     UnknownDurakItem,
 )

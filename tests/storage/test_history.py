@@ -58,3 +58,15 @@ async def test_head_to_head_counts_who_finished_ahead_and_the_fools(
     assert (other.ahead_a, other.ahead_b, other.fools_a) == (1, 2, 2)
     assert (await storage.head_to_head(77, 2, 3)).games[0].ahead == 1
     assert (await storage.head_to_head(77, 1, 4)).games == ()
+
+
+async def test_the_quick_queue_toggles_and_takes_a_table_whole(storage: Storage) -> None:
+    assert await storage.queue_toggle(77, 1, mode="p", channel_id=5, name="A", rating=1000)
+    assert await storage.queue_toggle(77, 2, mode="p", channel_id=6, name="B", rating=1100)
+    queue = await storage.queue(77)
+    assert [(w.user_id, ch, name) for w, ch, name in queue] == [(1, 5, "A"), (2, 6, "B")]
+    assert not await storage.queue_toggle(77, 2, mode="p", channel_id=6, name="B", rating=1100)
+    assert not await storage.queue_take(77, [1, 2])  # 2 left: nothing is taken
+    assert [w.user_id for w, _, _ in await storage.queue(77)] == [1]
+    assert await storage.queue_take(77, [1])
+    assert await storage.queue(77) == [] and not await storage.queue_leave(77, 1)
