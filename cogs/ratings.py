@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.i18n import ls, t
 from bot.rendering.standings import season_label
+from bot.surfaces.history_views import head_to_head_embed
 from bot.surfaces.standings_views import profile_message
 
 from .door import DoorGroup
@@ -28,22 +29,35 @@ class RatingCommands(commands.Cog):
     @durak.command(
         name=ls("cmd.durak.profile.name"), description=ls("cmd.durak.profile.description")
     )
-    @app_commands.rename(player=ls("cmd.param.player.name"))
-    @app_commands.describe(player=ls("cmd.param.player.description"))
+    @app_commands.rename(player=ls("cmd.param.player.name"), vs=ls("cmd.param.vs.name"))
+    @app_commands.describe(
+        player=ls("cmd.param.player.description"), vs=ls("cmd.param.vs.description")
+    )
     async def profile(
-        self, interaction: discord.Interaction, player: discord.Member | None = None
+        self,
+        interaction: discord.Interaction,
+        player: discord.Member | None = None,
+        vs: discord.Member | None = None,
     ) -> None:
-        """Only the asker sees it (like /durak stats): a profile is not an announcement."""
+        """Only the asker sees it (like /durak stats): a profile is not an announcement.
+        With ``vs``, the two players' head-to-head follows the profile card."""
         assert interaction.guild_id is not None
         who = player or interaction.user
+        locale = _locale(interaction)
+        if vs is not None and vs.id == who.id:
+            await interaction.response.send_message(
+                t("history.h2h.same_player", locale), ephemeral=True
+            )
+            return
+        service = _service(interaction)
         embed, files = await profile_message(
-            _service(interaction),
-            interaction.guild_id,
-            who.id,
-            who.display_name,
-            _locale(interaction),
+            service, interaction.guild_id, who.id, who.display_name, locale
         )
-        await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
+        embeds = [embed]
+        if vs is not None:
+            h2h = await service.head_to_head(interaction.guild_id, who.id, vs.id)
+            embeds.append(head_to_head_embed(h2h, who.display_name, vs.display_name, locale))
+        await interaction.response.send_message(embeds=embeds, files=files, ephemeral=True)
 
     @season.command(
         name=ls("cmd.durak.season.new.name"), description=ls("cmd.durak.season.new.description")

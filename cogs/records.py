@@ -10,7 +10,9 @@ from discord.ext import commands
 
 from bot.game.models import PlayerRef
 from bot.i18n import ls, t
+from bot.surfaces.history_views import history_message
 from bot.surfaces.learn import LEARN_GAMES, LEARN_PRESET
+from bot.surfaces.quick_views import open_tables, quick_answer
 from bot.surfaces.replay_views import open_replay
 from bot.surfaces.review_views import open_review
 
@@ -21,6 +23,7 @@ from .shared import (
     _require_manage,
     _service,
     durak,
+    preset_autocomplete,
 )
 
 
@@ -44,6 +47,54 @@ class RecordCommands(commands.Cog):
     ) -> None:
         """The hard computer's opinion of your decisions in a finished game (private)."""
         await open_review(interaction, game)
+
+    @durak.command(
+        name=ls("cmd.durak.history.name"), description=ls("cmd.durak.history.description")
+    )
+    @app_commands.rename(player=ls("cmd.param.player.name"))
+    @app_commands.describe(player=ls("cmd.param.player.description"))
+    async def history(
+        self, interaction: discord.Interaction, player: discord.Member | None = None
+    ) -> None:
+        """Private, like the profile: a list of one player's games is nobody else's business
+        in the channel."""
+        assert interaction.guild_id is not None
+        who = player or interaction.user
+        embed, view = await history_message(
+            _service(interaction),
+            interaction.guild_id,
+            who.id,
+            who.display_name,
+            0,
+            interaction.user.id,
+            _locale(interaction),
+        )
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+    @durak.command(name=ls("cmd.durak.quick.name"), description=ls("cmd.durak.quick.description"))
+    @app_commands.rename(preset=ls("cmd.param.preset.name"))
+    @app_commands.describe(preset=ls("cmd.param.quick_preset.description"))
+    @app_commands.autocomplete(preset=preset_autocomplete)
+    async def quick(self, interaction: discord.Interaction, preset: str | None = None) -> None:
+        """Join the server's quick-match queue, or leave it when already waiting; a filled
+        table opens at once (bot/surfaces/quick_views.py)."""
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        service = _service(interaction)
+        channel = interaction.channel
+        home = channel.parent_id if isinstance(channel, discord.Thread) else interaction.channel_id
+        await service.check_channel(interaction.guild_id, home or interaction.channel_id)
+        answer = await service.quick_toggle(
+            interaction.guild_id,
+            home or interaction.channel_id,
+            PlayerRef(interaction.user.id, interaction.user.display_name),
+            preset,
+        )
+        text, view = quick_answer(answer, _locale(interaction))
+        if view is None:
+            await interaction.response.send_message(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, view=view, ephemeral=True)
+        await open_tables(interaction.client, service, interaction.guild_id, answer.tables)
 
     @durak.command(name=ls("cmd.durak.learn.name"), description=ls("cmd.durak.learn.description"))
     async def learn(self, interaction: discord.Interaction) -> None:

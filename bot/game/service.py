@@ -40,8 +40,10 @@ import logging
 from engine import InvalidPosition
 from engine.rules import RuleError
 
+from .history import _HistoryQueries
 from .models import GameSession
 from .queries import _Queries
+from .quick import _QuickMatch
 from .records import _ReplayFlow
 from .rematch import _RematchFlow
 from .snapshot import SnapshotFormatError
@@ -50,7 +52,9 @@ from .tables import _TablesFlow
 log = logging.getLogger(__name__)
 
 
-class GameService(_RematchFlow, _TablesFlow, _ReplayFlow, _Queries):
+class GameService(
+    _RematchFlow, _TablesFlow, _ReplayFlow, _HistoryQueries, _QuickMatch, _Queries
+):
     """Lobbies and games of every guild. One instance per bot process.
 
     Composed of mixins, one area of the service per module, each over the shared state and

@@ -20,7 +20,8 @@ Design notes (the *why*):
   in a check-then-insert in Python, so it also holds for concurrent joins.
 * Time is injected (``clock``/``now``) so that tests can control periods and streaks.
 * One area per module, each a mixin over :class:`~bot.storage.core.StorageCore` (lobbies,
-  games, outbox, settings, prefs, forfeits, stats, ratings, rematches), composed below into
+  games, outbox, settings, prefs, forfeits, stats, ratings, rematches, history), composed
+  below into
   :class:`Storage`, the same style as :class:`~bot.game.service.GameService`. Mixins rather
   than area objects so that every caller keeps calling ``storage.create_lobby`` and friends
   on one object, and the areas keep sharing one transaction helper and clock. A new area is
@@ -33,9 +34,11 @@ from __future__ import annotations
 
 from .forfeits import ForfeitStorage
 from .games import GameStorage
+from .history import HistoryStorage
 from .lobbies import LobbyStorage
 from .outbox import OutboxStorage
 from .prefs import PlayerPrefsStorage
+from .quick import QuickStorage
 from .ratings import RatingStorage
 from .rematch import RematchStorage
 from .settings import GuildSettingsStorage
@@ -54,5 +57,7 @@ class Storage(
     StatsStorage,
     RatingStorage,
     RematchStorage,
+    HistoryStorage,
+    QuickStorage,
 ):
     """Async facade over the database. Create with ``await Storage.open(url_or_path)``."""

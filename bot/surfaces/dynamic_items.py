@@ -31,6 +31,9 @@ Custom id formats (all ≤ 100 characters):
   ``durak:replayjump:<game>:<hands>``, ``durak:rules:<mode>`` — the rematch, record, hint,
   leave, replay and rules items (bot/surfaces/rematch_views.py, replay_views.py,
   hint_views.py, lobby_views.py, rules_views.py)
+* ``durak:quick:leave`` — leave the quick-match queue (guild and player from the click)
+* ``durak:hist:<user>:<page>:<dir>`` — ``/durak history`` paging (the guild, again, from the
+  interaction)
 
 The bot sends no other component: no ``discord.ui.View`` with callbacks of its own, whose
 buttons would answer nothing once the view is gone from memory (a restart, a timeout). An id
@@ -67,6 +70,7 @@ from .hand_items import (
     ShowHandButton,
     TargetSelect,
 )
+from .history_views import HistoryButton
 from .interactions import reply_ephemeral
 from .language import reader_locale
 from .leaderboard_views import BOARD_ID, LeaderboardButton
@@ -77,6 +81,7 @@ from .lobby_views import (
     LobbyButton,
     LobbyHostSelect,
 )
+from .quick_views import QuickLeaveButton
 from .rules_views import RulesDetailsButton
 from .spectators import UnwatchButton, WatchButton
 from .tables_views import TablesPageButton
@@ -95,7 +100,7 @@ class UnknownDurakItem(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
-        r"durak:(?!(?:again|rec|hint|replay|replayjump|rules|watch|unwatch|tables):)"
+        r"durak:(?!(?:again|rec|hint|replay|replayjump|rules|watch|unwatch|tables|hist|quick):)"
         rf"(?!(?:{_TYPED_IDS})\Z)(?P<rest>.*)"
     ),
 ):
@@ -161,6 +166,8 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     WatchButton,
     UnwatchButton,
     TablesPageButton,
+    HistoryButton,
+    QuickLeaveButton,
     UnknownDurakItem,
     StaleIdItem,
 )
