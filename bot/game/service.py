@@ -45,19 +45,21 @@ from .queries import _Queries
 from .records import _ReplayFlow
 from .rematch import _RematchFlow
 from .snapshot import SnapshotFormatError
+from .tournaments import _TournamentFlow
 
 log = logging.getLogger(__name__)
 
 
-class GameService(_RematchFlow, _ReplayFlow, _Queries):
+class GameService(_TournamentFlow, _RematchFlow, _ReplayFlow, _Queries):
     """Lobbies and games of every guild. One instance per bot process.
 
     Composed of mixins, one area of the service per module, each over the shared state and
     queries of :class:`~bot.game.core._ServiceCore`: :mod:`.play` (moves, computer seats,
     timers, forfeits), :mod:`.lobby` (lobbies, start, leave, cancel), :mod:`.rematch` ("Play
-    again"), :mod:`.records` (replays), :mod:`.queries` (what the Discord side reads and
-    writes besides moves); this module adds the process lifecycle (restore, resume,
-    shutdown). :class:`~bot.storage.store.Storage` is built the same way.
+    again"), :mod:`.tournaments` (tournaments), :mod:`.records` (replays), :mod:`.queries`
+    (what the Discord side reads and writes besides moves); this module adds the process
+    lifecycle (restore, resume, shutdown). :class:`~bot.storage.store.Storage` is built the
+    same way.
 
     Why mixins and not area objects (``service.lobbies.start``): every caller keeps one
     object and one flat vocabulary (``service.start``, ``service.act``), and the areas share
@@ -102,6 +104,8 @@ class GameService(_RematchFlow, _ReplayFlow, _Queries):
             restored.append(session)
         lobbies = await self.restore_lobbies()
         log.info("restored %d open lobby timer(s)", lobbies)
+        tournaments = await self.restore_tournaments()
+        log.info("restored %d tournament(s)", tournaments)
         log.info(
             "restored %d running game(s) of %s (%d belong to other processes)",
             len(restored),
@@ -128,6 +132,8 @@ class GameService(_RematchFlow, _ReplayFlow, _Queries):
         ]
         tasks += list(self._lobby_timers.values())
         self._lobby_timers.clear()
+        tasks += list(self._tournament_timers.values())
+        self._tournament_timers.clear()
         for task in tasks:
             task.cancel()
         for task in tasks:
