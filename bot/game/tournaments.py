@@ -219,6 +219,15 @@ class _TournamentFlow(_LobbyFlow):
         except ValueError:
             raise ServiceError("tournament.bad_timer", min=15, max=3600) from None
 
+    async def tournament_round_message(self, tournament_id: int, number: int) -> int | None:
+        """The round's public message, once posted (the next post edits it)."""
+        return await self.storage.round_message(tournament_id, number)
+
+    async def set_tournament_round_message(
+        self, tournament_id: int, number: int, message_id: int
+    ) -> None:
+        await self.storage.set_round_message(tournament_id, number, message_id)
+
     async def tournament_wins(self, guild_id: int, user_id: int) -> int:
         return await self.storage.tournament_wins(guild_id, user_id)
 
