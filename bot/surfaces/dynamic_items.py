@@ -65,7 +65,7 @@ class UnknownDurakItem(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
-        r"durak:(?!(?:lobby|lobbyai|lobbyhost|leave|lb|again|rec|hint):)"
+        r"durak:(?!(?:lobby|lobbyai|lobbyhost|leave|lb|again|rec|hint|tourney):)"
         rf"(?!(?:{_TYPED_IDS})\Z)(?P<rest>.*)"
     ),
 ):
