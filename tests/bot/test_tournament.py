@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import discord
+import pytest
 import simcord
 
 from bot.game.models import GameSession
@@ -104,6 +105,7 @@ async def _play_round(
     raise AssertionError(f"round {number} did not end: {view.row} {states} {env.now()}")
 
 
+@pytest.mark.slow  # a dozen whole games by clicks: in make test, not in make check
 async def test_swiss_tournament_with_a_no_show_and_a_restart(db_path: Path) -> None:
     async with simcord.run(make_bot(db_path)) as env:
         world = _world(env)
