@@ -308,6 +308,7 @@ class DurakBot(commands.AutoShardedBot):
         for game_id in self.service.unopened:
             await self.publisher.unopened(game_id)
         self.service.unopened.clear()
+        await self.service.resume_tournaments()
         await self.publisher.delivery.resume()
 
     async def _sync_commands(self) -> None:

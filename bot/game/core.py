@@ -91,6 +91,8 @@ class _ServiceCore:
         #: One lock and one start timer per tournament (see :mod:`.tournaments`).
         self._tournament_locks: dict[int, asyncio.Lock] = {}
         self._tournament_timers: dict[int, asyncio.Task[None]] = {}
+        #: Tournaments found at a restart, taken up once Discord is reachable.
+        self._tournaments_to_resume: list[int] = []
 
     # ----------------------------------------------------------------- queries
 

@@ -262,19 +262,26 @@ class _TournamentFlow(_LobbyFlow):
             log.exception("tournament %d: start failed", tournament_id)
 
     async def restore_tournaments(self) -> int:
-        """After a restart: wait again for each sign-up's start, and bring each running
-        tournament up to date (score tables whose games ended meanwhile, open what was not
-        opened, start the next round when the last table is over)."""
-        count = 0
-        for row in await self.storage.load_tournaments():
-            if not self.shards.owns(row.guild_id):
+        """After a restart: note this process's tournaments still signing up or running;
+        :meth:`resume_tournaments` takes them up once Discord is reachable (a round may
+        have to open tables, which needs the channels)."""
+        rows = [r for r in await self.storage.load_tournaments() if self.shards.owns(r.guild_id)]
+        self._tournaments_to_resume = [r.id for r in rows]
+        return len(rows)
+
+    async def resume_tournaments(self) -> None:
+        """Wait again for each sign-up's start (one that passed starts at once), and bring
+        each running tournament up to date: score tables whose games ended meanwhile, open
+        what was not opened, start the next round when the last table is over."""
+        ids, self._tournaments_to_resume = self._tournaments_to_resume, []
+        for tournament_id in ids:
+            row = await self.storage.get_tournament(tournament_id)
+            if row is None:
                 continue
-            count += 1
             if row.status == "signup":
                 self._arm_tournament_timer(row)
-            else:
+            elif row.status == "running":
                 self._tournament_soon(row.id)
-        return count
 
     def _tournament_soon(self, tournament_id: int) -> None:
         if self._closing:

@@ -139,4 +139,3 @@ async def test_reviews_queued_and_healthz_is_503_without_discord(db_path: Path) 
         assert status == 503
         assert json.loads(body)["discord"] == "gateway shard(s) 0 disconnected"
         await bot.close()
-
