@@ -323,44 +323,49 @@ class _TournamentFlow(_LobbyFlow):
         """Score what is over, open what is not open, and go on to the next round or the
         end: the one step that moves a running tournament (see the module docstring)."""
         async with self._tournament_lock(tournament_id):
-            view = await self.tournament_view(tournament_id)
-            row = view.row
-            if row.status != "running":
-                return
-            current = view.round_tables(row.round)
-            scored = False
-            for table in current:
-                if table.over:
-                    continue
-                if table.game_id is None:
-                    await self._open_table(view, table)
-                    continue
-                points = await self._table_points(table)
-                if points is not None:
-                    scored |= await self.storage.score_table(
-                        tournament_id, table.round, table.number, points
-                    )
-            if scored or row.round == 0:
-                view = await self.tournament_view(tournament_id)
-            if row.round and not all(t.over for t in view.round_tables(row.round)):
-                return
-            if row.round >= row.rounds or self._bracket_done(view):
-                await self._tournament_finish(view)
-                return
-            number = row.round + 1
-            groups = self._pairings(view, number)
-            await self.storage.add_round(
-                tournament_id,
-                number,
-                [(g, {g[0]: 1.0} if len(g) == 1 else None) for g in groups],
-            )
-            log.info("tournament %d: round %d, %d table(s)", tournament_id, number, len(groups))
-            view = await self.tournament_view(tournament_id)
-            await self._publish(self.tournament_publisher.round(tournament_id, number))
-            await self._publish(self.tournament_publisher.announce(tournament_id))
-            for table in view.round_tables(number):
-                if not table.over:
-                    await self._open_table(view, table)
+            # Until a round waits for a game: a round whose every table is scored at once
+            # (byes, absent players) goes straight on to the next.
+            while await self._tournament_step(tournament_id):
+                pass
+
+    async def _tournament_step(self, tournament_id: int) -> bool:
+        """One pass of :meth:`_tournament_sync` (under its lock); True when a new round
+        began that is already over."""
+        view = await self.tournament_view(tournament_id)
+        row = view.row
+        if row.status != "running":
+            return False
+        for table in view.round_tables(row.round):
+            if table.over:
+                continue
+            if table.game_id is None:
+                await self._open_table(view, table)
+                continue
+            points = await self._table_points(table)
+            if points is not None:
+                await self.storage.score_table(tournament_id, table.round, table.number, points)
+        view = await self.tournament_view(tournament_id)
+        if row.round and not all(t.over for t in view.round_tables(row.round)):
+            return False
+        if row.round >= row.rounds or self._bracket_done(view):
+            await self._tournament_finish(view)
+            return False
+        number = row.round + 1
+        groups = self._pairings(view, number)
+        await self.storage.add_round(
+            tournament_id,
+            number,
+            [(g, {g[0]: 1.0} if len(g) == 1 else None) for g in groups],
+        )
+        log.info("tournament %d: round %d, %d table(s)", tournament_id, number, len(groups))
+        view = await self.tournament_view(tournament_id)
+        await self._publish(self.tournament_publisher.round(tournament_id, number))
+        await self._publish(self.tournament_publisher.announce(tournament_id))
+        for table in view.round_tables(number):
+            if not table.over:
+                await self._open_table(view, table)
+        view = await self.tournament_view(tournament_id)
+        return all(t.over for t in view.round_tables(number))
 
     @staticmethod
     def _bracket_done(view: TournamentView) -> bool:
