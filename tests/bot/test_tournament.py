@@ -200,4 +200,10 @@ async def test_swiss_tournament_with_a_no_show_and_a_restart(db_path: Path) -> N
         assert wins == 1
         profile = await svc.storage.ratings.profile(world["guild"].id, winner.user_id)
         assert "tournament_win" in [k for k, _ in profile.achievements]
+        champion = next(world[n] for n in NAMES if world[n].id == winner.user_id)
+        card = await mod.slash(channel, "durak profile", player=champion)
+        assert card.ephemeral and card.response is not None
+        text = card.response.embeds[0].description or ""
+        assert "Tournaments won: 1" in text
+        assert "Champion" in " ".join(f.value or "" for f in card.response.embeds[0].fields)
         await env.bot.close()
