@@ -43,6 +43,7 @@ from .surfaces.publisher import DiscordPublisher
 from .surfaces.rematch_views import REMATCH_ITEMS
 from .surfaces.replay_views import RECORD_ITEMS
 from .surfaces.spectators import watch_message, watch_reopen_view
+from .surfaces.tournament_views import TOURNAMENT_ITEMS, DiscordTournamentPublisher
 
 __all__ = ["INVITE_PERMISSIONS", "SYNC_MODES", "DurakBot", "SyncMode", "sync_commands_only"]
 
@@ -228,10 +229,11 @@ class DurakBot(commands.AutoShardedBot):
             self, self.service, self.config.table_edit_interval, self.live_hands, self.pings
         )
         self.service.publisher = self.publisher
+        self.service.tournament_publisher = DiscordTournamentPublisher(self, self.service)
         await self.tree.set_translator(DurakTranslator())
         await self.load_extension("cogs.durak")
         await self.load_extension("cogs.me")
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *REMATCH_ITEMS, *RECORD_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *REMATCH_ITEMS, *RECORD_ITEMS, *TOURNAMENT_ITEMS)
         # Card emojis sync in the background (rendering plus up to 105 uploads on a first
         # start): until they are ready, and if Discord refuses them, cards are plain text.
         card_emojis.clear()
@@ -329,6 +331,7 @@ class DurakBot(commands.AutoShardedBot):
         for game_id in self.service.unopened:
             await self.publisher.unopened(game_id)
         self.service.unopened.clear()
+        await self.service.resume_tournaments()
         await self.publisher.delivery.resume()
 
     async def _sync_commands(self) -> None:

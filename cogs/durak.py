@@ -15,10 +15,12 @@ from .ratings import RatingCommands
 from .forfeits import ForfeitCommands
 from .settings import SettingsCommands
 from .records import RecordCommands
+from .tournament import TournamentCommands
 from .help import HelpCommands
 
 # isort: on
 from . import ratings, shared
+from . import tournament as tournament_commands
 
 
 class DurakCog(
@@ -29,6 +31,7 @@ class DurakCog(
     ForfeitCommands,
     SettingsCommands,
     RecordCommands,
+    TournamentCommands,
     HelpCommands,
     commands.Cog,
 ):
@@ -38,6 +41,7 @@ class DurakCog(
     durak = shared.durak
     forfeits = shared.forfeits
     season = ratings.season
+    tournament = tournament_commands.tournament
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot

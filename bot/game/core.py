@@ -30,8 +30,10 @@ from .models import (
     GameSession,
     LobbyInfo,
     NullPublisher,
+    NullTournamentPublisher,
     Publisher,
     SeatInfo,
+    TournamentPublisher,
     _default_ai_factory,
 )
 from .series import Series
@@ -93,6 +95,13 @@ class _ServiceCore:
         self._players: dict[tuple[int, int], AiPlayer] = {}
         self._closing = False
         self._background: set[asyncio.Task[None]] = set()
+        #: Where tournaments are announced (see :mod:`.tournaments`); the bot attaches its own.
+        self.tournament_publisher: TournamentPublisher = NullTournamentPublisher()
+        #: One lock and one start timer per tournament (see :mod:`.tournaments`).
+        self._tournament_locks: dict[int, asyncio.Lock] = {}
+        self._tournament_timers: dict[int, asyncio.Task[None]] = {}
+        #: Tournaments found at a restart, taken up once Discord is reachable.
+        self._tournaments_to_resume: list[int] = []
 
     # ----------------------------------------------------------------- queries
 
@@ -149,7 +158,7 @@ class _ServiceCore:
             session.locale = await self.guild_locale(
                 guild_id, (row.options if row else {}).get("locale")
             )
-            session.timer_seconds = settings.turn_timer_seconds
+            session.timer_seconds = _turn_timer(row, settings)
             session.spectator_delay = settings.spectator_delay
             session.takeover_difficulty = settings.default_ai_difficulty
             session.local_ranks = settings.local_ranks
@@ -330,6 +339,10 @@ class _ServiceCore:
         ):
             raise HandClosed("hand.closed.left", session)
 
+    async def _game_ended(self, session: GameSession) -> None:
+        """A game ended (finished, or cancelled after its start): what else must follow is
+        the business of an area that cares (a tournament scores its table)."""
+
     def _retire(self, session: GameSession) -> None:
         self._sessions.pop(session.game_id, None)
         self._remember_ended(session)
@@ -393,7 +406,7 @@ class _ServiceCore:
             version=row.version,
             deadline=row.turn_deadline,
             locale=await self.guild_locale(row.guild_id, row.options.get("locale")),
-            timer_seconds=settings.turn_timer_seconds,
+            timer_seconds=_turn_timer(row, settings),
             spectator_delay=settings.spectator_delay,
             strikes={int(k): int(v) for k, v in row.timer_strikes.items()},
             reminded=row.turn_reminded,
@@ -412,3 +425,10 @@ class _ServiceCore:
         if len(session.seats) != game.n:
             raise ValueError("seat rows do not match the stored game")
         return session
+
+
+def _turn_timer(row: st.GameRow | None, settings: st.GuildSettings) -> int:
+    """A game's turn length: its own (a tournament game is always timed, see
+    :mod:`.tournaments`), else the server's."""
+    own = (row.options if row is not None else {}).get("turn_timer")
+    return int(own) if own is not None else settings.turn_timer_seconds

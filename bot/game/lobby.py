@@ -11,6 +11,7 @@ from engine import Game
 from engine.rules import PRESETS, RuleError
 
 from .. import storage as st
+from .core import _turn_timer
 from .errors import (
     AlreadyPlaying,
     ChannelBusy,
@@ -434,6 +435,7 @@ class _LobbyFlow(_PlayFlow):
                     raise GameOver()
                 self._check_host(session, user_id, can_manage)
                 await self._cancel_locked(session, user_id)
+            await self._game_ended(session)
         else:
             async with self._lobby_lock(game_id):
                 info = await self._open_lobby(game_id)
@@ -491,7 +493,7 @@ class _LobbyFlow(_PlayFlow):
                 seed=seed,
                 version=1,
                 locale=info.locale,
-                timer_seconds=settings.turn_timer_seconds,
+                timer_seconds=_turn_timer(await self.storage.get_game(game_id), settings),
                 spectator_delay=settings.spectator_delay,
                 takeover_difficulty=settings.default_ai_difficulty,
                 local_ranks=settings.local_ranks,

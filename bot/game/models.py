@@ -383,6 +383,39 @@ class NullPublisher:
         return None
 
 
+class TournamentPublisher(Protocol):
+    """What the tournament flow needs from the transport layer (after commit, like
+    :class:`Publisher`)."""
+
+    async def announce(self, tournament_id: int) -> None:
+        """The tournament's announcement is out of date (sign-ups, round, result)."""
+
+    async def open_table(self, tournament_id: int, game_id: int) -> None:
+        """A table's game is about to start: give it its public message (awaited)."""
+
+    async def round(self, tournament_id: int, number: int) -> None:
+        """Round ``number`` began: its one public message (standings and pairings)."""
+
+    async def final(self, tournament_id: int) -> None:
+        """The tournament is over: the final standings."""
+
+
+class NullTournamentPublisher:
+    """Used until the bot attaches its own, and by service-level tests."""
+
+    async def announce(self, tournament_id: int) -> None:
+        return None
+
+    async def open_table(self, tournament_id: int, game_id: int) -> None:
+        return None
+
+    async def round(self, tournament_id: int, number: int) -> None:
+        return None
+
+    async def final(self, tournament_id: int) -> None:
+        return None
+
+
 AiPlayer = Any  # engine.ai Player: choose(obs) -> Action | None
 AiFactory = Callable[[str, int | str], AiPlayer]
 DeadlinePolicy = Callable[[GameSession, Game], float | None]

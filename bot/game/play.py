@@ -251,6 +251,7 @@ class _PlayFlow(_ServiceCore):
         await self._publish(self.publisher.refresh(session.game_id))
         if session.status == "finished":
             await self._publish(self.publisher.finished(session))
+            await self._game_ended(session)
         elif session.status == "running":
             await self._announce_pings(session, pings)
             self._arm_timer(session)

@@ -48,19 +48,27 @@ from .records import _ReplayFlow
 from .rematch import _RematchFlow
 from .snapshot import SnapshotFormatError
 from .tables import _TablesFlow
+from .tournaments import _TournamentFlow
 
 log = logging.getLogger(__name__)
 
 
 class GameService(
-    _RematchFlow, _TablesFlow, _ReplayFlow, _HistoryQueries, _QuickMatch, _Queries
+    _TournamentFlow,
+    _RematchFlow,
+    _TablesFlow,
+    _ReplayFlow,
+    _HistoryQueries,
+    _QuickMatch,
+    _Queries,
 ):
     """Lobbies and games of every guild. One instance per bot process.
 
     Composed of mixins, one area of the service per module, each over the shared state and
     queries of :class:`~bot.game.core._ServiceCore`: :mod:`.play` (moves, computer seats,
     timers, forfeits), :mod:`.lobby` (lobbies, start, leave, cancel), :mod:`.rematch` ("Play
-    again"), :mod:`.tables` (open tables, spectators), :mod:`.records` (replays),
+    again"), :mod:`.tables` (open tables, spectators), :mod:`.tournaments`, :mod:`.quick`
+    (quick match), :mod:`.history` (a player's past games), :mod:`.records` (replays),
     :mod:`.queries` (what the Discord side reads and writes besides moves); this module adds
     the process lifecycle (restore, resume, shutdown). :class:`~bot.storage.store.Storage`
     is built the same way.
@@ -108,6 +116,8 @@ class GameService(
             restored.append(session)
         lobbies = await self.restore_lobbies()
         log.info("restored %d open lobby timer(s)", lobbies)
+        tournaments = await self.restore_tournaments()
+        log.info("restored %d tournament(s)", tournaments)
         log.info(
             "restored %d running game(s) of %s (%d belong to other processes)",
             len(restored),
@@ -134,6 +144,8 @@ class GameService(
         ]
         tasks += list(self._lobby_timers.values())
         self._lobby_timers.clear()
+        tasks += list(self._tournament_timers.values())
+        self._tournament_timers.clear()
         for task in tasks:
             task.cancel()
         for task in tasks:

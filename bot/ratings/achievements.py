@@ -105,6 +105,8 @@ ACHIEVEMENTS: tuple[Achievement, ...] = (
     Achievement("silver", "S", (120, 126, 136), lambda g: tier_of(g.display_after).floor >= 1300),
     Achievement("gold", "G", _GOLD, lambda g: tier_of(g.display_after).floor >= 1400),
     Achievement("diamond", "◆", (90, 110, 230), lambda g: tier_of(g.display_after).floor >= 1600),
+    # Earned by winning a tournament (bot/storage/tournaments.py awards it), never by a game.
+    Achievement("tournament_win", "♛", _GOLD, lambda g: False),
 )
 
 BY_KEY = {a.key: a for a in ACHIEVEMENTS}

@@ -39,6 +39,7 @@ from .rows import (
 )
 from .settings import LOCALES
 from .store import Storage
+from .tournaments import TournamentRow, TournamentSettings, TournamentTableRow
 from .url import DatabaseUrl, parse_database_url
 
 __all__ = [
@@ -77,6 +78,9 @@ __all__ = [
     "StaleVersion",
     "Storage",
     "StorageError",
+    "TournamentRow",
+    "TournamentSettings",
+    "TournamentTableRow",
     "UserStats",
     "load_migrations",
     "parse_database_url",

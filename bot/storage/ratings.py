@@ -423,7 +423,14 @@ class RatingStorage(StorageCore):
                 "rated_games",
             ):
                 await conn.execute(f"DELETE FROM {table}")
-            return await rate_all(conn, cross)
+            rated = await rate_all(conn, cross)
+            # Not derived from games: a tournament's winner keeps the champion achievement.
+            await conn.execute(
+                "INSERT INTO achievements (guild_id, user_id, key, game_id, earned_at)"
+                " SELECT guild_id, winner_id, 'tournament_win', 0, finished_at FROM tournaments"
+                " WHERE status = 'finished' AND winner_id IS NOT NULL ON CONFLICT DO NOTHING"
+            )
+            return rated
 
 
 async def _rivals(

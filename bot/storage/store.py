@@ -20,8 +20,8 @@ Design notes (the *why*):
   in a check-then-insert in Python, so it also holds for concurrent joins.
 * Time is injected (``clock``/``now``) so that tests can control periods and streaks.
 * One area per module, each a mixin over :class:`~bot.storage.core.StorageCore` (lobbies,
-  games, outbox, settings, prefs, forfeits, stats, ratings, rematches, history), composed
-  below into
+  games, outbox, settings, prefs, forfeits, stats, ratings, rematches, history, quick
+  match, tournaments), composed below into
   :class:`Storage`, the same style as :class:`~bot.game.service.GameService`. Mixins rather
   than area objects so that every caller keeps calling ``storage.create_lobby`` and friends
   on one object, and the areas keep sharing one transaction helper and clock. A new area is
@@ -43,6 +43,7 @@ from .ratings import RatingStorage
 from .rematch import RematchStorage
 from .settings import GuildSettingsStorage
 from .stats import StatsStorage
+from .tournaments import TournamentStorage
 
 __all__ = ["Storage"]
 
@@ -59,5 +60,6 @@ class Storage(
     RematchStorage,
     HistoryStorage,
     QuickStorage,
+    TournamentStorage,
 ):
     """Async facade over the database. Create with ``await Storage.open(url_or_path)``."""

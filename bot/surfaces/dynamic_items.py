@@ -100,7 +100,8 @@ class UnknownDurakItem(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
-        r"durak:(?!(?:again|rec|hint|replay|replayjump|rules|watch|unwatch|tables|hist|quick):)"
+        r"durak:(?!(?:again|rec|hint|replay|replayjump|rules|watch|unwatch|tables|hist|quick"
+        r"|tourney):)"
         rf"(?!(?:{_TYPED_IDS})\Z)(?P<rest>.*)"
     ),
 ):

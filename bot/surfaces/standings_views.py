@@ -19,6 +19,7 @@ import discord
 
 from ..game.errors import ServiceError
 from ..game.service import GameService
+from ..i18n import t
 from ..pictures.standings import render_board_png, render_profile_png
 from ..rendering.standings import (
     BOARD_ATTACHMENT,
@@ -120,6 +121,11 @@ async def profile_message(
     """The profile as text, with the card when the server has pictures on."""
     profile, total = await service.rating_profile(guild_id, user_id, name)
     embed = profile_embed(profile, total, locale)
+    wins = await service.tournament_wins(guild_id, user_id)
+    if wins:
+        embed.description = (embed.description or "") + "\n" + t(
+            "tournament.profile_wins", locale, count=wins
+        )
     files: list[discord.File] = []
     if (await service.settings(guild_id)).pictures:
         picture = await _picture(

@@ -1,0 +1,209 @@
+"""A whole Swiss tournament on simcord: sign-up by buttons, rounds started by the bot, a
+no-show forfeited by the turn timer, a restart in the middle of round 2 (with a game that
+ended while the tournament was not listening), and the final standings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+import simcord
+
+from bot.game.models import GameSession
+from tests.bot.conftest import make_bot
+from tests.bot.helpers import acting_seat, click_first_move, message, service
+
+NAMES = ["ann", "ben", "cat", "dan", "eva", "fay", "gus", "nemo"]
+TURN = 3600  # long: simcord also fires a timer once as much real time has passed
+
+
+def _world(env: simcord.Env) -> dict[str, Any]:
+    guild = env.create_guild("Durak Club")
+    channel = guild.create_text_channel("games")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    world: dict[str, Any] = {"guild": guild, "channel": channel}
+    for name in NAMES:
+        world[name] = guild.add_member(env.create_user(name))
+    world["mod"] = guild.add_member(env.create_user("mod"), roles=[mods])
+    return world
+
+
+async def _move(world: dict[str, Any], session: GameSession, absent: set[int]) -> bool:
+    """One move of a present player, by the clicks a player makes on the table in its
+    thread; False when the game waits only for an absent one."""
+    humans = [s.seat for s in session.seats if s.user_id not in absent and not s.left]
+    seat = acting_seat(session, humans)
+    if seat is None:
+        return False
+    user_id = session.seats[seat].user_id
+    assert user_id is not None and session.message_id is not None
+    thread = next(th for th in world["channel"].threads if th.id == session.channel_id)
+    actor = next(world[n] for n in NAMES if world[n].id == user_id)
+    await click_first_move(actor, thread, session.message_id)
+    return True
+
+
+async def _play_round(
+    env: simcord.Env,
+    world: dict[str, Any],
+    tournament_id: int,
+    number: int,
+    absent: set[int],
+    *,
+    stop_after_games: int | None = None,
+) -> None:
+    """Play round ``number``'s tables; the absent player's turns run out on the clock (only
+    once every other table waits, so no present player is ever timed out)."""
+    finished = 0
+    for _ in range(200):
+        svc = service(env)
+        view = await svc.tournament_view(tournament_id)
+        if view.row.round != number or view.row.status != "running":
+            return
+        tables = [t for t in view.round_tables(number) if t.game_id is not None and not t.over]
+        if not tables:
+            await env.settle()
+            continue
+        waiting = False
+        for table in tables:
+            assert table.game_id is not None
+            for _step in range(2000):
+                session = svc.session(table.game_id)
+                assert session is not None
+                if session.finished:
+                    finished += 1
+                    break
+                if not await _move(world, session, absent):
+                    waiting = True
+                    break
+            if stop_after_games is not None and finished >= stop_after_games:
+                return
+        await env.settle()
+        if waiting:
+            await env.advance_time(TURN + 1)
+    view = await service(env).tournament_view(tournament_id)
+    states = [
+        (
+            t,
+            (s := service(env).session(t.game_id or 0))
+            and (
+                s.status,
+                s.deadline,
+                s.strikes,
+                [s.game.legal_actions(i) for i in range(2)],
+                s.timer_task,
+                s.version,
+                s.timer_version,
+                s.reminded,
+                s.timer_seconds,
+            ),
+        )
+        for t in view.round_tables(number)
+    ]
+    raise AssertionError(f"round {number} did not end: {view.row} {states} {env.now()}")
+
+
+@pytest.mark.slow  # a dozen whole games by clicks: in make test, not in make check
+async def test_swiss_tournament_with_a_no_show_and_a_restart(db_path: Path) -> None:
+    async with simcord.run(make_bot(db_path)) as env:
+        world = _world(env)
+        channel, mod = world["channel"], world["mod"]
+        await mod.slash(channel, "durak tournament settings", seconds=TURN)
+        opened = await mod.slash(channel, "durak tournament new", rounds=3, minutes=5)
+        assert opened.response is not None and not opened.ephemeral
+        announcement = message(channel, opened.response.id)
+        for name in NAMES:
+            joined = await world[name].click(announcement, label="Sign up")
+            assert joined.ephemeral and "signed up" in (joined.response.content or "")
+        again = await world["ann"].click(message(channel, opened.response.id), label="Sign up")
+        assert "already signed up" in (again.response.content or "")
+        svc = service(env)
+        view = await svc.tournament_view(1)
+        assert len(view.entrants) == 8 and view.row.status == "signup"
+        shown = message(channel, opened.response.id).embeds[0]
+        assert any("8" in (f.name or "") for f in shown.fields)
+
+        absent = {world["nemo"].id}
+        await env.advance_time(5 * 60 + 1)
+        await env.settle()
+        view = await svc.tournament_view(1)
+        assert view.row.status == "running" and view.row.round == 1
+        assert len(view.round_tables(1)) == 4
+        threads = channel.threads
+        assert len(threads) == 4
+        # Each table is a game in a thread of its own, its message the game's table.
+        assert sorted(th.name for th in threads) == [
+            f"Tournament 1 · round 1 · table {n}" for n in (1, 2, 3, 4)
+        ]
+        for table in view.round_tables(1):
+            assert table.game_id is not None
+            session = svc.session(table.game_id)
+            assert session is not None and session.channel_id in [th.id for th in threads]
+            assert [s.user_id for s in session.seats] == list(table.players)
+        await _play_round(env, world, 1, 1, absent)
+
+        # Round 2: two tables finish, the third ends while the tournament is not listening
+        # (as if the bot stopped right after the game's last commit), then a restart.
+        view = await svc.tournament_view(1)
+        assert view.row.round == 2
+        await _play_round(env, world, 1, 2, absent, stop_after_games=1)
+        svc = service(env)
+
+        async def deaf(session: GameSession) -> None:
+            return None
+
+        svc._game_ended = deaf  # type: ignore[method-assign]
+        view = await svc.tournament_view(1)
+        silent = next(
+            t for t in view.round_tables(2) if not t.over and absent.isdisjoint(t.players)
+        )
+        assert silent.game_id is not None
+        while not (session := svc.session(silent.game_id)).finished:  # type: ignore[union-attr]
+            assert session is not None and await _move(world, session, absent)
+        await env.settle()
+        unscored = [t for t in (await svc.tournament_view(1)).round_tables(2) if not t.over]
+        assert silent.number in [t.number for t in unscored]
+
+        await env.bot.close()
+        await env.restart_bot(make_bot(db_path))
+        await env.settle()
+        svc = service(env)
+        view = await svc.tournament_view(1)
+        assert view.row.round == 2
+        assert next(t for t in view.round_tables(2) if t.number == silent.number).over
+        await _play_round(env, world, 1, 2, absent)
+        await _play_round(env, world, 1, 3, absent)
+        await env.settle()
+
+        view = await svc.tournament_view(1)
+        assert view.row.status == "finished" and view.row.round == 3
+        tables = [t for t in view.tables if not t.bye]
+        assert len(tables) == 12 and all(t.over for t in tables)
+        pairs = [frozenset(t.players) for t in tables]
+        assert len(pairs) == len(set(pairs)), "a pairing repeated"
+        by_id = {s.user_id: s for s in view.standings}
+        nemo = by_id[world["nemo"].id]
+        assert nemo.score == 0 and nemo.rank == 8
+        assert sum(s.score for s in view.standings) == 12
+        winner = view.standings[0]
+        assert view.row.winner_id == winner.user_id and winner.score >= 2
+        # One public message per round, plus the announcement and the final standings.
+        posts = [m for m in channel.history() if m.author.bot]
+        rounds = [m for m in posts if "round" in (m.content or "") and m.attachments]
+        assert len(rounds) == 3
+        assert any("is over" in (m.content or "") and m.attachments for m in posts)
+        final = message(channel, opened.response.id).embeds[0]
+        assert any("Winner" in (f.value or "") for f in final.fields)
+        wins = await svc.tournament_wins(world["guild"].id, winner.user_id)
+        assert wins == 1
+        profile = await svc.storage.ratings.profile(world["guild"].id, winner.user_id)
+        assert "tournament_win" in [k for k, _ in profile.achievements]
+        champion = next(world[n] for n in NAMES if world[n].id == winner.user_id)
+        card = await mod.slash(channel, "durak profile", player=champion)
+        assert card.ephemeral and card.response is not None
+        text = card.response.embeds[0].description or ""
+        assert "Tournaments won: 1" in text
+        assert "Champion" in " ".join(f.value or "" for f in card.response.embeds[0].fields)
+        await env.bot.close()
