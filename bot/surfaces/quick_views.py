@@ -50,7 +50,7 @@ async def open_tables(
         loc = info.locale
         pings = " ".join(f"<@{p.user_id}>" for p in table.players)
         text = t("quick.table_ready", loc, players=pings, mode=preset_name(table.mode, loc))
-        mentions = discord.AllowedMentions(users=True, everyone=False, roles=False)
+        players = [discord.Object(p.user_id) for p in table.players]  # exactly these
         try:
             if not isinstance(channel, discord.TextChannel | discord.Thread):
                 raise RuntimeError(f"channel {table.channel_id} is gone")
@@ -75,7 +75,12 @@ async def open_tables(
                 await service.cancel(info.game_id, table.players[0].user_id, can_manage=True)
             continue
         try:  # the table message is rewritten at every move: the ping is a line of its own
-            await message.reply(text, allowed_mentions=mentions)
+            await message.reply(
+                text,
+                allowed_mentions=discord.AllowedMentions(
+                    users=players, roles=False, everyone=False
+                ),
+            )
         except discord.HTTPException as exc:
             log.warning("game %d: the quick-match ping failed: %s", info.game_id, exc)
 

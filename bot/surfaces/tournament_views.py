@@ -148,9 +148,7 @@ class DiscordTournamentPublisher:
         table = next(tb for tb in view.tables if tb.game_id == game_id)
         channel = self.client.get_channel(row.channel_id)
         content = table_content(view, game_id, row.locale)
-        mentions = discord.AllowedMentions(
-            users=[discord.Object(p) for p in table.players], roles=False, everyone=False
-        )
+        players = [discord.Object(p) for p in table.players]  # only this table's players
         if isinstance(channel, discord.TextChannel):
             name = t(
                 "tournament.thread_name",
@@ -160,12 +158,18 @@ class DiscordTournamentPublisher:
                 table=table.number,
             )[:THREAD_NAME]
             thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread)
-            message = await thread.send(content, allowed_mentions=mentions)
+            message = await thread.send(
+                content,
+                allowed_mentions=discord.AllowedMentions(
+                    users=players, roles=False, everyone=False
+                ),
+            )
             await self.service.attach_message(game_id, message.id, thread_id=thread.id)
             return
         # No threads here (a thread itself, a forum): the table lives in the channel.
         message = await self._channel(row.channel_id, row.guild_id).send(
-            content, allowed_mentions=mentions
+            content,
+            allowed_mentions=discord.AllowedMentions(users=players, roles=False, everyone=False),
         )
         await self.service.attach_message(game_id, message.id)
 

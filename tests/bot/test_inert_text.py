@@ -19,13 +19,14 @@ import discord
 import pytest
 
 from bot.game.models import GameSession, PublicEvent, SeatInfo, public_events
+from bot.game.tables import OpenTables, RunningTable
 from bot.pictures.fonts import recording, safe_text
 from bot.pictures.scene import table_scene
 from bot.pictures.standings import initials, render_profile_png
 from bot.pictures.table import render_png
 from bot.rendering.common import seat_name
 from bot.rendering.result import final_hands, result_text
-from bot.rendering.server import forfeits_embed, games_embed, stats_embed
+from bot.rendering.server import forfeits_embed, stats_embed
 from bot.rendering.standings import (
     board_embed,
     board_scene,
@@ -36,6 +37,7 @@ from bot.rendering.standings import (
 from bot.rendering.table import event_line, hand_embed, table_embed
 from bot.storage import Forfeit, UserStats
 from bot.storage.rating_rows import BoardEntry, Profile, Season
+from bot.surfaces.tables_views import _lines as table_lines
 from bot.usertext import FSI, MAX_MARKS, NAME_CHARS, PDI, bidi_balanced, clean, inert
 from engine import Game, RuleSet
 from tests.bot.hostile import (
@@ -144,7 +146,12 @@ def _renders(name: str) -> list[tuple[str, str]]:
         ("final hands", "\n".join(final_hands(over, "ru"))),
         (
             "games",
-            _text(games_embed([(1, "podkidnoy", 30, [seat_name(running.seats[0], "en")])], "en")),
+            "\n".join(
+                line
+                for line, _ in table_lines(
+                    OpenTables([], [RunningTable(1, "podkidnoy", 30, [running.seats[0]])]), "en"
+                )
+            ),
         ),
         (
             "stats",

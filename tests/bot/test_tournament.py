@@ -198,7 +198,7 @@ async def test_swiss_tournament_with_a_no_show_and_a_restart(db_path: Path) -> N
         assert any("Winner" in (f.value or "") for f in final.fields)
         wins = await svc.tournament_wins(world["guild"].id, winner.user_id)
         assert wins == 1
-        profile = await svc.storage.ratings.profile(world["guild"].id, winner.user_id)
+        profile = await svc.storage.rating_profile(world["guild"].id, winner.user_id)
         assert "tournament_win" in [k for k, _ in profile.achievements]
         champion = next(world[n] for n in NAMES if world[n].id == winner.user_id)
         card = await mod.slash(channel, "durak profile", player=champion)

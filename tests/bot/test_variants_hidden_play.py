@@ -15,6 +15,7 @@ from engine.cards import bits
 from engine.variants.base import aside_masks
 from tests.bot.helpers import (
     acting_seat,
+    add_computer,
     click_action,
     custom_ids,
     hand_moves,
@@ -81,7 +82,7 @@ async def play_hidden_game(
     assert created.response is not None
     lobby_id = created.response.id
     for _ in range(seats - 1):
-        await alice.select(message(channel, lobby_id), ["normal"])
+        await add_computer(alice, channel, lobby_id, "normal")
     await alice.click(message(channel, lobby_id), label="Start")
     shows = custom_ids(message(channel, lobby_id), "durak:show:")
     assert shows, message_text(message(channel, lobby_id))

@@ -75,7 +75,7 @@ async def test_rounds_tables_and_the_end(storage: Storage) -> None:
     assert await storage.finish_tournament(tid, 11, game_id)
     assert not await storage.finish_tournament(tid, 11, game_id)
     assert await storage.tournament_wins(GUILD, 11) == 1
-    profile = await storage.ratings.profile(GUILD, 11)
+    profile = await storage.rating_profile(GUILD, 11)
     assert TOURNAMENT_ACHIEVEMENT in [k for k, _ in profile.achievements]
     assert not await storage.cancel_tournament(tid)
     with pytest.raises(StorageError):
@@ -88,6 +88,6 @@ async def test_a_ratings_rebuild_keeps_the_champions(storage: Storage) -> None:
         await storage.tournament_join(tid, user, name)
     await storage.begin_tournament(tid, {11: 1000, 12: 1000}, 1)
     await storage.finish_tournament(tid, 12, None)
-    await storage.ratings.rebuild()
-    profile = await storage.ratings.profile(GUILD, 12)
+    await storage.rebuild_ratings()
+    profile = await storage.rating_profile(GUILD, 12)
     assert TOURNAMENT_ACHIEVEMENT in [k for k, _ in profile.achievements]
