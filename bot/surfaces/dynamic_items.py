@@ -40,9 +40,10 @@ buttons would answer nothing once the view is gone from memory (a restart, a tim
 that names a game is checked against the server (and, on a public message, the channel) it is
 clicked in before anything else (bot/surfaces/door.py).
 
-The templates of the hand, lobby and leaderboard items are typed (``HAND_IDS`` in
-bot/surfaces/hand_items.py, ``LOBBY_IDS`` in lobby_views.py, ``BOARD_ID`` in
-leaderboard_views.py: a game is digits, cards are card notation, an op one of its words), so
+The templates of the hand, lobby, leaderboard, history and open-tables items are typed
+(``HAND_IDS`` in bot/surfaces/hand_items.py, ``LOBBY_IDS`` in lobby_views.py, ``BOARD_ID``,
+``HISTORY_ID`` and ``TABLES_ID`` in their views: a game is digits, cards are card notation,
+an op one of its words), so
 their callbacks start from parts already checked (bot/surfaces/typed_items.py). Since
 discord.py silently drops a click whose custom_id matches no template, :class:`UnknownDurakItem`
 takes every id with our prefix that no item's template takes, and answers it politely as
@@ -70,7 +71,7 @@ from .hand_items import (
     ShowHandButton,
     TargetSelect,
 )
-from .history_views import HistoryButton
+from .history_views import HISTORY_ID, HistoryButton
 from .interactions import reply_ephemeral
 from .language import reader_locale
 from .leaderboard_views import BOARD_ID, LeaderboardButton
@@ -84,13 +85,19 @@ from .lobby_views import (
 from .quick_views import QuickLeaveButton
 from .rules_views import RulesDetailsButton
 from .spectators import UnwatchButton, WatchButton
-from .tables_views import TablesPageButton
+from .tables_views import TABLES_ID, TablesPageButton
 
 log = logging.getLogger(__name__)
 
 #: The typed items' ids (without the prefix), their named groups made plain so they can be
 #: alternatives of one pattern.
-TYPED_IDS: tuple[str, ...] = (*HAND_IDS.values(), *LOBBY_IDS.values(), BOARD_ID)
+TYPED_IDS: tuple[str, ...] = (
+    *HAND_IDS.values(),
+    *LOBBY_IDS.values(),
+    BOARD_ID,
+    HISTORY_ID,
+    TABLES_ID,
+)
 _TYPED_IDS = "|".join(
     re.sub(r"\(\?P<\w+>", "(?:", template.removeprefix("durak:")) for template in TYPED_IDS
 )
@@ -100,8 +107,7 @@ class UnknownDurakItem(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
-        r"durak:(?!(?:again|rec|hint|replay|replayjump|rules|watch|unwatch|tables|hist|quick"
-        r"|tourney):)"
+        r"durak:(?!(?:again|rec|hint|replay|replayjump|rules|watch|unwatch|quick|tourney):)"
         rf"(?!(?:{_TYPED_IDS})\Z)(?P<rest>.*)"
     ),
 ):

@@ -9,7 +9,6 @@ comes from the interaction: a copied id cannot show another server's games."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import discord
@@ -20,10 +19,11 @@ from ..i18n import t
 from ..rendering.common import preset_name
 from ..storage.history import HeadToHead, HistoryEntry
 from ..usertext import inert
-from .door import _Guarded
+from .door import _Malformed
 from .interactions import _components_view, _service
 from .language import reader_locale
 from .replay_views import RecordButton
+from .typed_items import _TypedItem
 
 __all__ = ["HistoryButton", "head_to_head_embed", "history_message", "sparkline"]
 
@@ -131,8 +131,12 @@ async def history_message(
     return embed, view
 
 
+#: ``durak:hist:<user>:<page>:<dir>``, typed (bot/surfaces/typed_items.py).
+HISTORY_ID = r"durak:hist:(?P<user>[0-9]+):(?P<page>[0-9]+):(?P<dir>prev|next)"
+
+
 class HistoryButton(
-    _Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"durak:hist:(?P<rest>.*)"
+    _TypedItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=HISTORY_ID
 ):
     """Previous/next page of a history: ``durak:hist:<user>:<page>:<dir>``."""
 
@@ -158,24 +162,11 @@ class HistoryButton(
             )
         )
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> HistoryButton:
-        return cls(rest=match["rest"])
-
     async def handle(self, interaction: discord.Interaction) -> None:
-        parts = self.rest.split(":")
-        if (
-            len(parts) != 3
-            or not parts[0].isdigit()
-            or not parts[1].isdigit()
-            or parts[2] not in ("prev", "next")
-            or interaction.guild_id is None
-        ):
-            await self.malformed(interaction)
-            return
-        user_id = int(parts[0])
+        fields = self.fields
+        if interaction.guild_id is None:
+            raise _Malformed
+        user_id = int(fields["user"])
         member = interaction.guild.get_member(user_id) if interaction.guild else None
         locale = reader_locale(interaction)
         embed, view = await history_message(
@@ -183,7 +174,7 @@ class HistoryButton(
             interaction.guild_id,
             user_id,
             member.display_name if member else t("history.someone", locale),
-            int(parts[1]),
+            int(fields["page"]),
             interaction.user.id,
             locale,
         )

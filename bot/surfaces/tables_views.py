@@ -9,7 +9,6 @@ button of an older page answers with what is true now."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import discord
@@ -19,11 +18,12 @@ from ..game.service import GameService
 from ..game.tables import OpenTables
 from ..i18n import t
 from ..rendering.common import COLOUR_LOBBY, preset_name, seat_name
-from .door import _Guarded
+from .door import _Malformed
 from .interactions import _components_view, _service
 from .language import public_locale, reader_locale
 from .lobby_views import LobbyButton
 from .spectators import WatchButton
+from .typed_items import _TypedItem
 
 __all__ = ["TablesPageButton", "tables_message"]
 
@@ -96,8 +96,12 @@ async def tables_message(
     return embed, view
 
 
+#: ``durak:tables:<page>``, typed (bot/surfaces/typed_items.py).
+TABLES_ID = r"durak:tables:(?P<page>[0-9]+)"
+
+
 class TablesPageButton(
-    _Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"durak:tables:(?P<rest>.*)"
+    _TypedItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLES_ID
 ):
     """Previous/next page of ``/durak games`` (the guild comes from the interaction)."""
 
@@ -116,17 +120,11 @@ class TablesPageButton(
             )
         )
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> TablesPageButton:
-        return cls(rest=match["rest"])
-
     async def handle(self, interaction: discord.Interaction) -> None:
-        if not self.rest.isdigit() or interaction.guild_id is None:
-            await self.malformed(interaction)
-            return
+        page = int(self.fields["page"])
+        if interaction.guild_id is None:
+            raise _Malformed
         service = _service(interaction)
         locale = reader_locale(interaction, await public_locale(interaction))
-        embed, view = await tables_message(service, interaction.guild_id, int(self.rest), locale)
+        embed, view = await tables_message(service, interaction.guild_id, page, locale)
         await interaction.response.edit_message(embed=embed, view=view)

@@ -198,7 +198,10 @@ WRITTEN_IDS = {
 
 #: Ids of the lobby and leaderboard items as the bot has written them.
 WRITTEN_LOBBY_IDS = {
-    "lobby": [f"durak:lobby:12:{op}" for op in ("join", "leave", "start", "cancel", "ai", "unai")],
+    "lobby": [
+        f"durak:lobby:12:{op}"
+        for op in ("join", "ljoin", "open", "leave", "start", "cancel", "ai", "unai")
+    ],
     "lobbyai": ["durak:lobbyai:12"],
     "lobbyhost": ["durak:lobbyhost:12"],
     "leave": ["durak:leave:12:yes", "durak:leave:12:no"],
@@ -217,14 +220,20 @@ def test_every_written_id_still_parses() -> None:
     malformed ids takes none of them (but does take an id with a part out of type)."""
     from bot.surfaces.dynamic_items import UnknownDurakItem
     from bot.surfaces.hand_items import HAND_IDS
+    from bot.surfaces.history_views import HISTORY_ID
     from bot.surfaces.leaderboard_views import BOARD_ID
     from bot.surfaces.lobby_views import LOBBY_IDS
+    from bot.surfaces.tables_views import TABLES_ID
 
     unknown = re.compile(UnknownDurakItem.__discord_ui_compiled_template__.pattern)
     written = [
         *((HAND_IDS[kind], custom_id) for kind, ids in WRITTEN_IDS.items() for custom_id in ids),
         *((LOBBY_IDS[kind], i) for kind, ids in WRITTEN_LOBBY_IDS.items() for i in ids),
         *((BOARD_ID, custom_id) for custom_id in WRITTEN_BOARD_IDS),
+        (HISTORY_ID, "durak:hist:42:0:prev"),
+        (HISTORY_ID, "durak:hist:42:3:next"),
+        (TABLES_ID, "durak:tables:0"),
+        (TABLES_ID, "durak:tables:2"),
     ]
     for template, custom_id in written:
         assert re.fullmatch(template, custom_id), custom_id
@@ -241,6 +250,9 @@ def test_every_written_id_still_parses() -> None:
         "durak:lb:year:fools:0:next",
         "durak:lb:all:rating~x~y~server:0:next",
         "durak:lb:all:fools:-1:next",
+        "durak:hist:42:0:sideways",
+        "durak:hist:x:0:next",
+        "durak:tables:x",
     ):
         assert unknown.fullmatch(bad), bad
 
