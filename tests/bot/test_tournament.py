@@ -119,3 +119,49 @@ async def test_swiss_tournament_with_a_no_show_and_a_restart(db_path: Path) -> N
         assert "Tournaments won: 1" in text
         assert "Champion" in " ".join(f.value or "" for f in card.response.embeds[0].fields)
         await env.bot.close()
+
+
+@pytest.mark.slow  # two whole games by clicks and a no-show timed out
+async def test_single_elimination_runs_to_its_winner(db_path: Path) -> None:
+    """Four players, two rounds: round 1 has one table played out by clicks and one whose
+    absent player is timed out (the loser of each goes home), the final is played out, and
+    its winner is the tournament's."""
+    names = ["ann", "ben", "cat", "nemo"]
+    async with simcord.run(make_bot(db_path)) as env:
+        world = tournament_world(env, names)
+        channel, mod = world["channel"], world["mod"]
+        await mod.slash(channel, "durak tournament settings", seconds=TURN)
+        opened = await mod.slash(channel, "durak tournament new", format="elimination", minutes=5)
+        assert opened.response is not None
+        for name in names:
+            await world[name].click(message(channel, opened.response.id), label="Sign up")
+        await env.advance_time(5 * 60 + 1)
+        await env.settle()
+        svc = service(env)
+        view = await svc.tournament_view(1)
+        assert view.row.format == "elimination" and view.row.status == "running"
+        assert view.row.rounds == 2 and len(view.round_tables(1)) == 2
+        nemo = world["nemo"].id
+        await play_round(env, world, 1, 1, {nemo})
+
+        view = await svc.tournament_view(1)
+        assert view.row.round == 2
+        first = view.round_tables(1)
+        assert all(t.over for t in first)
+        winners = {max(t.players, key=lambda p: (t.points or {}).get(p, 0.0)) for t in first}
+        assert nemo not in winners
+        (final,) = view.round_tables(2)
+        assert set(final.players) == winners  # the losers went home
+        await play_round(env, world, 1, 2, set())
+        await env.settle()
+
+        view = await svc.tournament_view(1)
+        assert view.row.status == "finished"
+        (final,) = view.round_tables(2)
+        champion = max(final.players, key=lambda p: (final.points or {}).get(p, 0.0))
+        assert view.row.winner_id == champion and view.standings[0].user_id == champion
+        assert await svc.tournament_wins(world["guild"].id, champion) == 1
+        posts = [m for m in channel.history() if m.author.bot]
+        assert sum(1 for m in posts if "round" in (m.content or "") and m.attachments) == 2
+        assert any("is over" in (m.content or "") and m.attachments for m in posts)
+        await env.bot.close()
