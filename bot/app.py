@@ -43,7 +43,7 @@ from .surfaces.publisher import DiscordPublisher
 from .surfaces.quick_offers import DiscordQuickPublisher
 from .surfaces.rematch_views import REMATCH_ITEMS
 from .surfaces.replay_views import RECORD_ITEMS
-from .surfaces.spectators import watch_message, watch_reopen_view
+from .surfaces.spectators import watch_message, watch_picture, watch_reopen_view
 from .surfaces.tournament_views import TOURNAMENT_ITEMS, DiscordTournamentPublisher
 
 __all__ = ["INVITE_PERMISSIONS", "SYNC_MODES", "DurakBot", "SyncMode", "sync_commands_only"]
@@ -195,6 +195,13 @@ class DurakBot(commands.AutoShardedBot):
         if self.publisher is not None:
             self.publisher.watchers_changed(game_id)
 
+    async def _watch_picture(
+        self, session: GameSession, locale: str, embed: discord.Embed | None
+    ) -> tuple[discord.Embed | None, list[discord.File]]:
+        """A spectator's view gets the table picture the publisher draws (spectators.py)."""
+        pictures = self.publisher.pictures if self.publisher is not None else None
+        return await watch_picture(pictures, session, locale, embed)
+
     async def setup_hook(self) -> None:
         if self.commands_only:
             await self.tree.set_translator(DurakTranslator())
@@ -222,6 +229,7 @@ class DurakBot(commands.AutoShardedBot):
             render_watch=watch_message,
             watch_reopen_view=watch_reopen_view,
             on_watchers=self._watchers_changed,
+            watch_picture=self._watch_picture,
         )
         if self._live_hand_timing is not None:
             self.live_hands.debounce, self.live_hands.interval = self._live_hand_timing
