@@ -110,6 +110,8 @@ class _QuickOffers(_QuickMatch):
         if wait <= 0:
             return
         for offer in await self.storage.queue_offers_due(guild_id, wait):
+            if await self.storage.user_active_game(offer.user_id) is not None:
+                continue  # at a table meanwhile (a lobby of their own): offered when free
             if not offer.claimed and not await self.storage.queue_claim_offer(
                 guild_id, offer.user_id
             ):
@@ -135,7 +137,11 @@ class _QuickOffers(_QuickMatch):
         """Take the offer: out of the queue, and a table of the player's mode with the
         server's computer in every other seat (opened like any quick-match table)."""
         entry = await self.storage.queue_entry(guild_id, user_id)
-        if entry is None or not await self.storage.queue_take(guild_id, [user_id]):
+        if entry is None:
+            raise ServiceError("quick.not_waiting")
+        if await self.storage.user_active_game(user_id) is not None:
+            raise ServiceError("quick.already_playing")  # and the place in the queue stays
+        if not await self.storage.queue_take(guild_id, [user_id]):
             raise ServiceError("quick.not_waiting")
         mode, channel_id, name = entry
         metrics.COMPUTER_OFFERS.labels("taken").inc()

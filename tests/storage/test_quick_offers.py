@@ -128,6 +128,24 @@ async def test_taking_the_offer_leaves_the_queue_with_a_table_for_the_computer(
         assert err.value.key == "quick.not_waiting"
 
 
+
+async def test_a_player_at_a_table_meanwhile_is_not_offered_and_keeps_the_place(
+    storage: Storage, clock: FakeClock
+) -> None:
+    recorder = Recorder()
+    svc = service(storage, clock, recorder)
+    await svc.configure(GUILD, quick_computer=30)
+    await wait(storage, 1)
+    await storage.create_lobby(GUILD, 6, 1, "podkidnoy", {"seats": 2}, host_display_name="p1")
+    clock.advance(31)
+    await svc.quick_tick()
+    assert recorder.offers == []
+    with pytest.raises(ServiceError) as err:
+        await svc.quick_computer(GUILD, 1)
+    assert err.value.key == "quick.already_playing"
+    assert [w.user_id for w, _, _ in await storage.queue(GUILD)] == [1]
+
+
 async def test_the_wait_setting_is_bounded(storage: Storage, clock: FakeClock) -> None:
     svc = service(storage, clock, Recorder())
     with pytest.raises(ServiceError):
