@@ -40,9 +40,10 @@ from .surfaces.language import reader_locale
 from .surfaces.live_hands import INTERVAL, WATCH_INTERVAL, LiveHands
 from .surfaces.pings import TurnPings
 from .surfaces.publisher import DiscordPublisher
+from .surfaces.quick_offers import DiscordQuickPublisher
 from .surfaces.rematch_views import REMATCH_ITEMS
 from .surfaces.replay_views import RECORD_ITEMS
-from .surfaces.spectators import watch_message, watch_reopen_view
+from .surfaces.spectators import watch_message, watch_picture, watch_reopen_view
 from .surfaces.tournament_views import TOURNAMENT_ITEMS, DiscordTournamentPublisher
 
 __all__ = ["INVITE_PERMISSIONS", "SYNC_MODES", "DurakBot", "SyncMode", "sync_commands_only"]
@@ -184,6 +185,8 @@ class DurakBot(commands.AutoShardedBot):
         #: How a hand message is drawn, for the hand items' answers (bot/surfaces/hand_answers.py).
         self.draw_hand: DrawHand = hand_message
         self.pings: TurnPings | None = None
+        #: The quick-match queue's timer and its Discord side (bot/surfaces/quick_offers.py).
+        self.quick: DiscordQuickPublisher | None = None
         self._resume_task: asyncio.Task[None] | None = None
         self._emoji_task: asyncio.Task[object] | None = None
 
@@ -191,6 +194,13 @@ class DurakBot(commands.AutoShardedBot):
         """How many watch a game changed: its table says so (bot/surfaces/spectators.py)."""
         if self.publisher is not None:
             self.publisher.watchers_changed(game_id)
+
+    async def _watch_picture(
+        self, session: GameSession, locale: str, embed: discord.Embed | None
+    ) -> tuple[discord.Embed | None, list[discord.File]]:
+        """A spectator's view gets the table picture the publisher draws (spectators.py)."""
+        pictures = self.publisher.pictures if self.publisher is not None else None
+        return await watch_picture(pictures, session, locale, embed)
 
     async def setup_hook(self) -> None:
         if self.commands_only:
@@ -219,6 +229,7 @@ class DurakBot(commands.AutoShardedBot):
             render_watch=watch_message,
             watch_reopen_view=watch_reopen_view,
             on_watchers=self._watchers_changed,
+            watch_picture=self._watch_picture,
         )
         if self._live_hand_timing is not None:
             self.live_hands.debounce, self.live_hands.interval = self._live_hand_timing
@@ -230,6 +241,8 @@ class DurakBot(commands.AutoShardedBot):
         )
         self.service.publisher = self.publisher
         self.service.tournament_publisher = DiscordTournamentPublisher(self, self.service)
+        self.quick = DiscordQuickPublisher(self, self.service)
+        self.service.quick_publisher = self.quick
         await self.tree.set_translator(DurakTranslator())
         await self.load_extension("cogs.durak")
         await self.load_extension("cogs.me")
@@ -312,8 +325,8 @@ class DurakBot(commands.AutoShardedBot):
     async def _resume(self, sessions: list[GameSession]) -> None:
         """Once the gateway is up: draw every open table again (its own row is the record of
         what it should show: a change committed just before the restart may not have reached
-        Discord), owe again what ended games still owe (bot/surfaces/delivery.py), and let computer
-        seats continue."""
+        Discord), owe again what ended games still owe (bot/surfaces/delivery.py), let computer
+        seats continue, and start pairing the quick-match queue on a timer."""
         await self.wait_until_ready()
         assert self.publisher is not None and self.service is not None
         assert self.storage is not None
@@ -332,6 +345,8 @@ class DurakBot(commands.AutoShardedBot):
             await self.publisher.unopened(game_id)
         self.service.unopened.clear()
         await self.service.resume_tournaments()
+        assert self.quick is not None
+        self.quick.queue_changed()  # the stored queue: its first visit is now
         await self.publisher.delivery.resume()
 
     async def _sync_commands(self) -> None:
@@ -402,6 +417,8 @@ class DurakBot(commands.AutoShardedBot):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._emoji_task
             card_emojis.clear()
+        if self.quick is not None:
+            self.quick.stop()
         if self.service is not None:
             await self.service.shutdown()
         if self.publisher is not None:

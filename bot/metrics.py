@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ACKNOWLEDGE_SECONDS",
     "COMMIT_SECONDS",
+    "COMPUTER_OFFERS",
     "MOVES",
     "RENDER_SECONDS",
     "THINK_SECONDS",
@@ -94,6 +95,14 @@ RENDER_SECONDS = Histogram(
     registry=None,
 )
 
+COMPUTER_OFFERS = Counter(
+    "durak_quick_computer_offers",
+    "Computer games offered to quick-match players who waited the server's time, by outcome:"
+    " sent, undeliverable (direct messages closed), taken (the player chose the computer).",
+    ["outcome"],
+    registry=None,
+)
+
 _EVENTS: tuple[Collector, ...] = (
     MOVES,
     COMMIT_SECONDS,
@@ -101,6 +110,7 @@ _EVENTS: tuple[Collector, ...] = (
     FIRST_ANSWER_RETRIES,
     THINK_SECONDS,
     RENDER_SECONDS,
+    COMPUTER_OFFERS,
 )
 
 

@@ -88,6 +88,7 @@ class RecordCommands(commands.Cog):
             home or interaction.channel_id,
             PlayerRef(interaction.user.id, interaction.user.display_name),
             preset,
+            _locale(interaction),
         )
         text, view = quick_answer(answer, _locale(interaction))
         if view is None:

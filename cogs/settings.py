@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot.game.house_rules import DONE_STYLES
 from bot.game.models import AI_DIFFICULTIES, LOBBY_IDLE_MAX_MINUTES
+from bot.game.quick_offers import QUICK_COMPUTER_MAX_SECONDS
 from bot.i18n import ls, t
 from bot.rendering.server import settings_embed
 
@@ -49,6 +50,7 @@ class SettingsCommands(commands.Cog):
         cross_server=ls("cmd.param.cross_server.name"),
         ranks=ls("cmd.param.ranks.name"),
         spectator_delay=ls("cmd.param.spectator_delay.name"),
+        quick_computer=ls("cmd.param.quick_computer.name"),
     )
     @app_commands.describe(
         language=ls("cmd.param.language.description"),
@@ -69,6 +71,7 @@ class SettingsCommands(commands.Cog):
         cross_server=ls("cmd.param.cross_server.description"),
         ranks=ls("cmd.param.ranks.description"),
         spectator_delay=ls("cmd.param.spectator_delay.description"),
+        quick_computer=ls("cmd.param.quick_computer.description"),
     )
     @app_commands.autocomplete(preset=preset_autocomplete)
     @app_commands.choices(
@@ -102,6 +105,7 @@ class SettingsCommands(commands.Cog):
         cross_server: bool | None = None,
         ranks: str | None = None,
         spectator_delay: bool | None = None,
+        quick_computer: app_commands.Range[int, 0, QUICK_COMPUTER_MAX_SECONDS] | None = None,
     ) -> None:
         """Without options: show the house rules. Each given option is saved; ``channel``
         toggles that channel in the allowed list, ``all_channels`` clears the list."""
@@ -131,6 +135,7 @@ class SettingsCommands(commands.Cog):
             cross_server=cross_server,
             local_ranks=None if ranks is None else ranks == "local",
             spectator_delay=spectator_delay,
+            quick_computer=quick_computer,
         )
         embed = settings_embed(saved.settings, locale)
         embed.add_field(

@@ -22,6 +22,7 @@ from .core import _ServiceCore
 from .errors import ElsewhereGame, HandClosed, ServiceError
 from .house_rules import auto_done_for
 from .models import GameSession
+from .quick_offers import QUICK_COMPUTER_MAX_SECONDS
 
 #: The mode ``/durak rules`` explains when nothing names one and the server chose none.
 DEFAULT_PRESET = "podkidnoy"
@@ -83,6 +84,7 @@ class _Queries(_ServiceCore):
         cross_server: bool | None = None,
         local_ranks: bool | None = None,
         spectator_delay: bool | None = None,
+        quick_computer: int | None = None,
     ) -> Configured:
         """Save what ``/durak settings`` was given: ``language`` 'auto' follows the server's
         Discord language; ``options`` are house rules (None values left alone);
@@ -104,6 +106,12 @@ class _Queries(_ServiceCore):
             changes["default_ai_difficulty"] = difficulty
         if spectator_delay is not None:
             changes["spectator_delay"] = spectator_delay
+        if quick_computer is not None:
+            if not 0 <= quick_computer <= QUICK_COMPUTER_MAX_SECONDS:
+                raise ServiceError(
+                    "settings.invalid_quick_computer", max=QUICK_COMPUTER_MAX_SECONDS
+                )
+            changes["quick_computer_seconds"] = quick_computer
         if preset is not None:
             changes["default_preset"] = preset
         if local_ranks is not None:

@@ -25,11 +25,13 @@ NEWCOMER_RATING = 1000
 @dataclass(frozen=True)
 class QuickTable:
     """A table the queue filled: its mode, the channel of its longest-waiting player (the
-    host) and its players, host first."""
+    host), its players, host first, and how many computers fill it (a computer offer taken,
+    bot/game/quick_offers.py)."""
 
     mode: str
     channel_id: int
     players: tuple[PlayerRef, ...]
+    computers: int = 0
 
 
 @dataclass(frozen=True)
@@ -54,10 +56,16 @@ class _QuickMatch(_LobbyFlow):
     """The quick-match queue."""
 
     async def quick_toggle(
-        self, guild_id: int, channel_id: int, player: PlayerRef, mode: str | None
+        self,
+        guild_id: int,
+        channel_id: int,
+        player: PlayerRef,
+        mode: str | None,
+        locale: str = "en",
     ) -> QuickAnswer:
         """Join the queue for ``mode`` (default: the server's mode), or leave it when
-        already in it; then pair whoever can be paired."""
+        already in it; then pair whoever can be paired. ``locale`` is the player's own
+        language, kept for a computer offer sent later outside any interaction."""
         settings = await self.settings(guild_id)
         mode = mode or settings.default_preset
         if mode not in PRESETS:
@@ -72,10 +80,16 @@ class _QuickMatch(_LobbyFlow):
             channel_id=channel_id,
             name=player.name,
             rating=profile.display if profile.display is not None else NEWCOMER_RATING,
+            locale=locale,
         )
         tables = await self.quick_pair(guild_id) if joined else ()
+        if joined:
+            self._queue_changed()
         waiting = sum(1 for w, _, _ in await self.storage.queue(guild_id) if w.mode == mode)
         return QuickAnswer(joined, mode, waiting, tables)
+
+    def _queue_changed(self) -> None:
+        """Someone joined: the queue's timer runs (bot/game/quick_offers.py)."""
 
     async def quick_leave(self, guild_id: int, user_id: int) -> bool:
         """Leave the queue (the Leave button); False when not in it any more."""
@@ -96,11 +110,14 @@ class _QuickMatch(_LobbyFlow):
         return tuple(tables)
 
     async def open_quick_table(self, guild_id: int, table: QuickTable) -> LobbyInfo:
-        """The table's lobby, everyone seated, as ``/durak new`` and Join would make it."""
+        """The table's lobby, everyone seated, as ``/durak new``, Join and Add computer
+        (at the server's level) would make it."""
         host, *others = table.players
         info = await self.create_lobby(
-            guild_id, table.channel_id, host, table.mode, len(table.players)
+            guild_id, table.channel_id, host, table.mode, len(table.players) + table.computers
         )
         for player in others:
             info = await self.join(info.game_id, player)
+        for _ in range(table.computers):
+            info = await self.add_computer(info.game_id, host.user_id)
         return info

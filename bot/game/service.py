@@ -43,7 +43,7 @@ from engine.rules import RuleError
 from .history import _HistoryQueries
 from .models import GameSession
 from .queries import _Queries
-from .quick import _QuickMatch
+from .quick_offers import _QuickOffers
 from .records import _ReplayFlow
 from .rematch import _RematchFlow
 from .snapshot import SnapshotFormatError
@@ -59,7 +59,7 @@ class GameService(
     _TablesFlow,
     _ReplayFlow,
     _HistoryQueries,
-    _QuickMatch,
+    _QuickOffers,
     _Queries,
 ):
     """Lobbies and games of every guild. One instance per bot process.
@@ -68,7 +68,8 @@ class GameService(
     queries of :class:`~bot.game.core._ServiceCore`: :mod:`.play` (moves, computer seats,
     timers, forfeits), :mod:`.lobby` (lobbies, start, leave, cancel), :mod:`.rematch` ("Play
     again"), :mod:`.tables` (open tables, spectators), :mod:`.tournaments`, :mod:`.quick`
-    (quick match), :mod:`.history` (a player's past games), :mod:`.records` (replays),
+    and :mod:`.quick_offers` (quick match), :mod:`.history` (a player's past games),
+    :mod:`.records` (replays),
     :mod:`.queries` (what the Discord side reads and writes besides moves); this module adds
     the process lifecycle (restore, resume, shutdown). :class:`~bot.storage.store.Storage`
     is built the same way.

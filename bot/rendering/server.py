@@ -229,6 +229,12 @@ def settings_embed(settings: GuildSettings, locale: str) -> discord.Embed:
             "settings.spectator_delay",
             t("common.on" if settings.spectator_delay else "common.off", locale),
         ),
+        (
+            "settings.quick_computer",
+            t("common.seconds", locale, seconds=settings.quick_computer_seconds)
+            if settings.quick_computer_seconds
+            else t("common.off", locale),
+        ),
         ("settings.allowed_channels", channels),
     ):
         embed.add_field(name=t(key, locale), value=value, inline=False)

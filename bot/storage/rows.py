@@ -214,6 +214,9 @@ class GuildSettings:
     local_ranks: bool = True
     #: Spectators' live views trail the table by one move (bot/surfaces/spectators.py).
     spectator_delay: bool = False
+    #: Seconds a quick-match player waits before being offered the computer; 0: never
+    #: (bot/game/quick_offers.py).
+    quick_computer_seconds: int = 0
 
     def channel_allowed(self, channel_id: int) -> bool:
         """None means no restriction, which is the friendlier default for a new guild."""

@@ -36,6 +36,9 @@ def _settings_from_row(row: Row, default_threads: bool = True) -> GuildSettings:
         threads_explicit=threads_explicit,
         local_ranks=(bool(row["local_ranks"]) if "local_ranks" in keys else True),
         spectator_delay=bool(row["spectator_delay"]) if "spectator_delay" in keys else False,
+        quick_computer_seconds=(
+            int(row["quick_computer_seconds"]) if "quick_computer_seconds" in keys else 0
+        ),
     )
 
 
@@ -50,6 +53,8 @@ def _validate_settings(settings: GuildSettings) -> None:
         raise ValueError(f"unknown AI difficulty {settings.default_ai_difficulty!r}")
     if settings.turn_timer_seconds < 0:
         raise ValueError("turn_timer_seconds must be >= 0")
+    if settings.quick_computer_seconds < 0:
+        raise ValueError("quick_computer_seconds must be >= 0")
 
 
 class GuildSettingsStorage(StorageCore):
@@ -120,8 +125,9 @@ class GuildSettingsStorage(StorageCore):
             await conn.execute(
                 "INSERT INTO guild_settings (guild_id, locale, default_preset, default_options,"
                 " turn_timer_seconds, use_threads, default_ai_difficulty, allowed_channel_ids,"
-                " locale_explicit, table_pictures, threads_explicit, local_ranks, spectator_delay)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " locale_explicit, table_pictures, threads_explicit, local_ranks, spectator_delay,"
+                " quick_computer_seconds)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET locale = excluded.locale,"
                 " default_preset = excluded.default_preset,"
                 " default_options = excluded.default_options,"
@@ -133,7 +139,8 @@ class GuildSettingsStorage(StorageCore):
                 " table_pictures = excluded.table_pictures,"
                 " threads_explicit = excluded.threads_explicit,"
                 " local_ranks = excluded.local_ranks,"
-                " spectator_delay = excluded.spectator_delay",
+                " spectator_delay = excluded.spectator_delay,"
+                " quick_computer_seconds = excluded.quick_computer_seconds",
                 (
                     guild_id,
                     settings.locale,
@@ -148,6 +155,7 @@ class GuildSettingsStorage(StorageCore):
                     int(settings.threads_explicit),
                     int(settings.local_ranks),
                     int(settings.spectator_delay),
+                    settings.quick_computer_seconds,
                 ),
             )
         return settings

@@ -84,11 +84,18 @@ async def update_message(
     (tried again while the 3 seconds allow), else (after :func:`acknowledge`) through the
     interaction's webhook (tried again a few times). When Discord still refuses, ``fallback``
     (the live hand's redraw) is called before the failure goes up to be logged."""
+    files = [f for f in fields.get("attachments") or () if isinstance(f, discord.File)]
+
+    def rewound() -> dict[str, Any]:
+        for file in files:  # a failed try read it: each try sends it whole
+            file.reset()
+        return fields
+
     try:
         if interaction.response.is_done():
-            await prompt_retry(lambda: interaction.edit_original_response(**fields))
+            await prompt_retry(lambda: interaction.edit_original_response(**rewound()))
         else:
-            await respond(interaction, lambda: interaction.response.edit_message(**fields))
+            await respond(interaction, lambda: interaction.response.edit_message(**rewound()))
     except (discord.HTTPException, OSError, TimeoutError):
         if fallback is not None:
             fallback()

@@ -31,7 +31,10 @@ Custom id formats (all ≤ 100 characters):
   ``durak:replayjump:<game>:<hands>``, ``durak:rules:<mode>`` — the rematch, record, hint,
   leave, replay and rules items (bot/surfaces/rematch_views.py, replay_views.py,
   hint_views.py, lobby_views.py, rules_views.py)
-* ``durak:quick:leave`` — leave the quick-match queue (guild and player from the click)
+* ``durak:quick:leave[:<guild>]`` — leave the quick-match queue (the player from the click;
+  the guild too, except on the computer offer, a direct message, which names it)
+* ``durak:quick:cpu:<guild>``, ``durak:quick:wait:<guild>`` — the computer offer's "Play the
+  computer now" and "Keep waiting" (bot/surfaces/quick_offers.py)
 * ``durak:hist:<user>:<page>:<dir>`` — ``/durak history`` paging (the guild, again, from the
   interaction)
 
@@ -82,6 +85,7 @@ from .lobby_views import (
     LobbyButton,
     LobbyHostSelect,
 )
+from .quick_offers import QuickOfferButton
 from .quick_views import QuickLeaveButton
 from .rules_views import RulesDetailsButton
 from .spectators import UnwatchButton, WatchButton
@@ -175,6 +179,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     TablesPageButton,
     HistoryButton,
     QuickLeaveButton,
+    QuickOfferButton,
     UnknownDurakItem,
     StaleIdItem,
 )

@@ -19,11 +19,10 @@ from ..i18n import t
 from ..rendering.common import preset_name
 from ..storage.history import HeadToHead, HistoryEntry
 from ..usertext import inert
-from .door import _Malformed
 from .interactions import _components_view, _service
 from .language import reader_locale
+from .pager import _PageButton, page_buttons
 from .replay_views import RecordButton
-from .typed_items import _TypedItem
 
 __all__ = ["HistoryButton", "head_to_head_embed", "history_message", "sparkline"]
 
@@ -119,13 +118,11 @@ async def history_message(
             review.item.row = row
             view.add_item(review)
     if shown.pages > 1:
-        for target, direction, disabled in (
-            (shown.page - 1, "prev", shown.page <= 0),
-            (shown.page + 1, "next", shown.page >= shown.pages - 1),
-        ):
-            button = HistoryButton(
-                user_id, target, direction, t(f"common.button.{direction}", locale), disabled
-            )
+
+        def make(target: int, direction: str, label: str, disabled: bool) -> HistoryButton:
+            return HistoryButton(user_id, target, direction, label, disabled)
+
+        for button in page_buttons(make, shown.page, shown.pages, locale):
             button.item.row = 4
             view.add_item(button)
     return embed, view
@@ -136,11 +133,11 @@ HISTORY_ID = r"durak:hist:(?P<user>[0-9]+):(?P<page>[0-9]+):(?P<dir>prev|next)"
 
 
 class HistoryButton(
-    _TypedItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=HISTORY_ID
+    _PageButton, discord.ui.DynamicItem[discord.ui.Button[Any]], template=HISTORY_ID
 ):
     """Previous/next page of a history: ``durak:hist:<user>:<page>:<dir>``."""
 
-    names_game = False  # the id names a player or nothing, not a game
+    kind = "hist"
 
     def __init__(
         self,
@@ -152,26 +149,18 @@ class HistoryButton(
         *,
         rest: str | None = None,
     ) -> None:
-        self.rest = rest if rest is not None else f"{user_id}:{max(page, 0)}:{direction}"
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"durak:hist:{self.rest}",
-                disabled=disabled,
-            )
-        )
+        rest = rest if rest is not None else f"{user_id}:{max(page, 0)}:{direction}"
+        super().__init__(rest, label, disabled)
 
     async def handle(self, interaction: discord.Interaction) -> None:
         fields = self.fields
-        if interaction.guild_id is None:
-            raise _Malformed
+        guild_id = self.guild(interaction)
         user_id = int(fields["user"])
         member = interaction.guild.get_member(user_id) if interaction.guild else None
         locale = reader_locale(interaction)
         embed, view = await history_message(
             _service(interaction),
-            interaction.guild_id,
+            guild_id,
             user_id,
             member.display_name if member else t("history.someone", locale),
             int(fields["page"]),

@@ -13,8 +13,9 @@ from ..i18n import t
 from ..rendering.server import leaderboard_embed
 from .interactions import _components_view, _service
 from .language import public_locale, reader_locale
+from .pager import _PageButton, page_buttons
 from .standings_views import SCOPES, parse_rating_sort, rating_board_message
-from .typed_items import PART, _TypedItem
+from .typed_items import PART
 
 log = logging.getLogger(__name__)
 
@@ -78,26 +79,21 @@ def _check_page(exact: bool, page: int, shown: int, pages: int) -> None:
 
 
 def _buttons(period: str, sort: str, page: int, pages: int, locale: str) -> discord.ui.View:
+    def make(target: int, direction: str, label: str, disabled: bool) -> LeaderboardButton:
+        return LeaderboardButton(period, sort, target, direction, label, disabled)
+
     view = _components_view()
-    view.add_item(
-        LeaderboardButton(
-            period, sort, page - 1, "prev", t("common.button.prev", locale), page <= 0
-        )
-    )
-    view.add_item(
-        LeaderboardButton(
-            period, sort, page + 1, "next", t("common.button.next", locale), page >= pages - 1
-        )
-    )
+    for button in page_buttons(make, page, pages, locale):
+        view.add_item(button)
     return view
 
 
 class LeaderboardButton(
-    _TypedItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BOARD_ID
+    _PageButton, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BOARD_ID
 ):
     """Previous/next page of a leaderboard message; anyone may page a public board."""
 
-    names_game = False
+    kind = "lb"
 
     def __init__(
         self,
@@ -110,26 +106,17 @@ class LeaderboardButton(
         *,
         rest: str | None = None,
     ) -> None:
-        self.rest = rest if rest is not None else f"{period}:{sort}:{max(page, 0)}:{direction}"
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"durak:lb:{self.rest}",
-                disabled=disabled,
-            )
-        )
+        rest = rest if rest is not None else f"{period}:{sort}:{max(page, 0)}:{direction}"
+        super().__init__(rest, label, disabled)
 
     async def handle(self, interaction: discord.Interaction) -> None:
         fields = self.fields
-        if interaction.guild_id is None:
-            await self.malformed(interaction)
-            return
+        guild_id = self.guild(interaction)
         service = _service(interaction)
         locale = await public_locale(interaction)
         embed, view, stale, files = await leaderboard_message(
             service,
-            interaction.guild_id,
+            guild_id,
             fields["period"],
             fields["sort"],
             int(fields["page"]),

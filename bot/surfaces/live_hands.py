@@ -52,9 +52,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import discord
 
@@ -135,6 +135,12 @@ Renderer = Callable[..., tuple[str | None, discord.Embed | None, discord.ui.View
 WatchRenderer = Callable[
     [GameSession, str], tuple[str | None, discord.Embed | None, discord.ui.View]
 ]
+#: The public table picture for a spectator's view: the embed to send (pointed at the
+#: picture) and the file, or the embed as it was and no file (bot/surfaces/spectators.py).
+WatchPicture = Callable[
+    [GameSession, str, discord.Embed | None],
+    Awaitable[tuple[discord.Embed | None, list[discord.File]]],
+]
 
 
 class LiveHands:
@@ -157,6 +163,7 @@ class LiveHands:
         on_watchers: Callable[[int], None] | None = None,
         watch_interval: float = WATCH_INTERVAL,
         watch_rate: float = WATCH_RATE,
+        watch_picture: WatchPicture | None = None,
     ) -> None:
         self.service = service
         self._render = render_hand
@@ -164,6 +171,7 @@ class LiveHands:
         self._render_watch = render_watch
         self._watch_reopen_view = watch_reopen_view
         self._on_watchers = on_watchers
+        self._watch_picture = watch_picture
         self.watch_interval = watch_interval
         self.watch_rate = watch_rate
         self._watch_slot = 0.0
@@ -387,8 +395,11 @@ class LiveHands:
             return  # the player's own click already showed this version
         version = session.version
         content, embed, view = self._draw(session, hand, expiring)
+        files: list[discord.File] | None = None
+        if hand.watching and self._watch_picture is not None:
+            embed, files = await self._watch_picture(session, hand.locale, embed)
         previous, hand.shown = hand.shown, version
-        outcome = await self._edit(hand, content, embed, view)
+        outcome = await self._edit(hand, content, embed, view, files)
         worker.last_edit = hand.last_edit = self._now()
         current = self.hand(game_id, user_id)
         if outcome == "dropped":
@@ -433,14 +444,19 @@ class LiveHands:
         content: str | None,
         embed: discord.Embed | None,
         view: discord.ui.View,
+        files: list[discord.File] | None = None,
     ) -> _Outcome:
         """One edit with retries: "gone" when this hand can never be edited again, "dropped"
-        when Discord stayed busy (429/5xx) through every attempt."""
+        when Discord stayed busy (429/5xx) through every attempt. ``files`` (a spectator's
+        picture) replace the message's attachments; None leaves them alone."""
         delay = self.backoff
+        extra: dict[str, Any] = {} if files is None else {"attachments": files}
         for attempt in range(1, self.attempts + 1):
+            for file in files or ():
+                file.reset()  # a failed try read it: each try sends it whole
             try:
                 await hand.interaction.edit_original_response(
-                    content=content, embed=embed, view=view
+                    content=content, embed=embed, view=view, **extra
                 )
             except discord.NotFound:
                 log.info("game %d: hand of %d is gone (dismissed)", hand.game_id, hand.user_id)

@@ -40,16 +40,19 @@ def quick_answer(answer: QuickAnswer, locale: str) -> tuple[str, discord.ui.View
 
 async def open_tables(
     client: discord.Client, service: GameService, guild_id: int, tables: tuple[QuickTable, ...]
-) -> None:
+) -> list[discord.Message]:
     """Open each filled table through the lobby path (lobby, seats, message, start) and
-    ping its players once. A table Discord refuses is cancelled, never left half-made."""
+    ping its players once; the table messages that were posted. A table Discord refuses is
+    cancelled, never left half-made."""
+    opened: list[discord.Message] = []
     for table in tables:
         info = await service.open_quick_table(guild_id, table)
         channel = client.get_channel(table.channel_id)
         settings = await service.settings(guild_id)
         loc = info.locale
         pings = " ".join(f"<@{p.user_id}>" for p in table.players)
-        text = t("quick.table_ready", loc, players=pings, mode=preset_name(table.mode, loc))
+        ready = "quick.table_ready_computer" if table.computers else "quick.table_ready"
+        text = t(ready, loc, players=pings, mode=preset_name(table.mode, loc))
         players = [discord.Object(p.user_id) for p in table.players]  # exactly these
         try:
             if not isinstance(channel, discord.TextChannel | discord.Thread):
@@ -74,6 +77,7 @@ async def open_tables(
             with contextlib.suppress(Exception):
                 await service.cancel(info.game_id, table.players[0].user_id, can_manage=True)
             continue
+        opened.append(message)
         try:  # the table message is rewritten at every move: the ping is a line of its own
             await message.reply(
                 text,
@@ -83,15 +87,18 @@ async def open_tables(
             )
         except discord.HTTPException as exc:
             log.warning("game %d: the quick-match ping failed: %s", info.game_id, exc)
+    return opened
 
 
 class QuickLeaveButton(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"durak:quick:(?P<rest>leave)",
+    template=r"durak:quick:(?P<rest>leave(?::[0-9]+)?)",
 ):
     """Leave the queue: ``durak:quick:leave`` (the guild and the player come from the
-    click, so the button is only ever the presser's own)."""
+    click, so the button is only ever the presser's own), or ``durak:quick:leave:<guild>``
+    on a direct message (the computer offer), where the click has no guild: the player
+    still comes from the click, so a copied id can only take its presser out."""
 
     names_game = False  # the id names a player or nothing, not a game
 
@@ -99,7 +106,7 @@ class QuickLeaveButton(
         self.rest = rest
         super().__init__(
             discord.ui.Button(
-                label=label, style=discord.ButtonStyle.danger, custom_id="durak:quick:leave"
+                label=label, style=discord.ButtonStyle.danger, custom_id=f"durak:quick:{rest}"
             )
         )
 
@@ -107,14 +114,16 @@ class QuickLeaveButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> QuickLeaveButton:
-        return cls()
+        return cls(rest=match["rest"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
         locale = reader_locale(interaction)
-        if interaction.guild_id is None:
+        _, _, named = self.rest.partition(":")
+        guild_id = interaction.guild_id or (int(named) if named else None)
+        if guild_id is None:
             await self.malformed(interaction)
             return
-        left = await _service(interaction).quick_leave(interaction.guild_id, interaction.user.id)
+        left = await _service(interaction).quick_leave(guild_id, interaction.user.id)
         await interaction.response.edit_message(
             content=t("quick.left" if left else "quick.not_waiting", locale), view=None
         )

@@ -20,6 +20,12 @@ Why it is shaped like this:
   state is in memory, so a delayed view says it starts after the next move instead of
   showing the current state early.
   The result is never delayed: the view ends with it.
+* **Picture.** The view carries the public table picture when the channel's table does
+  (the server's ``pictures`` setting): the same scene the channel's picture is drawn from
+  (:func:`bot.pictures.scene.table_scene`, public observation only) of the same frame as
+  the text — so the delayed state under a delay — in the spectator's language, drawn by the
+  publisher's :class:`~bot.pictures.TablePictures` (its thread, cache and painter): a
+  hundred spectators of one game in one language cost one picture per move.
 * **Restart.** Interaction tokens live in memory only (they are secrets), so a restart ends
   every live view without an edit; the view's Refresh button carries the game in its custom
   id and reopens a live view after the restart, and the table's Watch does too.
@@ -38,6 +44,7 @@ import discord
 
 from ..game.models import GameSession
 from ..i18n import t
+from ..pictures import TablePictures
 from ..rendering.table import table_embed
 from .answers import on_public_message, update_message
 from .door import _Guarded
@@ -45,7 +52,14 @@ from .hand_answers import send_hand
 from .interactions import _components_view, _service
 from .language import reader_locale
 
-__all__ = ["UnwatchButton", "WatchButton", "send_watch", "watch_message", "watch_reopen_view"]
+__all__ = [
+    "UnwatchButton",
+    "WatchButton",
+    "send_watch",
+    "watch_message",
+    "watch_picture",
+    "watch_reopen_view",
+]
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +114,34 @@ def watch_message(
     return None, _embed(session, frame, locale), view
 
 
+async def watch_picture(
+    pictures: TablePictures | None,
+    session: GameSession,
+    locale: str,
+    embed: discord.Embed | None,
+) -> tuple[discord.Embed | None, list[discord.File]]:
+    """The spectator's embed pointed at the public table picture of the frame it shows, and
+    the file; the embed as it was and no file when there is no table to draw (a delayed view
+    before its first frame), the server wants text only, or drawing failed. The embed is
+    copied first: the text one is shared with every spectator (see :func:`_embed`)."""
+    if pictures is None or embed is None:
+        return embed, []
+    frame = session if session.finished else spectator_frame(session)
+    if frame is None:
+        return embed, []
+    shown = copy.copy(frame)
+    shown.locale = locale
+    pictured = embed.copy()
+    files = await pictures.attach(shown, pictured)
+    return (pictured, files) if files else (embed, [])
+
+
+def _pictures(interaction: discord.Interaction) -> TablePictures | None:
+    publisher = getattr(interaction.client, "publisher", None)
+    pictures = getattr(publisher, "pictures", None)
+    return pictures if isinstance(pictures, TablePictures) else None
+
+
 def _watch_buttons(game_id: int, locale: str) -> discord.ui.View:
     view = _components_view()
     view.add_item(WatchButton(game_id, t("watch.button.refresh", locale), emoji="🔄"))
@@ -137,17 +179,20 @@ async def send_watch(
         return
     locale = reader_locale(interaction, session.locale)
     content, embed, view = watch_message(session, locale)
+    embed, files = await watch_picture(_pictures(interaction), session, locale, embed)
     own = interaction.message is not None and not on_public_message(interaction)
     own = own and not new_message and interaction.type is discord.InteractionType.component
     live = _live(interaction)
     if live is not None:
         live.watch_opened(interaction, session, locale, new_message=not own)
     if own:
-        await update_message(interaction, content=content, embed=embed, view=view)
+        await update_message(
+            interaction, content=content, embed=embed, view=view, attachments=files
+        )
     else:
         fields: dict[str, Any] = {"embed": embed} if embed is not None else {}
         await interaction.response.send_message(
-            content=content, view=view, ephemeral=True, **fields
+            content=content, view=view, ephemeral=True, files=files, **fields
         )
     log.info("game %d: watched by %d", game_id, interaction.user.id)
 

@@ -18,12 +18,11 @@ from ..game.service import GameService
 from ..game.tables import OpenTables
 from ..i18n import t
 from ..rendering.common import COLOUR_LOBBY, preset_name, seat_name
-from .door import _Malformed
 from .interactions import _components_view, _service
 from .language import public_locale, reader_locale
 from .lobby_views import LobbyButton
+from .pager import _PageButton, page_buttons
 from .spectators import WatchButton
-from .typed_items import _TypedItem
 
 __all__ = ["TablesPageButton", "tables_message"]
 
@@ -88,9 +87,11 @@ async def tables_message(
     if pages > 1:
         embed.set_footer(text=t("tables.page", locale, page=page + 1, pages=pages))
         row = PAGE_SIZE // BUTTONS_PER_ROW
-        prev = TablesPageButton(page - 1, t("common.button.prev", locale), page <= 0)
-        later = TablesPageButton(page + 1, t("common.button.next", locale), page >= pages - 1)
-        for button in (prev, later):
+
+        def make(target: int, _direction: str, label: str, disabled: bool) -> TablesPageButton:
+            return TablesPageButton(target, label, disabled)
+
+        for button in page_buttons(make, page, pages, locale):
             button.row = row
             view.add_item(button)
     return embed, view
@@ -101,30 +102,21 @@ TABLES_ID = r"durak:tables:(?P<page>[0-9]+)"
 
 
 class TablesPageButton(
-    _TypedItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLES_ID
+    _PageButton, discord.ui.DynamicItem[discord.ui.Button[Any]], template=TABLES_ID
 ):
     """Previous/next page of ``/durak games`` (the guild comes from the interaction)."""
 
-    names_game = False  # the id holds a page number
+    kind = "tables"
 
     def __init__(
         self, page: int = 0, label: str = "?", disabled: bool = False, *, rest: str | None = None
     ) -> None:
-        self.rest = rest if rest is not None else str(max(page, 0))
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"durak:tables:{self.rest}",
-                disabled=disabled,
-            )
-        )
+        super().__init__(rest if rest is not None else str(max(page, 0)), label, disabled)
 
     async def handle(self, interaction: discord.Interaction) -> None:
         page = int(self.fields["page"])
-        if interaction.guild_id is None:
-            raise _Malformed
+        guild_id = self.guild(interaction)
         service = _service(interaction)
         locale = reader_locale(interaction, await public_locale(interaction))
-        embed, view = await tables_message(service, interaction.guild_id, page, locale)
+        embed, view = await tables_message(service, guild_id, page, locale)
         await interaction.response.edit_message(embed=embed, view=view)

@@ -10,7 +10,10 @@ from typing import Any
 import pytest
 import simcord
 
-from bot.game.models import GameSession, SessionState
+from bot.game.models import GameSession, LobbyInfo, SessionState
+from bot.pictures import TablePictures
+from bot.pictures.scene import Scene
+from bot.pictures.service import ATTACHMENT_URL
 from bot.rendering.common import card_text
 from engine import Game
 from engine.cards import CARDS, bits
@@ -138,10 +141,35 @@ async def test_spectator_watches_a_whole_game_and_never_sees_a_hidden_card(
     assert live(simcord_env).watching(game_id) == 0  # the view ended with the result
 
 
+def pictured(env: simcord.Env, token: str) -> list[bool]:
+    """For each message the spectator's interaction sent or edited: whether its embed shows
+    the attached table picture."""
+    out = []
+    for r in env.http_requests:
+        if f"/{token}/" in r.path and r.method in ("POST", "PATCH") and isinstance(r.json, dict):
+            body = r.json.get("data", r.json)
+            images = [(e.get("image") or {}).get("url") for e in body.get("embeds") or []]
+            out.append(ATTACHMENT_URL in images)
+    return out
+
+
 async def test_delay_shows_the_table_one_move_behind(
-    simcord_env: simcord.Env, world: Any, versions: dict[tuple[int, int], Game]
+    simcord_env: simcord.Env,
+    world: Any,
+    versions: dict[tuple[int, int], Game],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     channel, eve = world["channel"], world["eve"]
+    drawn: list[Scene] = []  # the scenes of the spectators' pictures (not the channel's)
+    describe = TablePictures.scene
+
+    def recording(self: TablePictures, state: GameSession | LobbyInfo) -> Scene:
+        scene = describe(self, state)
+        if state is not service(simcord_env).session(state.game_id):
+            drawn.append(scene)
+        return scene
+
+    monkeypatch.setattr(TablePictures, "scene", recording)
     saved = await world["mod"].slash(channel, "durak settings", spectator_delay=True)
     assert saved.ephemeral and "one move late" in message_text(saved.response.message)
     game_id = await start_game(world, ["alice", "bob"])
@@ -162,6 +190,14 @@ async def test_delay_shows_the_table_one_move_behind(
         assert "one move late" in last
         for card in hidden_cards(versions[(game_id, session.version - 1)]):
             assert card not in last
+        # The picture is the table one move behind too, drawn from the public view only.
+        assert pictured(simcord_env, token)[-1]
+        earlier = versions[(game_id, session.version - 1)].public_observation()
+        assert drawn[-1].version == session.version - 1
+        assert drawn[-1].talon == earlier.talon_count
+        assert drawn[-1].pairs == tuple(
+            (int(a), None if d is None else int(d)) for a, d in earlier.table
+        )
 
 
 async def test_player_pressing_watch_gets_the_hand_and_spectator_the_way_to_watch(

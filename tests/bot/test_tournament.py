@@ -5,110 +5,22 @@ ended while the tournament was not listening), and the final standings."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-import discord
 import pytest
 import simcord
 
 from bot.game.models import GameSession
 from tests.bot.conftest import make_bot
-from tests.bot.helpers import acting_seat, click_first_move, message, service
+from tests.bot.helpers import message, service
+from tests.bot.tournament_play import TURN, move_present, play_round, tournament_world
 
 NAMES = ["ann", "ben", "cat", "dan", "eva", "fay", "gus", "nemo"]
-TURN = 3600  # long: simcord also fires a timer once as much real time has passed
-
-
-def _world(env: simcord.Env) -> dict[str, Any]:
-    guild = env.create_guild("Durak Club")
-    channel = guild.create_text_channel("games")
-    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
-    world: dict[str, Any] = {"guild": guild, "channel": channel}
-    for name in NAMES:
-        world[name] = guild.add_member(env.create_user(name))
-    world["mod"] = guild.add_member(env.create_user("mod"), roles=[mods])
-    return world
-
-
-async def _move(world: dict[str, Any], session: GameSession, absent: set[int]) -> bool:
-    """One move of a present player, by the clicks a player makes on the table in its
-    thread; False when the game waits only for an absent one."""
-    humans = [s.seat for s in session.seats if s.user_id not in absent and not s.left]
-    seat = acting_seat(session, humans)
-    if seat is None:
-        return False
-    user_id = session.seats[seat].user_id
-    assert user_id is not None and session.message_id is not None
-    thread = next(th for th in world["channel"].threads if th.id == session.channel_id)
-    actor = next(world[n] for n in NAMES if world[n].id == user_id)
-    await click_first_move(actor, thread, session.message_id)
-    return True
-
-
-async def _play_round(
-    env: simcord.Env,
-    world: dict[str, Any],
-    tournament_id: int,
-    number: int,
-    absent: set[int],
-    *,
-    stop_after_games: int | None = None,
-) -> None:
-    """Play round ``number``'s tables; the absent player's turns run out on the clock (only
-    once every other table waits, so no present player is ever timed out)."""
-    finished = 0
-    for _ in range(200):
-        svc = service(env)
-        view = await svc.tournament_view(tournament_id)
-        if view.row.round != number or view.row.status != "running":
-            return
-        tables = [t for t in view.round_tables(number) if t.game_id is not None and not t.over]
-        if not tables:
-            await env.settle()
-            continue
-        waiting = False
-        for table in tables:
-            assert table.game_id is not None
-            for _step in range(2000):
-                session = svc.session(table.game_id)
-                assert session is not None
-                if session.finished:
-                    finished += 1
-                    break
-                if not await _move(world, session, absent):
-                    waiting = True
-                    break
-            if stop_after_games is not None and finished >= stop_after_games:
-                return
-        await env.settle()
-        if waiting:
-            await env.advance_time(TURN + 1)
-    view = await service(env).tournament_view(tournament_id)
-    states = [
-        (
-            t,
-            (s := service(env).session(t.game_id or 0))
-            and (
-                s.status,
-                s.deadline,
-                s.strikes,
-                [s.game.legal_actions(i) for i in range(2)],
-                s.timer_task,
-                s.version,
-                s.timer_version,
-                s.reminded,
-                s.timer_seconds,
-            ),
-        )
-        for t in view.round_tables(number)
-    ]
-    raise AssertionError(f"round {number} did not end: {view.row} {states} {env.now()}")
 
 
 @pytest.mark.slow  # a dozen whole games by clicks: in make test, not in make check
 async def test_swiss_tournament_with_a_no_show_and_a_restart(db_path: Path) -> None:
     async with simcord.run(make_bot(db_path)) as env:
-        world = _world(env)
+        world = tournament_world(env, NAMES)
         channel, mod = world["channel"], world["mod"]
         await mod.slash(channel, "durak tournament settings", seconds=TURN)
         opened = await mod.slash(channel, "durak tournament new", rounds=3, minutes=5)
@@ -142,13 +54,13 @@ async def test_swiss_tournament_with_a_no_show_and_a_restart(db_path: Path) -> N
             session = svc.session(table.game_id)
             assert session is not None and session.channel_id in [th.id for th in threads]
             assert [s.user_id for s in session.seats] == list(table.players)
-        await _play_round(env, world, 1, 1, absent)
+        await play_round(env, world, 1, 1, absent)
 
         # Round 2: two tables finish, the third ends while the tournament is not listening
         # (as if the bot stopped right after the game's last commit), then a restart.
         view = await svc.tournament_view(1)
         assert view.row.round == 2
-        await _play_round(env, world, 1, 2, absent, stop_after_games=1)
+        await play_round(env, world, 1, 2, absent, stop_after_games=1)
         svc = service(env)
 
         async def deaf(session: GameSession) -> None:
@@ -161,7 +73,7 @@ async def test_swiss_tournament_with_a_no_show_and_a_restart(db_path: Path) -> N
         )
         assert silent.game_id is not None
         while not (session := svc.session(silent.game_id)).finished:  # type: ignore[union-attr]
-            assert session is not None and await _move(world, session, absent)
+            assert session is not None and await move_present(world, session, absent)
         await env.settle()
         unscored = [t for t in (await svc.tournament_view(1)).round_tables(2) if not t.over]
         assert silent.number in [t.number for t in unscored]
@@ -173,8 +85,8 @@ async def test_swiss_tournament_with_a_no_show_and_a_restart(db_path: Path) -> N
         view = await svc.tournament_view(1)
         assert view.row.round == 2
         assert next(t for t in view.round_tables(2) if t.number == silent.number).over
-        await _play_round(env, world, 1, 2, absent)
-        await _play_round(env, world, 1, 3, absent)
+        await play_round(env, world, 1, 2, absent)
+        await play_round(env, world, 1, 3, absent)
         await env.settle()
 
         view = await svc.tournament_view(1)
@@ -206,4 +118,50 @@ async def test_swiss_tournament_with_a_no_show_and_a_restart(db_path: Path) -> N
         text = card.response.embeds[0].description or ""
         assert "Tournaments won: 1" in text
         assert "Champion" in " ".join(f.value or "" for f in card.response.embeds[0].fields)
+        await env.bot.close()
+
+
+@pytest.mark.slow  # two whole games by clicks and a no-show timed out
+async def test_single_elimination_runs_to_its_winner(db_path: Path) -> None:
+    """Four players, two rounds: round 1 has one table played out by clicks and one whose
+    absent player is timed out (the loser of each goes home), the final is played out, and
+    its winner is the tournament's."""
+    names = ["ann", "ben", "cat", "nemo"]
+    async with simcord.run(make_bot(db_path)) as env:
+        world = tournament_world(env, names)
+        channel, mod = world["channel"], world["mod"]
+        await mod.slash(channel, "durak tournament settings", seconds=TURN)
+        opened = await mod.slash(channel, "durak tournament new", format="elimination", minutes=5)
+        assert opened.response is not None
+        for name in names:
+            await world[name].click(message(channel, opened.response.id), label="Sign up")
+        await env.advance_time(5 * 60 + 1)
+        await env.settle()
+        svc = service(env)
+        view = await svc.tournament_view(1)
+        assert view.row.format == "elimination" and view.row.status == "running"
+        assert view.row.rounds == 2 and len(view.round_tables(1)) == 2
+        nemo = world["nemo"].id
+        await play_round(env, world, 1, 1, {nemo})
+
+        view = await svc.tournament_view(1)
+        assert view.row.round == 2
+        first = view.round_tables(1)
+        assert all(t.over for t in first)
+        winners = {max(t.players, key=lambda p: (t.points or {}).get(p, 0.0)) for t in first}
+        assert nemo not in winners
+        (final,) = view.round_tables(2)
+        assert set(final.players) == winners  # the losers went home
+        await play_round(env, world, 1, 2, set())
+        await env.settle()
+
+        view = await svc.tournament_view(1)
+        assert view.row.status == "finished"
+        (final,) = view.round_tables(2)
+        champion = max(final.players, key=lambda p: (final.points or {}).get(p, 0.0))
+        assert view.row.winner_id == champion and view.standings[0].user_id == champion
+        assert await svc.tournament_wins(world["guild"].id, champion) == 1
+        posts = [m for m in channel.history() if m.author.bot]
+        assert sum(1 for m in posts if "round" in (m.content or "") and m.attachments) == 2
+        assert any("is over" in (m.content or "") and m.attachments for m in posts)
         await env.bot.close()
