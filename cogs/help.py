@@ -32,7 +32,10 @@ HELP_KEYS = (
     "rules.draw",
     "rules.fool",
     "rules.buttons",
+    "rules.modes",
+    "rules.timer",
     "rules.start",
+    "rules.learn",
 )
 PICTURE_NAME = "durak-table.png"
 #: The help picture per language, drawn on first use.

@@ -86,8 +86,10 @@ class LessonPlan:
 
 
 #: The endgame lesson's position: the talon is gone, the learner (seat 0) leads; trumps are
-#: hearts, the computer holds one of them. Everything else went to the discard pile.
-_ENDGAME_HANDS = (("6s", "6d", "Qh", "Kc"), ("7s", "9h", "Jd", "Ac"))
+#: hearts. Everything else went to the discard pile, so the computer's four cards can be
+#: counted. It has one trump, lower than the learner's: an ace it beats with it, the next ace
+#: it must take, and the third ace piles on (unless the learner leads all three at once).
+_ENDGAME_HANDS = (("As", "Ac", "Ad", "Qh"), ("6s", "9c", "Jd", "Th"))
 _ENDGAME_TRUMP = "8h"
 
 LESSONS: dict[str, LessonPlan] = {
@@ -96,7 +98,7 @@ LESSONS: dict[str, LessonPlan] = {
         LessonPlan(
             "first",
             "perevodnoy",
-            seed=0,
+            seed=49,
             teaches=(
                 "trump",
                 "attack",
@@ -114,7 +116,7 @@ LESSONS: dict[str, LessonPlan] = {
         LessonPlan(
             "modes",
             "podkidnoy",
-            seed=0,
+            seed=2,
             intro="intro_modes",
             teaches=("intro_modes", "no_transfer", "beat", "take", "throw", "bito"),
         ),
@@ -124,7 +126,7 @@ LESSONS: dict[str, LessonPlan] = {
             seed=1,
             position=_ENDGAME_HANDS,
             intro="intro_endgame",
-            teaches=("intro_endgame", "attack", "several", "beat", "take"),
+            teaches=("intro_endgame", "attack", "several", "pile"),
         ),
     )
 }
@@ -211,7 +213,7 @@ def open_now(game: Game, seat: int, plan: LessonPlan, first_look: bool) -> set[s
         out.add("beat")
         ranks = {a.rank for a, _ in obs.table}
         holds_rank = any(c.rank in ranks for c in obs.hand)
-        if obs.rules.transfer == "none" and holds_rank and all(b is None for _, b in obs.table):
+        if obs.rules.transfer == "off" and holds_rank and all(b is None for _, b in obs.table):
             out.add("no_transfer")
     if ActionKind.TRANSFER in kinds:
         out.add("transfer")
