@@ -77,9 +77,11 @@ class LessonPlan:
     name: str
     preset: str
     #: The seeded deal (also the computer's seed: the same lesson plays the same way for
-    #: the same moves).
+    #: the same moves). Chosen by playing the lesson with the scripted learner of
+    #: tests/records/test_learn.py until every tip in ``teaches`` came up: the deal of
+    #: the first lesson offers a trump exchange and three sixes on the learner's first lead.
     seed: int
-    #: A prepared position instead of a deal (rules in, game out).
+    #: The hands of a prepared position (the learner's first) instead of a deal.
     position: tuple[tuple[str, ...], ...] | None = None
     intro: str | None = None
     teaches: tuple[str, ...] = ()
@@ -137,13 +139,13 @@ def first_game(plan: LessonPlan, rules: RuleSet) -> Game:
     if plan.position is None:
         return Game.new(rules, plan.seed)
     mine, theirs = plan.position
-    held = {*mine, *theirs, _ENDGAME_TRUMP}
+    held = {*mine, *theirs}
     discard = [str(c) for c in bits(deck_mask(rules.deck_size)) if str(c) not in held]
     return Game.from_position(
         rules,
         [list(mine), list(theirs)],
-        trump=_ENDGAME_TRUMP[-1],
-        discard=[*discard, _ENDGAME_TRUMP],
+        trump_card=_ENDGAME_TRUMP,  # turned up long ago, drawn, beaten: in the discard pile
+        discard=discard,
         attacker=0,
     )
 

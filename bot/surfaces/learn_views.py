@@ -142,7 +142,7 @@ def closing_message(session: GameSession) -> tuple[str, discord.ui.View]:
     result = session.game.result
     learner = session.learner
     if result is None or session.ended_by is not None:
-        outcome = "lost"
+        outcome = "left"
     elif result.kind == "draw":
         outcome = "draw"
     else:

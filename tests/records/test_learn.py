@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -36,9 +37,9 @@ def _pick(game: Game, seat: int) -> Action | None:
     if not acts:
         return None
     unbeaten = any(int(pair[1]) < 0 for pair in game.table)
-    if game.defender != seat and not game.taking and unbeaten:
-        if all(a.kind is ActionKind.THROW for a in acts):
-            return None  # the computer answers first
+    only_throws = all(a.kind is ActionKind.THROW for a in acts)
+    if game.defender != seat and not game.taking and unbeaten and only_throws:
+        return None  # the computer answers first
     kinds = {a.kind: a for a in acts}
     for kind in (ActionKind.EXCHANGE, ActionKind.TRANSFER):
         if kind in kinds:
@@ -169,3 +170,29 @@ def test_a_lesson_state_survives_its_snapshot() -> None:
     state = LessonState("first", ("attack", "exchange"), ("trump",))
     assert LessonState.from_json(state.to_json()) == state
     assert LessonState.from_json({"name": "nope"}) is None
+
+
+async def test_a_lesson_survives_a_restart_and_a_leave_counts_for_nothing(tmp_path: Path) -> None:
+    """Service level: the lesson flag and its tips come back from the stored snapshot, the
+    game still has no timer and stays off the games list; leaving ends it with no result
+    row, no dare and no lesson marked as learnt."""
+    from bot.game.models import PlayerRef
+    from bot.game.service import GameService
+    from bot.storage import Storage
+
+    async with await Storage.open(tmp_path / "durak.db") as storage:
+        first = GameService(storage, ai_delay=3600)
+        info = await first.open_lesson(1, 50, PlayerRef(7, "learner"), "first")
+        session = await first.begin_lesson(info.game_id, 7, 900)
+        assert session.lesson is not None and "exchange" in session.lesson.showing
+        await first.shutdown()
+
+        second = GameService(storage, ai_delay=3600)
+        (restored,) = await second.restore()
+        assert restored.lesson == session.lesson
+        assert (restored.timer_seconds, restored.deadline, restored.owed_ping) == (0, None, None)
+        assert await second.running_games(1) == []
+        await second.leave_game(info.game_id, 7)
+        assert await storage.game_results(info.game_id) == []
+        assert await storage.lessons_finished(7) == []
+        await second.shutdown()
