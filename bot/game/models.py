@@ -49,8 +49,9 @@ ForfeitReason = Literal["left", "timeout"]
 #: ``ends``: the game ends, the forfeiter is its fool and the one person left wins;
 #: ``alone``: nobody else at the table is a person, so the game ends with the forfeiter
 #: as its fool; ``void``: nobody has moved yet, so the game ends without a fool and counts
-#: for nothing (not rated, no stats, no achievements).
-ForfeitOutcome = Literal["takeover", "ends", "alone", "void"]
+#: for nothing (not rated, no stats, no achievements); ``lesson``: a lesson of ``/durak
+#: learn`` ends, counting for nothing like every lesson.
+ForfeitOutcome = Literal["takeover", "ends", "alone", "void", "lesson"]
 
 # --------------------------------------------------------------------------- values
 
@@ -293,6 +294,8 @@ class GameSession:
         """What ``seat`` forfeiting now would do (see :data:`ForfeitOutcome`). The game goes
         on only while two people (or, in a game begun by one, that one) are left to play it:
         a game of people against computers alone was not the game they sat down to."""
+        if self.lesson is not None:
+            return "lesson"
         remaining = [s for s in self.active_humans if s.seat != seat]
         if len(remaining) >= min(2, self.humans_at_start):
             return "takeover"

@@ -147,7 +147,7 @@ def closing_message(session: GameSession) -> tuple[str, discord.ui.View]:
         outcome = "draw"
     else:
         outcome = "lost" if learner in result.losers else "won"
-    concepts = ", ".join(t(f"learn.concept.{c}", loc) for c in lesson.met)
+    concepts = " · ".join(t(f"learn.concept.{c}", loc) for c in lesson.met)
     following = next_lesson([name], after=name)
     lines = [
         "## " + t("learn.closing.title", loc, lesson=t(f"learn.lesson.{name}", loc)),

@@ -192,7 +192,7 @@ async def test_a_lesson_survives_a_restart_and_a_leave_counts_for_nothing(tmp_pa
         assert restored.lesson == session.lesson
         assert (restored.timer_seconds, restored.deadline, restored.owed_ping) == (0, None, None)
         assert await second.running_games(1) == []
-        await second.leave_game(info.game_id, 7)
+        assert (await second.leave_game(info.game_id, 7)).outcome == "lesson"
         assert await storage.game_results(info.game_id) == []
         assert await storage.lessons_finished(7) == []
         await second.shutdown()
