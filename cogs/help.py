@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 #: The plain how-to-play paragraphs, in reading order.
 HELP_KEYS = (
     "rules.goal",
+    "rules.learn",
     "rules.deal",
     "rules.attack",
     "rules.throw_in",
@@ -35,7 +36,6 @@ HELP_KEYS = (
     "rules.modes",
     "rules.timer",
     "rules.start",
-    "rules.learn",
 )
 PICTURE_NAME = "durak-table.png"
 #: The help picture per language, drawn on first use.
