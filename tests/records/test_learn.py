@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import discord
+import pytest
 import simcord
 
 from bot.game.lesson_plan import CONCEPTS, LESSONS, LessonState, next_lesson
@@ -176,6 +177,7 @@ async def test_a_lesson_survives_a_restart_and_a_leave_counts_for_nothing(tmp_pa
     """Service level: the lesson flag and its tips come back from the stored snapshot, the
     game still has no timer and stays off the games list; leaving ends it with no result
     row, no dare and no lesson marked as learnt."""
+    from bot.game.errors import ServiceError
     from bot.game.models import PlayerRef
     from bot.game.service import GameService
     from bot.storage import Storage
@@ -193,6 +195,10 @@ async def test_a_lesson_survives_a_restart_and_a_leave_counts_for_nothing(tmp_pa
         assert (restored.timer_seconds, restored.deadline, restored.owed_ping) == (0, None, None)
         assert await second.running_games(1) == []
         assert (await second.leave_game(info.game_id, 7)).outcome == "lesson"
+        await second.load_replay(1, 7, info.game_id)  # the learner may look back at it
+        with pytest.raises(ServiceError) as refused:
+            await second.load_replay(1, 8, info.game_id)  # nobody else
+        assert refused.value.key == "replay.lesson"
         assert await storage.game_results(info.game_id) == []
         assert await storage.lessons_finished(7) == []
         await second.shutdown()
