@@ -102,6 +102,15 @@ async def test_every_lesson_is_private_uncounted_and_teaches_every_decision(
     # Text tables: the pictures have tests of their own, and drawing one per move is most
     # of this test's CPU.
     await svc.storage.update_guild_settings(world["guild"].id, pictures=False)
+    # Where the bot may not open a private thread, it says so privately and opens nothing.
+    guild = world["guild"]
+    closed = guild.create_text_channel(
+        "closed", overwrites={guild.me: discord.PermissionOverwrite(create_private_threads=False)}
+    )
+    refused = await alice.slash(closed, "durak learn")
+    assert refused.response is not None and refused.response.ephemeral
+    assert "can't open one here" in refused.response.content
+    assert closed.threads == [] and closed.history() == [] and svc._sessions == {}
     started = await alice.slash(channel, "durak learn")
     answer = started.response
     assert answer is not None and answer.ephemeral  # (the deferred answer, filled in)
