@@ -203,6 +203,9 @@ async def test_a_lesson_survives_a_restart_and_a_leave_counts_for_nothing(tmp_pa
         assert restored.lesson == session.lesson
         assert (restored.timer_seconds, restored.deadline, restored.owed_ping) == (0, None, None)
         assert await second.running_games(1) == []
+        with pytest.raises(ServiceError) as hidden:
+            await second.watchable(info.game_id, 8)  # not even by its number
+        assert hidden.value.key == "watch.lesson"
         assert (await second.leave_game(info.game_id, 7)).outcome == "lesson"
         await second.load_replay(1, 7, info.game_id)  # the learner may look back at it
         with pytest.raises(ServiceError) as refused:
