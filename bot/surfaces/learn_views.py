@@ -24,6 +24,7 @@ from typing import Any
 import discord
 
 from ..discord_limits import BUTTON_LABEL, THREAD_NAME
+from ..game.errors import AlreadyPlaying
 from ..game.lesson_plan import LESSONS, next_lesson
 from ..game.models import GameSession, PlayerRef
 from ..i18n import t
@@ -80,6 +81,9 @@ async def start_lesson(interaction: discord.Interaction, lesson: str | None) -> 
     service = _service(interaction)
     user = interaction.user
     name = await service.lesson_to_play(user.id, lesson)
+    playing = await service.game_for_user(user.id)
+    if playing is not None:  # refused before a thread is made for nothing
+        raise AlreadyPlaying(playing)
     room = _lesson_room(interaction)
     made: discord.Thread | None = None
     if room is None:
