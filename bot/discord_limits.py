@@ -37,5 +37,7 @@ AUTOCOMPLETE_CHOICES: Final = 25
 CHOICE_NAME: Final = 100
 #: Characters in a component's custom_id.
 CUSTOM_ID: Final = 100
+#: A thread's name.
+THREAD_NAME: Final = 100
 #: Buttons in one row of components.
 BUTTONS_PER_ROW: Final = 5

@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 #: The plain how-to-play paragraphs, in reading order.
 HELP_KEYS = (
     "rules.goal",
+    "rules.learn",
     "rules.deal",
     "rules.attack",
     "rules.throw_in",
@@ -32,6 +33,8 @@ HELP_KEYS = (
     "rules.draw",
     "rules.fool",
     "rules.buttons",
+    "rules.modes",
+    "rules.timer",
     "rules.start",
 )
 PICTURE_NAME = "durak-table.png"

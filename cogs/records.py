@@ -1,6 +1,6 @@
 """``/durak replay``, ``/durak review``, ``/durak learn`` and ``/durak records``: a game's
-record (bot/game/records.py) looked back at, a second opinion on one's moves, a guided first
-game, and who may replay and ask for hints in this server."""
+record (bot/game/records.py) looked back at, a second opinion on one's moves, the lessons,
+and who may replay and ask for hints in this server."""
 
 from __future__ import annotations
 
@@ -8,17 +8,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.game.lesson_plan import LESSONS
 from bot.game.models import PlayerRef
 from bot.i18n import ls, t
 from bot.surfaces.history_views import history_message
-from bot.surfaces.learn import LEARN_GAMES, LEARN_PRESET
+from bot.surfaces.learn_views import start_lesson
 from bot.surfaces.quick_views import open_tables, quick_answer
 from bot.surfaces.replay_views import open_replay
 from bot.surfaces.review_views import open_review
 
 from .shared import (
-    _discord_guild_locale,
-    _lobby_message,
+    _choices,
     _locale,
     _require_manage,
     _service,
@@ -98,34 +98,13 @@ class RecordCommands(commands.Cog):
         await open_tables(interaction.client, service, interaction.guild_id, answer.tables)
 
     @durak.command(name=ls("cmd.durak.learn.name"), description=ls("cmd.durak.learn.description"))
-    async def learn(self, interaction: discord.Interaction) -> None:
-        """A guided first game: you against an easy computer, the rules explained on your
-        hand as they first matter (bot/surfaces/learn.py)."""
-        assert interaction.guild_id is not None and interaction.channel_id is not None
-        service = _service(interaction)
-        locale = _locale(interaction)
-        player = PlayerRef(interaction.user.id, interaction.user.display_name)
-        await service.check_channel(interaction.guild_id, interaction.channel_id)
-        info = await service.create_lobby(
-            interaction.guild_id,
-            interaction.channel_id,
-            player,
-            LEARN_PRESET,
-            2,
-            discord_locale=_discord_guild_locale(interaction),
-        )
-        try:
-            info = await service.add_computer(info.game_id, interaction.user.id, "easy")
-            await interaction.response.send_message(**await _lobby_message(interaction, info))
-            message = await interaction.original_response()
-            await service.attach_message(info.game_id, message.id)
-            LEARN_GAMES[info.game_id] = {}
-            await service.start(info.game_id, interaction.user.id)
-        except Exception:  # a refusal too: no half-made lesson is left behind
-            LEARN_GAMES.pop(info.game_id, None)
-            await service.cancel(info.game_id, interaction.user.id, can_manage=True)
-            raise
-        await interaction.followup.send(t("learn.welcome", locale), ephemeral=True)
+    @app_commands.rename(lesson=ls("cmd.param.lesson.name"))
+    @app_commands.describe(lesson=ls("cmd.param.lesson.description"))
+    @app_commands.choices(lesson=_choices("cmd.choice.lesson", tuple(LESSONS)))
+    async def learn(self, interaction: discord.Interaction, lesson: str | None = None) -> None:
+        """A private lesson against the computer in a thread of the learner's own, the
+        rules explained on their hand as they first matter (bot/surfaces/learn_views.py)."""
+        await start_lesson(interaction, lesson)
 
     @durak.command(
         name=ls("cmd.durak.records.name"), description=ls("cmd.durak.records.description")

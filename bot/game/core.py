@@ -272,9 +272,12 @@ class _ServiceCore:
         return session
 
     async def running_games(self, guild_id: int) -> list[tuple[int, str, int, list[SeatInfo]]]:
-        """(game id, preset, channel id, seats) of every running game in a guild."""
+        """(game id, preset, channel id, seats) of every running game in a guild, but its
+        lessons: a lesson is played in private."""
         out = []
         for row in await self.storage.running_games(guild_id):
+            if row.options.get("lesson") is not None:
+                continue
             seats = await self.storage.seats(row.id)
             out.append(
                 (
@@ -417,6 +420,7 @@ class _ServiceCore:
             takeover_difficulty=settings.default_ai_difficulty,
             local_ranks=settings.local_ranks,
             series=Series.from_json(row.options.get("series")),
+            lesson=stored.lesson,
         )
         session.events.extend(stored.events)
         session.hints = await self.storage.game_hints(row.id)

@@ -22,6 +22,7 @@ from .errors import (
     ServiceError,
 )
 from .house_rules import RULE_OVERRIDES, auto_done_for, rules_for, twist_options
+from .lesson_plan import begin as begin_lesson
 from .models import (
     AI_DIFFICULTIES,
     LOBBY_IDLE_MINUTES,
@@ -459,11 +460,15 @@ class _LobbyFlow(_PlayFlow):
         *,
         can_manage: bool = False,
         deal: Callable[[LobbyInfo, int], Game] | None = None,
+        seed: int | None = None,
+        lesson: str | None = None,
     ) -> GameSession:
-        """Deal and move the lobby to running; the seed comes from ``seed_factory``.
+        """Deal and move the lobby to running; the seed comes from ``seed_factory`` unless
+        given (a lesson's, :mod:`bot.game.lessons`).
 
         ``deal`` makes the first position from the lobby and the seed instead of a fresh
-        first deal: a rematch (:mod:`bot.game.rematch`) deals as the engine's ``next_deal``."""
+        first deal: a rematch (:mod:`bot.game.rematch`) deals as the engine's ``next_deal``.
+        ``lesson`` names the lesson the game is (its tips start at the first position)."""
         async with self._lobby_lock(game_id):
             info = await self._open_lobby(game_id)
             self._check_host(info, user_id, can_manage)
@@ -478,7 +483,7 @@ class _LobbyFlow(_PlayFlow):
                 raise ServiceError("error.not_enough_players", min=2)
             settings = await self.storage.get_guild_settings(info.guild_id)
             records = await self.storage.record_settings(info.guild_id)
-            seed = self._seed_factory()
+            seed = self._seed_factory() if seed is None else seed
             game = deal(info, seed) if deal is not None else Game.new(rules, seed)
             seats = [SeatInfo(i, s.name, s.user_id, s.difficulty) for i, s in enumerate(info.seats)]
             session = GameSession(
@@ -500,10 +505,12 @@ class _LobbyFlow(_PlayFlow):
                 series=info.series,
                 hints_everywhere=records.hints_everywhere,
             )
+            if lesson is not None:
+                session.lesson = begin_lesson(lesson, game, session.learner)
             session.record_t0 = self.clock()
             record = record_header(session)
             session.deadline = self._deadline_policy(session, game)
-            if session.seats[game.attacker].is_human:
+            if session.pinged(game.attacker):
                 session.owed_ping = (game.attacker, "lead", 1)
             await self.storage.begin_game(
                 game_id,

@@ -15,6 +15,7 @@ from typing import Any, Literal, Protocol
 
 from engine import Card, Event, Game, RuleSet
 
+from .lesson_plan import LessonState
 from .series import Series
 
 #: Difficulties a lobby can add; the storage schema accepts exactly these.
@@ -48,8 +49,9 @@ ForfeitReason = Literal["left", "timeout"]
 #: ``ends``: the game ends, the forfeiter is its fool and the one person left wins;
 #: ``alone``: nobody else at the table is a person, so the game ends with the forfeiter
 #: as its fool; ``void``: nobody has moved yet, so the game ends without a fool and counts
-#: for nothing (not rated, no stats, no achievements).
-ForfeitOutcome = Literal["takeover", "ends", "alone", "void"]
+#: for nothing (not rated, no stats, no achievements); ``lesson``: a lesson of ``/durak
+#: learn`` ends, counting for nothing like every lesson.
+ForfeitOutcome = Literal["takeover", "ends", "alone", "void", "lesson"]
 
 # --------------------------------------------------------------------------- values
 
@@ -255,6 +257,10 @@ class GameSession:
     #: Members watching the game now (bot.surfaces.live_hands keeps the count; memory only):
     #: the table and the hands say "👁 3 watching".
     watchers: int = 0
+    #: A lesson of ``/durak learn`` (bot/game/lessons.py), with its tips; None for every
+    #: other game. Stored in the snapshot. A lesson is never rated or counted, hands out no
+    #: dare and pings nobody.
+    lesson: LessonState | None = None
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat a human plays, or None (also for a human who already left)."""
@@ -288,6 +294,8 @@ class GameSession:
         """What ``seat`` forfeiting now would do (see :data:`ForfeitOutcome`). The game goes
         on only while two people (or, in a game begun by one, that one) are left to play it:
         a game of people against computers alone was not the game they sat down to."""
+        if self.lesson is not None:
+            return "lesson"
         remaining = [s for s in self.active_humans if s.seat != seat]
         if len(remaining) >= min(2, self.humans_at_start):
             return "takeover"
@@ -299,6 +307,16 @@ class GameSession:
     def void(self) -> bool:
         """The game ended on a forfeit before anybody moved: it counts for nothing."""
         return self.ended_by is not None and self.game.version == 0
+
+    def pinged(self, seat: int) -> bool:
+        """Whether ``seat`` is told of its turn: a human's, outside a lesson (the learner
+        is at the table already, in a thread of their own)."""
+        return self.seats[seat].is_human and self.lesson is None
+
+    @property
+    def learner(self) -> int:
+        """The seat a lesson teaches (the one human's; 0 otherwise)."""
+        return next((s.seat for s in self.seats if s.user_id is not None), 0)
 
     @property
     def humans_at_start(self) -> int:
@@ -316,6 +334,7 @@ class GameSession:
             forfeits=self.forfeits,
             owed_ping=self.owed_ping,
             out_groups=self.out_groups,
+            lesson=self.lesson,
         )
 
     def commit(self, state: SessionState) -> None:
@@ -331,6 +350,7 @@ class GameSession:
         self.forfeits = state.forfeits
         self.owed_ping = state.owed_ping
         self.out_groups = state.out_groups
+        self.lesson = state.lesson
         self.reminded = False
 
 
@@ -349,6 +369,7 @@ class SessionState:
     forfeits: dict[int, str]
     owed_ping: tuple[int, str, int] | None
     out_groups: list[list[int]]
+    lesson: LessonState | None = None
 
 
 class Publisher(Protocol):

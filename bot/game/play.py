@@ -18,6 +18,7 @@ from .. import storage as st
 from ..ratings import record_outs
 from .core import _ServiceCore
 from .errors import GameOver, IllegalMove, NotAPlayer, ServiceError, StaleAction
+from .lesson_plan import advance as advance_lesson
 from .models import (
     EVENTS_KEPT,
     MAX_TIMER_STRIKES,
@@ -119,7 +120,7 @@ class _PlayFlow(_ServiceCore):
         deadline = self._deadline_policy(session, candidate)
         pings = pings_between(before, candidate)
         owed_ping = session.owed_ping
-        human_pings = [(seat, kind) for seat, kind in pings if session.seats[seat].is_human]
+        human_pings = [(seat, kind) for seat, kind in pings if session.pinged(seat)]
         if human_pings:
             owed_ping = (*human_pings[-1], new_version)
         out_groups = record_outs(session.out_groups, before.out, candidate.out)
@@ -132,6 +133,7 @@ class _PlayFlow(_ServiceCore):
             strikes=new_strikes,
             owed_ping=owed_ping,
             out_groups=out_groups,
+            lesson=advance_lesson(session.lesson, candidate, session.learner, action),
         )
         snapshot = encode(session, state)
         fools: tuple[int, ...] = ()
@@ -180,7 +182,7 @@ class _PlayFlow(_ServiceCore):
         self, session: GameSession, pings: list[tuple[int, PingKind]]
     ) -> None:
         for seat, kind in pings:
-            if session.seats[seat].is_human:
+            if session.pinged(seat):
                 await self._publish(self.publisher.ping(session, seat, kind))
 
     # ----------------------------------------------------------------- computer seats
@@ -439,7 +441,10 @@ class _PlayFlow(_ServiceCore):
         earlier keeps ``forfeit``. The task goes to the humans (present or not) in the fool's
         place: the engine's fool, the losing team (the engine names no single fool there; the
         partners share one task), or the player whose forfeit ended the game. A draw has none.
+        A lesson has neither rows nor a task: it is never rated or counted.
         """
+        if session.lesson is not None:
+            return [], (), None
         if result is None:
             losers: tuple[int, ...] = (next(reversed(forfeits)),) if forfeits else ()
         elif result.kind == "team":

@@ -169,8 +169,9 @@ class _ReplayFlow(_ServiceCore):
         self, guild_id: int, user_id: int, game_id: int | None, *, for_review: bool = False
     ) -> Replay:
         """The replay ``user_id`` asked for, or a polite refusal: no such game here, a game
-        still being played, a game without history, or (when the server keeps replays to
-        players) a game they did not play. Default: their last finished game here.
+        still being played, a game without history, a lesson of someone else's, or (when the
+        server keeps replays to players) a game they did not play. Default: their last
+        finished game here.
 
         ``for_review``: the record is read for a review, so a player with no finished game
         is told there is nothing to *review* (the refusal names what they asked for)."""
@@ -186,11 +187,13 @@ class _ReplayFlow(_ServiceCore):
             raise ServiceError("replay.still_running", game_id=game_id)
         seat_rows = await storage.seats(game_id)
         played = any(s.user_id == user_id for s in seat_rows)
+        game_row = await storage.get_game(game_id)
+        if not played and game_row is not None and "lesson" in game_row.options:
+            raise ServiceError("replay.lesson", game_id=game_id)  # private, like its thread
         if not played and not (await storage.record_settings(guild_id)).replays_public:
             raise ServiceError("replay.players_only", game_id=game_id)
         if row.text is None:
             raise ServiceError("replay.no_history", game_id=game_id)
-        game_row = await storage.get_game(game_id)
         preset = game_row.preset if game_row is not None else "podkidnoy"
         seats = [
             SeatInfo(s.seat, s.display_name, s.user_id, s.ai_difficulty, s.left_at is not None)

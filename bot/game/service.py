@@ -41,6 +41,7 @@ from engine import InvalidPosition
 from engine.rules import RuleError
 
 from .history import _HistoryQueries
+from .lessons import _LessonFlow
 from .models import GameSession
 from .queries import _Queries
 from .quick_offers import _QuickOffers
@@ -60,6 +61,7 @@ class GameService(
     _ReplayFlow,
     _HistoryQueries,
     _QuickOffers,
+    _LessonFlow,
     _Queries,
 ):
     """Lobbies and games of every guild. One instance per bot process.
@@ -68,8 +70,8 @@ class GameService(
     queries of :class:`~bot.game.core._ServiceCore`: :mod:`.play` (moves, computer seats,
     timers, forfeits), :mod:`.lobby` (lobbies, start, leave, cancel), :mod:`.rematch` ("Play
     again"), :mod:`.tables` (open tables, spectators), :mod:`.tournaments`, :mod:`.quick`
-    and :mod:`.quick_offers` (quick match), :mod:`.history` (a player's past games),
-    :mod:`.records` (replays),
+    and :mod:`.quick_offers` (quick match), :mod:`.lessons` (``/durak learn``),
+    :mod:`.history` (a player's past games), :mod:`.records` (replays),
     :mod:`.queries` (what the Discord side reads and writes besides moves); this module adds
     the process lifecycle (restore, resume, shutdown). :class:`~bot.storage.store.Storage`
     is built the same way.

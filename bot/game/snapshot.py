@@ -2,7 +2,8 @@
 
 The snapshot is the whole state (every hand: it is never shown to anyone) plus what the
 session keeps beside the engine's game: the seed, the public events the table shows, the
-forfeits, the turn ping still owed, who went out together and when the game began. A restart
+forfeits, the turn ping still owed, who went out together, when the game began and, for a
+lesson, where its tips are. A restart
 rebuilds the session from it, so a field added to one side and not the other would be lost
 silently; with both sides in one module, and the format number checked on the way in, a
 snapshot this build does not understand is refused with a clear error instead of being half
@@ -22,6 +23,7 @@ from typing import Any
 from engine import Game
 
 from ..ratings import out_groups_from_events
+from .lesson_plan import LessonState
 from .models import GameSession, PublicEvent, SessionState
 
 #: The format :func:`encode` writes; :func:`decode` reads exactly the formats in
@@ -48,6 +50,7 @@ class Snapshot:
     owed_ping: tuple[int, str, int] | None
     out_groups: list[list[int]]
     record_t0: float
+    lesson: LessonState | None = None
 
 
 def encode(session: GameSession, state: SessionState | None = None) -> str:
@@ -66,6 +69,7 @@ def encode(session: GameSession, state: SessionState | None = None) -> str:
             "ping": list(state.owed_ping) if state.owed_ping is not None else None,
             "out_groups": state.out_groups,
             "t0": session.record_t0,
+            **({"lesson": state.lesson.to_json()} if state.lesson is not None else {}),
         },
         separators=(",", ":"),
     )
@@ -100,4 +104,5 @@ def decode(text: str) -> Snapshot:
         owed_ping=None if ping is None else (int(ping[0]), str(ping[1]), int(ping[2])),
         out_groups=groups,
         record_t0=float(data.get("t0", 0.0)),
+        lesson=LessonState.from_json(data.get("lesson")),
     )

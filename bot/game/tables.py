@@ -88,6 +88,8 @@ class _TablesFlow(_LobbyFlow):
         """The running game to watch and, for one of its players, their seat (a player is
         shown their hand instead); refuses a lobby, an ended game and an unknown id."""
         session = self.session(game_id)
+        if session is not None and session.lesson is not None and session.seat_of(user_id) is None:
+            raise ServiceError("watch.lesson", game_id=game_id)
         if session is not None and not session.finished:
             return session, session.seat_of(user_id)
         row = await self.storage.get_game(game_id)
@@ -108,7 +110,9 @@ class _TablesFlow(_LobbyFlow):
         here = await self.storage.active_game_in_channel(channel_id)
         if here is not None and self.session(here) is not None:
             return here
-        running = await self.storage.running_games(guild_id)
+        running = [
+            r for r in await self.storage.running_games(guild_id) if "lesson" not in r.options
+        ]
         if len(running) == 1:
             return running[0].id
         raise ServiceError("watch.which" if running else "watch.none")

@@ -297,6 +297,7 @@ class _TournamentFlow(_LobbyFlow):
         tournament_id = await self.storage.tournament_of_game(session.game_id)
         if tournament_id is not None:
             self._tournament_soon(tournament_id)
+        await super()._game_ended(session)
 
     # ----------------------------------------------------------------- rounds
 

@@ -228,13 +228,13 @@ def _forfeit_lines(session: GameSession, locale: str) -> list[str]:
 
 def leave_question(effect: LeaveEffect, game_id: int, locale: str) -> str:
     """The private question before leaving a running game: what leaving will do."""
-    frame = "leave.ask_void" if effect.outcome == "void" else "leave.ask_forfeit"
+    frame = "leave.ask_void" if effect.outcome in ("void", "lesson") else "leave.ask_forfeit"
     return t(frame, locale, game_id=game_id, consequence=leave_consequence(effect, locale))
 
 
 def leave_answer(effect: LeaveEffect, game_id: int, locale: str) -> str:
     """The answer after the leave: what it did, in the question's own words."""
-    frame = "leave.left_void" if effect.outcome == "void" else "leave.left_forfeit"
+    frame = "leave.left_void" if effect.outcome in ("void", "lesson") else "leave.left_forfeit"
     return t(frame, locale, game_id=game_id, consequence=leave_consequence(effect, locale))
 
 

@@ -295,6 +295,8 @@ def event_line(
     if k == "kicked":
         return t("event.timeout_forfeit", locale, name=name)
     if k == "forfeit_end":
+        if session.lesson is not None:
+            return t("event.lesson_left", locale, name=name)
         if session.game.version == 0:
             return t("event.forfeit_end_void", locale, name=name)
         key = "event.forfeit_end_timeout" if ev.amount else "event.forfeit_end_left"

@@ -78,6 +78,7 @@ from .history_views import HISTORY_ID, HistoryButton
 from .interactions import reply_ephemeral
 from .language import reader_locale
 from .leaderboard_views import BOARD_ID, LeaderboardButton
+from .learn_views import LESSON_ID, LessonButton
 from .lobby_views import (
     LOBBY_IDS,
     LeaveConfirmButton,
@@ -101,6 +102,7 @@ TYPED_IDS: tuple[str, ...] = (
     BOARD_ID,
     HISTORY_ID,
     TABLES_ID,
+    LESSON_ID,
 )
 _TYPED_IDS = "|".join(
     re.sub(r"\(\?P<\w+>", "(?:", template.removeprefix("durak:")) for template in TYPED_IDS
@@ -180,6 +182,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     HistoryButton,
     QuickLeaveButton,
     QuickOfferButton,
+    LessonButton,
     UnknownDurakItem,
     StaleIdItem,
 )

@@ -238,7 +238,7 @@ def leave_confirm_view(
     costs a forfeit, so it takes a second, deliberate click. Before anybody moved leaving
     costs nothing, and the button does not say "Forfeit"."""
     view = _components_view()
-    label = "leave.button.leave" if outcome == "void" else "leave.button.confirm"
+    label = "leave.button.leave" if outcome in ("void", "lesson") else "leave.button.confirm"
     view.add_item(LeaveConfirmButton(game_id, "yes", t(label, locale), discord.ButtonStyle.danger))
     view.add_item(
         LeaveConfirmButton(

@@ -30,6 +30,7 @@ from ..rendering.lobby import lobby_embed
 from ..rendering.standings import result_lines
 from ..rendering.table import table_embed
 from .delivery import Delivery, Obsolete, ping_due
+from .learn_views import closing_message
 from .live_hands import LiveHands
 from .lobby_views import lobby_view, table_view
 from .pings import TurnPings
@@ -167,6 +168,12 @@ class DiscordPublisher:
         session = await self.service.ended_session(game_id)
         if session is None or session.status != "finished":
             raise Obsolete
+        if session.lesson is not None:  # its own last word, in its private thread
+            content, view = closing_message(session)
+            await self._channel(session.channel_id, session.guild_id).send(
+                content, view=view, allowed_mentions=discord.AllowedMentions.none()
+            )
+            return
         humans = [discord.Object(s.user_id) for s in session.seats if s.user_id is not None]
         rating = await self.service.game_rating(game_id)
         lines = result_lines(rating, lambda user_id: f"<@{user_id}>", session.locale)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,11 @@ async def test_help_explains_the_game_with_a_picture(simcord_env: simcord.Env, w
     msg = result.followups[-1] if result.followups else result.response.message
     embed = msg.embeds[0]
     assert embed.title == "How to play Durak"
-    assert "Get rid of all your cards" in (embed.description or "")
+    text = embed.description or ""
+    assert "Get rid of all your cards" in text
+    # A beginner is pointed to the lessons, and told of transfers and turn timers.
+    assert re.search(r"</durak learn:\d+> plays a private lesson", text)
+    assert "transfer the attack" in text and "turn timer" in text
     assert msg.attachments and msg.attachments[0].filename == "durak-table.png"
 
 
