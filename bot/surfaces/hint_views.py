@@ -29,7 +29,7 @@ from .callbacks import think_privately
 from .door import _Guarded
 from .interactions import _service, reply_ephemeral
 from .language import reader_locale
-from .review_views import action_words
+from .move_words import action_words
 
 __all__ = ["HINT_ITERATIONS", "HintButton", "add_hint_button", "hints_offered"]
 

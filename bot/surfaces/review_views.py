@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from engine import Action, ActionKind, Card
+from engine import Action, ActionKind
 from engine.ai.review import Decision, Review
 
 from ..game.errors import ServiceError
@@ -23,10 +23,11 @@ from ..game.records import Replay
 from ..game.reviews import ReviewQueue
 from ..i18n import t
 from ..pictures import render_png, table_scene
-from ..rendering.common import COLOUR_OVER, card_text, cards_text, seat_name
+from ..rendering.common import COLOUR_OVER, cards_text, seat_name
 from .callbacks import think_privately
 from .interactions import _service
 from .language import reader_locale
+from .move_words import action_words
 
 __all__ = ["action_words", "open_review", "review_embeds", "review_queue"]
 
@@ -41,28 +42,6 @@ def review_queue(interaction: discord.Interaction) -> ReviewQueue:
         queue = ReviewQueue()
         client.review_queue = queue
     return queue
-
-
-def action_words(action: Action, locale: str, local_ranks: bool = True) -> str:
-    """A move in plain words ("beat the 8♠ with the 10♠", "take the cards"), its cards in
-    the server's rank letters (``local_ranks``)."""
-
-    def card(c: Card) -> str:
-        return card_text(c, locale, local_ranks=local_ranks)
-
-    k = action.kind
-    cards = " ".join(card(c) for c in action.cards)
-    if k is ActionKind.DEFEND and len(action.cards) == 2:
-        return t(
-            "review.words.defend", locale, attack=card(action.cards[0]), card=card(action.cards[1])
-        )
-    key = f"review.words.{k.value}"
-    return t(
-        key if k.value in _WORDS else "review.words.other", locale, cards=cards, move=str(action)
-    )
-
-
-_WORDS = frozenset({"attack", "throw", "transfer", "show", "take", "pile", "pass", "exchange"})
 
 
 def reason_key(played: Action, preferred: Action, trump: int) -> str:
