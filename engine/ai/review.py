@@ -80,6 +80,8 @@ USE_ENGINE_EVALUATE = False
 #: A decision whose cost is within its noise is judged again with this many times the worlds
 #: for just the two moves compared, before it is called too close to tell.
 REFINE = 3
+#: At most this many decisions of one review are judged again (the costliest first).
+REFINED = 5
 #: A decision that costs less than this is not called a mistake (sampling noise).
 MISTAKE_THRESHOLD = 0.05
 
@@ -105,7 +107,9 @@ class Estimate:
     def noise(self, a: Action, b: Action) -> float:
         """How large a difference ``values[a] - values[b]`` can be by the luck of the
         sampling alone: twice the standard error of the paired difference (about 95% of
-        estimates of a true difference of zero fall inside it). 0 for an exact solve."""
+        estimates of a true difference of zero fall inside it), and never less than 3/n
+        for n worlds (the rule of three: where every world agreed, a disagreement in up to
+        3 in n could still have gone unseen). 0 for an exact solve."""
         if self.exact:
             return 0.0
         pa, pb = self.samples.get(a, ()), self.samples.get(b, ())
@@ -117,7 +121,7 @@ class Estimate:
         n = len(diffs)
         if n < 2:
             return 1.0
-        return 2.0 * math.sqrt(_variance(diffs) / n)
+        return max(2.0 * math.sqrt(_variance(diffs) / n), 3.0 / n)
 
     def merged(self, other: Estimate) -> Estimate:
         """This estimate and ``other`` (more worlds for the same actions) together."""
@@ -264,11 +268,58 @@ class Review:
         return sorted(mistakes, key=lambda d: (-d.cost, d.move))[:count]
 
 
-def judge(
-    obs: Observation, played: Action, *, move: int = 0, iterations: int, seed: int | str = 0
-) -> Decision | None:
-    """The decision to play ``played`` where ``obs`` stood; None when there was no real
-    choice (a single sensible move)."""
+@dataclass(slots=True)
+class _Judged:
+    """A decision while it is being judged: the estimate so far and the move it prefers."""
+
+    move: int
+    obs: Observation
+    played: Action
+    preferred: Action
+    before: float
+    found: Estimate
+
+    @property
+    def uncertain(self) -> bool:
+        """Costly enough to show, but within its noise: worth more worlds."""
+        values = self.found.values
+        cost = values[self.preferred] - values[self.played]
+        return self.preferred != self.played and MISTAKE_THRESHOLD <= cost <= self.found.noise(
+            self.preferred, self.played
+        )
+
+    def refine(self, iterations: int, seed: int | str) -> None:
+        """More worlds for just the two moves compared (``REFINE`` times as many)."""
+        more = estimate(
+            self.obs,
+            [self.played, self.preferred],
+            iterations=REFINE * iterations,
+            seed=f"{seed}:refine",
+        )
+        self.found = self.found.merged(more)
+        values = self.found.values
+        if values[self.played] >= values[self.preferred]:
+            self.preferred = self.played
+
+    def decision(self) -> Decision:
+        found, played, preferred = self.found, self.played, self.preferred
+        values = found.values
+        return Decision(
+            self.move,
+            self.obs.seat,
+            played,
+            preferred,
+            self.before,
+            values[played],
+            values[preferred],
+            found.noise(preferred, played) if preferred != played else 0.0,
+            0 if found.exact else len(found.samples[played]),
+        )
+
+
+def _look(
+    obs: Observation, played: Action, *, move: int, iterations: int, seed: int | str
+) -> _Judged | None:
     v = view_of_observation(obs)
     cands = candidates(v)
     default = normal_policy(v, random.Random(f"{seed}:policy"))
@@ -281,48 +332,47 @@ def judge(
     values = found.values
     preferred = max(cands, key=lambda a: (values[a], a == default, a == played))
     before = values[default] if default is not None else values[preferred]
-    cost = values[preferred] - values[played]
-    if preferred != played and MISTAKE_THRESHOLD <= cost <= found.noise(preferred, played):
-        # Too close to tell: more worlds for just the two moves compared.
-        more = estimate(
-            obs, [played, preferred], iterations=REFINE * iterations, seed=f"{seed}:refine"
-        )
-        found = found.merged(more)
-        values = found.values
-        if values[played] >= values[preferred]:
-            preferred = played
-    return Decision(
-        move,
-        obs.seat,
-        played,
-        preferred,
-        before,
-        values[played],
-        values[preferred],
-        found.noise(preferred, played) if preferred != played else 0.0,
-        0 if found.exact else len(found.samples[played]),
-    )
+    return _Judged(move, obs, played, preferred, before, found)
+
+
+def judge(
+    obs: Observation, played: Action, *, move: int = 0, iterations: int, seed: int | str = 0
+) -> Decision | None:
+    """The decision to play ``played`` where ``obs`` stood; None when there was no real
+    choice (a single sensible move). One too close to tell is judged again on more worlds."""
+    judged = _look(obs, played, move=move, iterations=iterations, seed=seed)
+    if judged is None:
+        return None
+    if judged.uncertain:
+        judged.refine(iterations, seed)
+    return judged.decision()
 
 
 def review_game(
     record: Record, seat: int, *, iterations: int = REVIEW_ITERATIONS, seed: int | str = 0
 ) -> Review:
-    """Judge every decision ``seat`` made in ``record`` from its own observations."""
+    """Judge every decision ``seat`` made in ``record`` from its own observations; then the
+    ``REFINED`` costliest of those too close to tell are judged again on more worlds (the
+    few a review could show: refining every one would cost twice the review)."""
     game = record.initial_game()
     if not 0 <= seat < game.n:
         raise RecordError(f"seat {seat} is not a seat of this game")
-    decisions: list[Decision] = []
+    judged: list[_Judged] = []
     for i, m in enumerate(record.moves):
         action = m.action
         if action is None:
             continue
         if action.seat == seat and len(game.legal_actions(seat)) > 1:
             obs = game.observation(seat)
-            decision = judge(obs, action, move=i, iterations=iterations, seed=f"{seed}:{i}")
-            if decision is not None:
-                decisions.append(decision)
+            found = _look(obs, action, move=i, iterations=iterations, seed=f"{seed}:{i}")
+            if found is not None:
+                judged.append(found)
         game.apply(action)
-    return Review(seat, tuple(decisions))
+    unsure = [j for j in judged if j.uncertain]
+    unsure.sort(key=lambda j: j.found.values[j.played] - j.found.values[j.preferred])
+    for j in unsure[:REFINED]:
+        j.refine(iterations, f"{seed}:{j.move}")
+    return Review(seat, tuple(j.decision() for j in judged))
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,16 +14,18 @@ B = Action.parse("0 pass")
 
 
 def test_noise_is_twice_the_standard_error_of_the_paired_difference() -> None:
-    a = (1.0, 1.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0)
-    b = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0)
-    est = Estimate({A: sum(a) / 8, B: sum(b) / 8}, {A: a, B: b})
+    a = (1.0, 1.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0) * 4
+    b = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0) * 4
+    n = len(a)
+    est = Estimate({A: sum(a) / n, B: sum(b) / n}, {A: a, B: b})
     diffs = [x - y for x, y in zip(a, b, strict=True)]
-    mean = sum(diffs) / 8
-    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / 7)
-    assert math.isclose(est.noise(A, B), 2 * sd / math.sqrt(8))
-    # the same luck in every world: no noise in the difference, whatever the chances
+    mean = sum(diffs) / n
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
+    assert 2 * sd / math.sqrt(n) > 3 / n
+    assert math.isclose(est.noise(A, B), 2 * sd / math.sqrt(n))
+    # the same result in every world: no spread, but no more certainty than n worlds give
     same = Estimate({A: 0.5, B: 0.5}, {A: a, B: a})
-    assert same.noise(A, B) == 0.0
+    assert same.noise(A, B) == 3 / n
     assert Estimate({A: 1.0, B: 0.0}, {A: (1.0,), B: (0.0,)}, exact=True).noise(A, B) == 0.0
     more = est.merged(est)
     assert more.values == est.values and more.noise(A, B) < est.noise(A, B)
