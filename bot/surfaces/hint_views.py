@@ -2,7 +2,7 @@
 
 Offered in a game where every other seat is a computer (practice), or in every game of a
 server that allows it (``/durak records hints:``). The suggestion is computed from the seat's
-own observation only (``engine.ai.review.suggest``), so a hint can never reveal a card the
+own observation only (``engine.ai.review.advise``), so a hint can never reveal a card the
 player could not see; it runs in a thread so the table keeps moving. Every hint is counted
 per game and seat (``game_hints``): the result message says how many were used, and the
 ratings skip a game with hints. So a seat's first hint of a game first says so and asks

@@ -276,3 +276,33 @@ def test_the_checks_catch_a_false_reason() -> None:
 
 def test_beaters_table_agrees_with_the_plain_rule() -> None:
     assert BEATERS[2][0] >> 13 * 2 & 1  # a heart beats the two of clubs when hearts are trumps
+
+
+def test_an_exchange_is_never_called_spending_a_trump() -> None:
+    """The issue's case: a trump exchange compared with a lead. The exchange spends nothing,
+    so a review never says it "spent a trump"; it says what it gives and takes."""
+    rng = random.Random(5)
+    for seed in range(200):
+        game = Game.new(RuleSet.preset("podkidnoy"), f"exchange:{seed}")
+        for _ in range(rng.randrange(0, 4)):
+            acts = [a for a in game.all_legal_actions() if a.kind is not ActionKind.EXCHANGE]
+            game.apply(rng.choice(acts))
+        for seat in range(game.n):
+            acts = game.legal_actions(seat)
+            swap = next((a for a in acts if a.kind is ActionKind.EXCHANGE), None)
+            lead = next((a for a in acts if a.kind is ActionKind.ATTACK), None)
+            if swap is None or lead is None:
+                continue
+            obs = game.observation(seat)
+            facts = r.review_facts(obs, swap, lead)
+            assert r.PLAYED_SPENDS_TRUMP not in {f.kind for f in facts}
+            own = {f.kind for f in r.move_facts(obs, swap)}
+            assert r.EXCHANGE_UP in own and r.SPENDS_TRUMP not in own
+            for played, better in ((swap, lead), (lead, swap)):
+                for f in r.review_facts(obs, played, better):
+                    if f.kind in COMPARISONS:
+                        check(game, seat, f, played, better)
+                    else:
+                        check(game, seat, f, better, None)
+            return
+    raise AssertionError("no position with both an exchange and a lead was found")

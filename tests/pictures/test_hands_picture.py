@@ -34,9 +34,9 @@ def test_rows_and_legend_fit_and_never_overlap(locale: str) -> None:
     assert len(cards) == 5 + 27 and img.width == WIDTH
     for d in texts:
         assert d.size >= MIN_TEXT
-        assert 0 <= d.box[0] and d.box[2] <= img.width and d.box[3] <= img.height, d
+        assert d.box[0] >= 0 and d.box[2] <= img.width and d.box[3] <= img.height, d
         assert not any(_overlap(d.box, c.box) for c in cards), f"{d.text!r} lies on a card"
         if not d.text.startswith("Борис"):
             assert not d.text.endswith("…"), f"{d.text!r} is cut short"
     for c in cards:
-        assert 0 <= c.box[0] and c.box[2] <= img.width and 0 <= c.box[1]
+        assert c.box[0] >= 0 and c.box[2] <= img.width and c.box[1] >= 0
