@@ -83,7 +83,9 @@ def _rows_of(count: int, width: int) -> list[int]:
 
 
 def _row_height(row: HandRow) -> int:
-    lines = len(_rows_of(len(row.cards), _ROOM)) if row.cards else 1
+    if not row.cards:  # a line of text where the cards would be
+        return _CAPTION + 40 + _GAP
+    lines = len(_rows_of(len(row.cards), _ROOM))
     lift = _LIFT if row.marks else 0
     return _CAPTION + lift + lines * CARD_H + (lines - 1) * _GAP + 2 * _GAP
 
@@ -107,7 +109,7 @@ def _draw_row(img: Image.Image, draw: ImageDraw.ImageDraw, top: int, row: HandRo
     )
     y = top + _CAPTION + (_LIFT if row.marks else 0)
     if not row.cards:
-        draw_text(draw, (_MARGIN + 8, y + 8), row.empty, font(MIN_TEXT), _DIM)
+        draw_text(draw, (_MARGIN + 8, top + _CAPTION), row.empty, font(MIN_TEXT), _DIM)
         return top + height
     marks = dict(row.marks)
     room = _ROOM
