@@ -14,9 +14,12 @@ each decision it estimates the chance of not being the fool
 The difference between the last two is the decision's cost; the costliest few are what a
 review shows. All three come from the same sampled worlds and playout luck (so their
 differences are less noisy than each value) and the search is seeded: the same record gives
-the same review.
+the same review. Each world's outcome is kept (:class:`Estimate`), so a difference comes with
+its noise, twice the standard error of the world-by-world difference: a decision is called a
+mistake only when its cost is above that noise (a close one is first judged again on more
+worlds), and a hint says what the runner-up costs only beyond it (``engine.ai.reasons``).
 
-Everything that asks ``engine.ai`` for a chance goes through :func:`scores`, one small
+Everything that asks ``engine.ai`` for a chance goes through :func:`estimate`, one small
 adapter over the public search functions (``engine.ai.search``); ``USE_ENGINE_EVALUATE``
 switches it to ``engine.ai.evaluate(obs, actions)``, the computer players' own judgement
 (off for now: see the flag for why).
