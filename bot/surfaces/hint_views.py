@@ -2,12 +2,18 @@
 
 Offered in a game where every other seat is a computer (practice), or in every game of a
 server that allows it (``/durak records hints:``). The suggestion is computed from the seat's
-own observation only (``engine.ai.review.suggest``), so a hint can never reveal a card the
+own observation only (``engine.ai.review.advise``), so a hint can never reveal a card the
 player could not see; it runs in a thread so the table keeps moving. Every hint is counted
 per game and seat (``game_hints``): the result message says how many were used, and the
-ratings skip a game with hints.
+ratings skip a game with hints. So a seat's first hint of a game first says so and asks
+again (``durak:hint:<game>:ok`` shows it); nothing is counted until the hint is shown.
 
-Custom id: ``durak:hint:<game>``.
+The answer gives the move, the chance after it and the reasons computed from the position
+and the evaluation (``engine.ai.reasons``: what the move keeps, what the runner-up would cost
+beyond the estimate's noise, what is known of the others' hands and the talon), worded by
+:mod:`.reasons`.
+
+Custom ids: ``durak:hint:<game>`` and ``durak:hint:<game>:ok``.
 """
 
 from __future__ import annotations
@@ -19,17 +25,19 @@ from typing import Any
 
 import discord
 
-from engine import ActionKind
-from engine.ai.review import suggest
+from engine.ai.reasons import hint_facts
+from engine.ai.review import advise
 
 from ..game.errors import GameOver, NotAPlayer, ServiceError
 from ..game.models import GameSession
 from ..i18n import t
-from .callbacks import think_privately
+from ..rendering.common import seat_name
+from .callbacks import respond, think_privately
 from .door import _Guarded
-from .interactions import _service, reply_ephemeral
+from .interactions import _components_view, _service, reply_ephemeral
 from .language import reader_locale
-from .review_views import action_words
+from .move_words import action_words
+from .reasons import pct, reason_lines
 
 __all__ = ["HINT_ITERATIONS", "HintButton", "add_hint_button", "hints_offered"]
 
@@ -54,17 +62,6 @@ def add_hint_button(view: discord.ui.View, session: GameSession, seat: int, loca
         view.add_item(HintButton(session.game_id, t("hint.button", locale)))
 
 
-_REASONS = {
-    ActionKind.TAKE: "hint.reason.take",
-    ActionKind.DEFEND: "hint.reason.defend",
-    ActionKind.ATTACK: "hint.reason.attack",
-    ActionKind.THROW: "hint.reason.throw",
-    ActionKind.PILE: "hint.reason.throw",
-    ActionKind.PASS: "hint.reason.pass",
-    ActionKind.TRANSFER: "hint.reason.transfer",
-}
-
-
 class HintButton(
     _Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"durak:hint:(?P<rest>.*)"
 ):
@@ -86,12 +83,13 @@ class HintButton(
         return cls(None, rest=match["rest"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        if not self.rest.isdigit():
+        game_part, _, op = self.rest.partition(":")
+        if not game_part.isdigit() or op not in ("", "ok"):
             await self.malformed(interaction)
             return
         service = _service(interaction)
         locale = reader_locale(interaction)
-        session = service.session(int(self.rest))
+        session = service.session(int(game_part))
         if session is None or session.finished:
             raise GameOver()
         seat = session.seat_of(interaction.user.id)
@@ -103,22 +101,50 @@ class HintButton(
         obs = session.game.observation(seat)
         if not obs.legal_actions:
             raise ServiceError("hint.nothing_to_do")
+        if op != "ok" and not session.hints.get(seat):
+            await _confirm(interaction, session.game_id, locale)
+            return
         version = session.version
         await think_privately(interaction)
-        found = await asyncio.to_thread(
-            suggest, obs, iterations=HINT_ITERATIONS, seed=f"{session.game_id}:{version}:{seat}"
+        advice = await asyncio.to_thread(
+            advise, obs, iterations=HINT_ITERATIONS, seed=f"{session.game_id}:{version}:{seat}"
         )
-        if found is None:
+        if advice is None:
             raise ServiceError("hint.nothing_to_do")
-        action, chance = found
         await service.add_hint(session, seat, interaction.user.id)
-        text = t(
-            "hint.suggestion",
-            locale,
-            move=action_words(action, locale, session.local_ranks),
-            reason=t(_REASONS.get(action.kind, "hint.reason.other"), locale),
-            chance=f"{round(chance * 100)}%",
-        )
+        lines = [
+            t(
+                "hint.suggestion",
+                locale,
+                move=action_words(advice.best, locale, session.local_ranks),
+                chance=pct(advice.chance),
+            )
+        ]
+        seats = session.seats
+        lines += [
+            f"• {line}"
+            for line in reason_lines(
+                hint_facts(obs, advice),
+                locale,
+                local_ranks=session.local_ranks,
+                name_of=lambda s: seat_name(seats[s], locale),
+            )
+        ]
         if session.version != version:
-            text += "\n" + t("hint.stale", locale)
-        await reply_ephemeral(interaction, text)
+            lines.append(t("hint.stale", locale))
+        await reply_ephemeral(interaction, "\n".join(lines))
+
+
+async def _confirm(interaction: discord.Interaction, game_id: int, locale: str) -> None:
+    """Say that a game with hints is not rated, before the first hint is seen, and offer
+    the button that shows it (nothing is counted until then)."""
+    view = _components_view()
+    view.add_item(HintButton(None, t("hint.confirm_button", locale), rest=f"{game_id}:ok"))
+    text = t("hint.confirm", locale)
+    if interaction.response.is_done():
+        await interaction.followup.send(text, view=view, ephemeral=True)
+    else:
+        await respond(
+            interaction,
+            lambda: interaction.response.send_message(text, view=view, ephemeral=True),
+        )

@@ -3,7 +3,8 @@
 One ephemeral message per viewer: the table picture at the current step, a line saying what
 happened, and buttons to go to the first, previous, next and last step, a select that jumps to
 the start of each bout, a toggle that shows every hand face up (the game is over, so nothing
-is secret any more) and the record as a file. Nothing of an open replay is kept in memory:
+is secret any more: in the text and in the picture, a row of face-up cards per hand under the
+table) and the record as a file. Nothing of an open replay is kept in memory:
 its buttons carry the game, the step and the hands toggle, and a click rebuilds the step from
 the stored record, so a replay keeps working after a restart and after its message's token
 has expired.
@@ -19,10 +20,12 @@ from typing import Any
 
 import discord
 
+from ..cardart.labels import rank_labels
 from ..discord_limits import EMBED_DESCRIPTION, EMBED_FIELD_VALUE, SELECT_OPTIONS
 from ..game.records import Replay, Step
 from ..i18n import t
 from ..pictures import render_png, table_scene
+from ..pictures.hands import HandRow, render_with_hands
 from ..rendering.common import COLOUR_OVER, cards_text, preset_name, seat_name
 from ..rendering.table import event_line
 from .answers import acknowledge, on_public_message, update_message
@@ -111,13 +114,36 @@ def replay_page(
         )
     embed.set_footer(text=t("replay.footer", locale, game_id=replay.game_id))
     try:
-        png: bytes | None = render_png(table_scene(replay.session_at(index, locale)))
+        png: bytes | None = replay_picture(replay, index, locale, hands=hands)
     except Exception:
         log.warning("game %d: replay picture failed", replay.game_id, exc_info=True)
         png = None
     if png is not None:
         embed.set_image(url=f"attachment://{PICTURE_NAME}")
     return embed, png
+
+
+def replay_picture(replay: Replay, index: int, locale: str, *, hands: bool) -> bytes:
+    """The table at step ``index``; with ``hands``, every hand face up under it (a game
+    that is over, shown to one reader: :class:`_ReplayItem` loads it through the service,
+    which refuses a game still being played)."""
+    scene = table_scene(replay.session_at(index, locale))
+    if not hands:
+        return render_png(scene)
+    game = replay.steps[index].game
+    trumps = game.public_observation().trumps
+    ranks = rank_labels(locale, local_ranks=replay.local_ranks)
+    rows = tuple(
+        HandRow(
+            label=seat.name,
+            cards=tuple(int(c) for c in game.hand(s)),
+            ranks=ranks,
+            trump=trumps[s] if s < len(trumps) else game.trump,
+            empty=t("picture.hands.none", locale),
+        )
+        for s, seat in enumerate(scene.seats)
+    )
+    return render_with_hands(scene, rows)
 
 
 #: The step buttons' moves, by the op in their id.

@@ -2,33 +2,54 @@
 
 The person's own decisions in a finished game are judged by ``engine.ai.review`` in the
 review queue's worker (bot/game/reviews.py); meanwhile the reply says "reviewing…". The answer
-shows the chances before and after, and the three costliest decisions, each with the table
-picture of that moment, the player's hand then (their own cards: the reply is private) and
-both moves in plain words.
+shows the three costliest decisions, each with a picture of that moment: the table, the
+player's hand face up under it (their own cards: the reply is private, and nobody else's
+hand is drawn) with the cards of the move made and of the better move marked, and both moves
+in words. The figures are the chance of not being the fool after the move made and after the
+better one; only decisions whose difference is larger than the estimate's noise are shown,
+and the noise is said (``Decision.noise``). The reasons are computed from the position as a
+hint's are (``engine.ai.reasons.review_facts``): a comparison is made only between moves of
+kinds it fits.
 """
 
 from __future__ import annotations
 
 import asyncio
 import io
+import logging
 from typing import Any
 
 import discord
 
 from engine import Action, ActionKind, Card
+from engine.ai.reasons import review_facts
 from engine.ai.review import Decision, Review
 
+from ..cardart.labels import rank_labels
+from ..discord_limits import EMBED_DESCRIPTION
 from ..game.errors import ServiceError
 from ..game.records import Replay
 from ..game.reviews import ReviewQueue
 from ..i18n import t
-from ..pictures import render_png, table_scene
-from ..rendering.common import COLOUR_OVER, card_text, cards_text, seat_name
+from ..pictures import table_scene
+from ..pictures.hands import HandRow, Legend, render_with_hands
+from ..rendering.common import COLOUR_OVER, cards_text, seat_name
 from .callbacks import think_privately
 from .interactions import _service
 from .language import reader_locale
+from .move_words import action_words
+from .reasons import pct, reason_lines
 
-__all__ = ["action_words", "open_review", "review_embeds", "review_queue"]
+__all__ = [
+    "action_words",
+    "decision_lines",
+    "decision_picture",
+    "open_review",
+    "review_embeds",
+    "review_queue",
+]
+
+log = logging.getLogger(__name__)
 
 SHOWN = 3
 
@@ -41,55 +62,6 @@ def review_queue(interaction: discord.Interaction) -> ReviewQueue:
         queue = ReviewQueue()
         client.review_queue = queue
     return queue
-
-
-def action_words(action: Action, locale: str, local_ranks: bool = True) -> str:
-    """A move in plain words ("beat the 8♠ with the 10♠", "take the cards"), its cards in
-    the server's rank letters (``local_ranks``)."""
-
-    def card(c: Card) -> str:
-        return card_text(c, locale, local_ranks=local_ranks)
-
-    k = action.kind
-    cards = " ".join(card(c) for c in action.cards)
-    if k is ActionKind.DEFEND and len(action.cards) == 2:
-        return t(
-            "review.words.defend", locale, attack=card(action.cards[0]), card=card(action.cards[1])
-        )
-    key = f"review.words.{k.value}"
-    return t(
-        key if k.value in _WORDS else "review.words.other", locale, cards=cards, move=str(action)
-    )
-
-
-_WORDS = frozenset({"attack", "throw", "transfer", "show", "take", "pile", "pass", "exchange"})
-
-
-def reason_key(played: Action, preferred: Action, trump: int) -> str:
-    """Why the preferred move is better, in one short sentence (a rule of thumb that fits)."""
-
-    def trumps(a: Action) -> int:
-        return (
-            sum(1 for c in a.cards[1:] if c // 13 % 4 == trump)
-            if a.kind is ActionKind.DEFEND
-            else sum(1 for c in a.cards if c // 13 % 4 == trump)
-        )
-
-    if played.kind is ActionKind.TAKE and preferred.kind is not ActionKind.TAKE:
-        return "review.reason.took"
-    if preferred.kind is ActionKind.TAKE:
-        return "review.reason.should_take"
-    if trumps(played) > trumps(preferred):
-        return "review.reason.trump_spent"
-    if played.kind is ActionKind.PASS:
-        return "review.reason.could_add"
-    if preferred.kind is ActionKind.PASS:
-        return "review.reason.gave_cards"
-    return "review.reason.playouts"
-
-
-def _pct(x: float) -> str:
-    return f"{round(x * 100)}%"
 
 
 def review_embeds(
@@ -137,38 +109,98 @@ def decision_step(replay: Replay, d: Decision) -> int:
     return actions
 
 
+def _marks(action: Action, hand: list[Card]) -> set[int]:
+    """The cards of the hand a move names (a defence's beater, a lead's cards, the trump an
+    exchange gives): what the picture lifts out of the row."""
+    cards = action.cards[1:] if action.kind is ActionKind.DEFEND else action.cards
+    held = {int(c) for c in hand}
+    return {int(c) for c in cards if int(c) in held and not action.kind.value.endswith("_blind")}
+
+
+def decision_picture(replay: Replay, d: Decision, locale: str) -> bytes:
+    """The table before the decision, the reviewed seat's hand face up under it, the cards
+    of both moves marked and both moves named in the legend. Only the seat's own hand is
+    drawn: the picture goes to its owner alone."""
+    step = decision_step(replay, d)
+    game = replay.steps[step].game
+    ranks = replay.local_ranks
+    hand = game.hand(d.seat)
+    mine, better = _marks(d.played, hand), _marks(d.preferred, hand)
+    marks = tuple(
+        (c, "both" if c in mine and c in better else "yours" if c in mine else "better")
+        for c in sorted(mine | better)
+    )
+    row = HandRow(
+        label=t("picture.review.hand", locale),
+        cards=tuple(int(c) for c in hand),
+        ranks=rank_labels(locale, local_ranks=ranks),
+        trump=game.observation(d.seat).trump,
+        marks=marks,
+        empty=t("picture.hands.none", locale),
+    )
+    legend: tuple[Legend, ...] = tuple(
+        Legend(tone, f"{t(f'picture.review.{tone}', locale)}: {action_words(a, locale, ranks)}")
+        for tone, a in (("yours", d.played), ("better", d.preferred))
+    )
+    if any(tone == "both" for _, tone in marks):
+        legend += (Legend("both", t("picture.review.both", locale)),)
+    return render_with_hands(table_scene(replay.session_at(step, locale)), (row,), legend)
+
+
+def decision_lines(replay: Replay, d: Decision, locale: str) -> list[str]:
+    """The decision in words: both moves, the figures with their noise, why."""
+    step = decision_step(replay, d)
+    game = replay.steps[step].game
+    ranks = replay.local_ranks
+    lines = [
+        t("review.played", locale, move=action_words(d.played, locale, ranks)),
+        t("review.preferred", locale, move=action_words(d.preferred, locale, ranks)),
+    ]
+    if d.worlds == 0:
+        lines.append(t("review.chances_exact", locale))
+    else:
+        lines.append(
+            t(
+                "review.chances",
+                locale,
+                played=pct(d.after_played),
+                preferred=pct(d.after_preferred),
+                noise=pct(d.noise),
+                worlds=d.worlds,
+            )
+        )
+    obs = game.observation(d.seat)
+    why = reason_lines(
+        review_facts(obs, d.played, d.preferred),
+        locale,
+        local_ranks=ranks,
+        name_of=lambda s: seat_name(replay.seats[s], locale),
+    )
+    lines.append(t("review.why", locale))
+    lines += [f"• {line}" for line in why or [t("review.no_reason", locale)]]
+    lines.append(
+        t(
+            "review.your_hand",
+            locale,
+            cards=cards_text(game.hand(d.seat), obs.trump, locale, local_ranks=ranks),
+        )
+    )
+    return lines
+
+
 def _decision_embed(
     replay: Replay, d: Decision, number: int, locale: str
 ) -> tuple[discord.Embed, bytes | None]:
     step = decision_step(replay, d)
-    game = replay.steps[step].game
-    ranks = replay.local_ranks
     embed = discord.Embed(
         title=t("review.decision_title", locale, number=number, step=step + 1),
         colour=COLOUR_OVER,
     )
-    embed.description = "\n".join(
-        [
-            t("review.played", locale, move=action_words(d.played, locale, ranks)),
-            t("review.preferred", locale, move=action_words(d.preferred, locale, ranks)),
-            t(reason_key(d.played, d.preferred, game.trump), locale),
-            t(
-                "review.chances",
-                locale,
-                before=_pct(d.before),
-                played=_pct(d.after_played),
-                preferred=_pct(d.after_preferred),
-            ),
-            t(
-                "review.your_hand",
-                locale,
-                cards=cards_text(game.hand(d.seat), game.trump, locale, local_ranks=ranks),
-            ),
-        ]
-    )
+    embed.description = "\n".join(decision_lines(replay, d, locale))[:EMBED_DESCRIPTION]
     try:
-        png: bytes | None = render_png(table_scene(replay.session_at(step, locale)))
+        png: bytes | None = decision_picture(replay, d, locale)
     except Exception:
+        log.warning("game %d: review picture failed", replay.game_id, exc_info=True)
         png = None
     return embed, png
 
@@ -187,9 +219,12 @@ async def open_review(interaction: discord.Interaction, game_id: int | None) -> 
         raise ServiceError("review.not_a_player", game_id=replay.game_id)
     queue = review_queue(interaction)
     ahead = queue.total_waiting()
-    await interaction.edit_original_response(
-        content=t("review.working", locale, game_id=replay.game_id, ahead=ahead)
+    working = (
+        t("review.working_queue", locale, game_id=replay.game_id, ahead=ahead)
+        if ahead
+        else t("review.working", locale, game_id=replay.game_id)
     )
+    await interaction.edit_original_response(content=working)
     review = await queue.review(interaction.guild_id, interaction.user.id, replay.text, seat)
     embeds, files = await asyncio.to_thread(review_embeds, replay, review, locale)
     await interaction.edit_original_response(content=None, embeds=embeds, attachments=files)

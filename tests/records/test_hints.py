@@ -76,18 +76,28 @@ async def test_hint_button_against_computers_only(simcord_env: simcord.Env, worl
     hand = shown.response.message
     assert _hint_ids(hand) == [f"durak:hint:{session.game_id}"]
     version = session.version
-    hinted = await alice.click(hand, custom_id=_hint_ids(hand)[0])
+    # The first hint says that a game with hints is not rated, and counts nothing yet.
+    asked = await alice.click(hand, custom_id=_hint_ids(hand)[0])
+    assert asked.ephemeral and "not rated" in asked.response.content
+    assert await service(simcord_env).storage.game_hints(session.game_id) == {}
+    confirm = asked.response.message
+    assert _hint_ids(confirm) == [f"durak:hint:{session.game_id}:ok"]
+    hinted = await alice.click(confirm, custom_id=_hint_ids(confirm)[0])
     assert hinted.ephemeral
     text = hinted.response.content
     assert text.startswith("💡 I would")
+    assert "\n• " in text  # the reasons, computed from the position
     assert session.version == version  # a hint is not a move
+    # The next hint of the game comes at once.
+    again = await alice.click(hand, custom_id=_hint_ids(hand)[0])
+    assert again.response.content.startswith("💡 I would")
     hidden = [c.pretty() for c in bits(session.game.hands[1] & ~session.game.known[1])]
     assert not any(c in text for c in hidden)
-    assert await service(simcord_env).storage.game_hints(session.game_id) == {0: 1}
+    assert await service(simcord_env).storage.game_hints(session.game_id) == {0: 2}
     # The game ends: the result message counts the hint, the stats mark the game.
     await play_out(simcord_env, channel, session.game_id, [alice])
     result = next(m for m in reversed(channel.history()) if "Hints used" in (m.content or ""))
-    assert "Hints used in this game: 1" in result.content
+    assert "Hints used in this game: 2" in result.content
     stats = await alice.slash(channel, "durak stats")
     fields = [f.value for f in stats.response.embeds[0].fields]
     assert "1 of these games were played with hints." in fields
