@@ -56,7 +56,8 @@ def main(argv: list[str] | None = None) -> None:
             f" deals tried p50 {statistics.median(deals[m]):.0f}, max {max(deals[m])}"
         )
     every = sorted(t for ts in times.values() for t in ts)
-    print(f"all        {len(every)} days: p50 {statistics.median(every):.2f} s, max {every[-1]:.2f} s")
+    p50 = statistics.median(every)
+    print(f"all        {len(every)} days: p50 {p50:.2f} s, max {every[-1]:.2f} s")
     served = sum(n for (_, asked, got), n in grades.items() if asked == got)
     print(f"grade asked = grade served on {served} of {len(every)} days")
 

@@ -21,7 +21,7 @@ Design notes (the *why*):
 * Time is injected (``clock``/``now``) so that tests can control periods and streaks.
 * One area per module, each a mixin over :class:`~bot.storage.core.StorageCore` (lobbies,
   games, outbox, settings, prefs, forfeits, stats, ratings, rematches, history, quick
-  match, tournaments), composed below into
+  match, tournaments, daily puzzles), composed below into
   :class:`Storage`, the same style as :class:`~bot.game.service.GameService`. Mixins rather
   than area objects so that every caller keeps calling ``storage.create_lobby`` and friends
   on one object, and the areas keep sharing one transaction helper and clock. A new area is
@@ -38,6 +38,7 @@ from .history import HistoryStorage
 from .lobbies import LobbyStorage
 from .outbox import OutboxStorage
 from .prefs import PlayerPrefsStorage
+from .puzzles import PuzzleStorage
 from .quick import QuickStorage
 from .ratings import RatingStorage
 from .rematch import RematchStorage
@@ -61,5 +62,6 @@ class Storage(
     HistoryStorage,
     QuickStorage,
     TournamentStorage,
+    PuzzleStorage,
 ):
     """Async facade over the database. Create with ``await Storage.open(url_or_path)``."""

@@ -55,7 +55,7 @@ def assert_proved(p: Puzzle) -> None:
 def assert_line_wins(p: Puzzle) -> None:
     g = p.game()
     for a in solution_line(p):
-        seat, acts = next_to_move(g)
+        _, acts = next_to_move(g)
         assert a in acts
         g.apply(a)
     assert g.result is not None
