@@ -54,6 +54,8 @@ DEALS_PER_GRADE: Final = 12
 MAX_DEALS: Final = 400
 #: Fewer legal moves than this make a guess rather than a puzzle.
 MIN_MOVES: Final = 3
+#: More moves than this do not fit the puzzle's buttons (four rows of five).
+MAX_MOVES: Final = 20
 #: A win not reached within this many of the seat's choices is not a puzzle one plays out.
 MAX_DEPTH: Final = 8
 
@@ -233,7 +235,7 @@ def _candidates(rules: RuleSet, seed: str) -> Iterator[tuple[int, Game, int, lis
             return
         if (
             not g.talon
-            and len(acts) >= MIN_MOVES
+            and MIN_MOVES <= len(acts) <= MAX_MOVES
             and g.hands[0].bit_count() + g.hands[1].bit_count() <= MAX_CARDS
         ):
             yield plies, g.copy(), seat, acts
@@ -268,17 +270,23 @@ def daily_puzzle(day: dt.date) -> Puzzle:
 
     Deals seeded ``"<date>/<mode>/<n>"`` are played in turn; the first proved puzzle of the
     day's grade is the puzzle. Once ``DEALS_PER_GRADE`` deals have given none of that grade,
-    the first proved puzzle of any grade is taken (the grade shown is always its own).
+    the proved puzzle nearest that grade is taken, the first among equals (the grade shown is
+    always the puzzle's own).
     """
     mode = mode_of(day)
     rules = rules_for(mode)
     want = grade_of_day(day)
     fallback: Puzzle | None = None
+
+    def miss(p: Puzzle) -> int:
+        return abs(GRADES.index(p.grade) - GRADES.index(want))
+
     for n in range(MAX_DEALS):
         for p in _prove(rules, f"{day.isoformat()}/{mode}/{n}", day, mode):
             if p.grade == want:
                 return p
-            fallback = fallback or p
+            if fallback is None or miss(p) < miss(fallback):
+                fallback = p
         if fallback is not None and n + 1 >= DEALS_PER_GRADE:
             return fallback
     raise NoPuzzle(f"no puzzle in {MAX_DEALS} deals of {day}")

@@ -42,6 +42,7 @@ from engine.rules import RuleError
 
 from .history import _HistoryQueries
 from .models import GameSession
+from .puzzles import _PuzzleFlow
 from .queries import _Queries
 from .quick import _QuickMatch
 from .records import _ReplayFlow
@@ -60,6 +61,7 @@ class GameService(
     _ReplayFlow,
     _HistoryQueries,
     _QuickMatch,
+    _PuzzleFlow,
     _Queries,
 ):
     """Lobbies and games of every guild. One instance per bot process.
@@ -68,7 +70,8 @@ class GameService(
     queries of :class:`~bot.game.core._ServiceCore`: :mod:`.play` (moves, computer seats,
     timers, forfeits), :mod:`.lobby` (lobbies, start, leave, cancel), :mod:`.rematch` ("Play
     again"), :mod:`.tables` (open tables, spectators), :mod:`.tournaments`, :mod:`.quick`
-    (quick match), :mod:`.history` (a player's past games), :mod:`.records` (replays),
+    (quick match), :mod:`.puzzles` (the daily puzzle), :mod:`.history` (a player's past
+    games), :mod:`.records` (replays),
     :mod:`.queries` (what the Discord side reads and writes besides moves); this module adds
     the process lifecycle (restore, resume, shutdown). :class:`~bot.storage.store.Storage`
     is built the same way.
