@@ -30,11 +30,11 @@ from engine.puzzles import (
 )
 
 #: Deals known to give a puzzle quickly, one per mode (the seed is any text).
-QUICK = {"podkidnoy": "2026-11-06/podkidnoy/1", "perevodnoy": "2026-11-07/perevodnoy/1"}
+QUICK = {"podkidnoy": "t/podkidnoy/0", "perevodnoy": "t/perevodnoy/1"}
 
 
 def first_puzzle(mode: str) -> Puzzle:
-    day = dt.date(2026, 11, 6)
+    day = dt.date(2026, 1, 1)
     return next(_prove(rules_for(mode), QUICK[mode], day, mode))
 
 
@@ -97,8 +97,8 @@ def test_days_alternate_the_modes_and_cycle_the_grades() -> None:
     assert {grade_of_day(d) for d in days} == {"easy", "medium", "hard"}
 
 
-@pytest.mark.slow(sample=10)
-@pytest.mark.parametrize("offset", range(20))
+@pytest.mark.slow(sample=14)  # by default the first day only (seconds of CPU a day); CI all
+@pytest.mark.parametrize("offset", range(14))
 def test_the_puzzle_of_a_day_is_proved(offset: int) -> None:
     day = dt.date(2026, 12, 1) + dt.timedelta(days=offset)
     p = daily_puzzle(day)
