@@ -3,9 +3,9 @@
 A puzzle is a two-player position with the talon empty, so nothing is hidden (the other hand
 is every card not in yours, on the table or in the discard) and :class:`EndgameSolver` can
 decide it. "Win" means making the opponent the fool (a draw, both out at once, is not a
-win). A position is a puzzle when the seat to move has at least two legal moves and exactly
-one of them forces the win against every defence; every other move lets the opponent escape
-to a draw or make the solver's seat the fool.
+win). A position is a puzzle when the seat to move has at least three legal moves (two
+would make a coin toss) and exactly one of them forces the win against every defence;
+every other move lets the opponent escape to a draw or make the solver's seat the fool.
 
 Positions come from the engine's own play: two ``normal`` players play a deal from a seed
 until the talon runs out, and each decision after that is a candidate. The day's puzzle is a
@@ -50,6 +50,9 @@ MAX_CARDS: Final = 10
 NODE_CAP: Final = 20000
 #: Self-play deals tried for one day before the grade asked is given up for any grade.
 DEALS_PER_GRADE: Final = 12
+#: Solver nodes spent on one day's search for its grade before the nearest grade will do
+#: (it bounds the CPU time of a day: bench/puzzle_generation.py).
+DAY_NODES: Final = 150_000
 #: Deals tried for one day before giving up (never reached in the benchmark's days).
 MAX_DEALS: Final = 400
 #: Fewer legal moves than this make a guess rather than a puzzle.
@@ -243,7 +246,11 @@ def _candidates(rules: RuleSet, seed: str) -> Iterator[tuple[int, Game, int, lis
         g.apply_unchecked(choice if choice is not None else acts[0])
 
 
-def _prove(rules: RuleSet, seed: str, day: dt.date, mode: str) -> Iterator[Puzzle]:
+def _prove(
+    rules: RuleSet, seed: str, day: dt.date, mode: str, spent: list[int] | None = None
+) -> Iterator[Puzzle]:
+    """The proved puzzles of one self-play deal, in the order play reaches them; the
+    solver's nodes are added to ``spent[0]`` (what a day's search has cost so far)."""
     # one solver per seat for the whole deal: its table of proved positions holds across
     # the deal's candidates (a position's value does not depend on how it was reached), and
     # the node cap then bounds the deal rather than each candidate
@@ -257,8 +264,10 @@ def _prove(rules: RuleSet, seed: str, day: dt.date, mode: str) -> Iterator[Puzzl
                 continue
             depth = win_depth(after(g, wins[0]), seat, solver=solver)
         except NodeCapReached:
-            solver.path.clear()
             continue
+        finally:
+            if spent is not None:
+                spent[0] += solver.nodes
         if depth is None or depth + 1 > MAX_DEPTH:
             continue
         depth += 1  # the first move is a choice too
@@ -269,7 +278,9 @@ def daily_puzzle(day: dt.date) -> Puzzle:
     """The puzzle of ``day``: the same wherever and whenever it is computed.
 
     Deals seeded ``"<date>/<mode>/<n>"`` are played in turn; the first proved puzzle of the
-    day's grade is the puzzle. Once ``DEALS_PER_GRADE`` deals have given none of that grade,
+    day's grade is the puzzle. Once ``DEALS_PER_GRADE`` deals (or ``DAY_NODES`` solver nodes:
+    a count, not a clock, so the result stays the same on any machine) have given none of
+    that grade,
     the proved puzzle nearest that grade is taken, the first among equals (the grade shown is
     always the puzzle's own).
     """
@@ -281,13 +292,14 @@ def daily_puzzle(day: dt.date) -> Puzzle:
     def miss(p: Puzzle) -> int:
         return abs(GRADES.index(p.grade) - GRADES.index(want))
 
+    spent = [0]
     for n in range(MAX_DEALS):
-        for p in _prove(rules, f"{day.isoformat()}/{mode}/{n}", day, mode):
+        for p in _prove(rules, f"{day.isoformat()}/{mode}/{n}", day, mode, spent):
             if p.grade == want:
                 return p
             if fallback is None or miss(p) < miss(fallback):
                 fallback = p
-        if fallback is not None and n + 1 >= DEALS_PER_GRADE:
+        if fallback is not None and (n + 1 >= DEALS_PER_GRADE or spent[0] >= DAY_NODES):
             return fallback
     raise NoPuzzle(f"no puzzle in {MAX_DEALS} deals of {day}")
 

@@ -28,6 +28,7 @@ from engine.ai.search import EndgameSolver, NodeCapReached
 from engine.game import Game
 from engine.puzzles import NODE_CAP, Puzzle, after, daily_puzzle, defence, solution_line
 
+from .. import metrics
 from ..storage.puzzles import PuzzleAttempt, PuzzleStreak
 from .core import _ServiceCore
 from .errors import ServiceError
@@ -191,6 +192,8 @@ class _PuzzleFlow(_ServiceCore):
             guild_id, user_id, day, attempt.moves, after_moves, status, now=self.clock()
         ):
             raise ServiceError("puzzle.error.stale")
+        if status != "playing":
+            metrics.PUZZLES_FINISHED.labels(outcome=status).inc()
         moved = PuzzleAttempt(
             guild_id, user_id, day, status, after_moves, attempt.started_at, self.clock()
         )
