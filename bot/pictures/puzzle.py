@@ -26,6 +26,9 @@ WIDTH = 900
 _LEFT = 40
 _ROW = CARD_H + 50  # a row of cards and its label
 _SPAN = WIDTH - 2 * _LEFT
+#: The table's row is taller: a beaten card lies over its attack card, lower and to the right
+_BEAT = 30
+_TABLE_ROW = _ROW + _BEAT
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,23 +64,26 @@ def _row(img: Image.Image, cards: tuple[int, ...], y: int, scene: PuzzleScene) -
 
 
 def render_puzzle(scene: PuzzleScene) -> Image.Image:
-    height = 110 + 3 * _ROW + 30 + (50 if scene.banner else 0)
+    height = 110 + 2 * _ROW + _TABLE_ROW + 30 + (50 if scene.banner else 0)
     img, d = _frame(WIDTH, height)
-    draw_text(d, (_LEFT, 32), fit(scene.title, font(30, True), _SPAN, True), font(30, True), _GOLD)
+    title = font(27, True)
+    draw_text(d, (_LEFT, 32), fit(scene.title, title, _SPAN, True), title, _GOLD)
     draw_text(d, (_LEFT, 72), fit(scene.subtitle, font(22), _SPAN), font(22), _LABEL)
     y = 110
     bold = font(20, True)
     draw_text(d, (_LEFT, y), fit(scene.theirs_label, bold, _SPAN, True), bold, _WHITE)
     _row(img, scene.theirs, y + 32, scene)
     y += _ROW
-    d.rounded_rectangle((_LEFT - 12, y - 8, WIDTH - _LEFT + 12, y + _ROW - 12), 16, fill=_PANEL)
+    d.rounded_rectangle(
+        (_LEFT - 12, y - 8, WIDTH - _LEFT + 12, y + _TABLE_ROW - 12), 16, fill=_PANEL
+    )
     draw_text(d, (_LEFT, y), fit(scene.table_label, font(20), _SPAN), font(20), _DIM)
     for i, (attack, beaten) in enumerate(scene.table):
-        x = _LEFT + i * (CARD_W + 40)
+        x = _LEFT + i * (CARD_W + 50)
         _paste(img, attack, x, y + 32, scene)
         if beaten >= 0:
-            _paste(img, beaten, x + 26, y + 46, scene)
-    y += _ROW
+            _paste(img, beaten, x + 36, y + 32 + _BEAT, scene)
+    y += _TABLE_ROW
     draw_text(d, (_LEFT, y), fit(scene.yours_label, bold, _SPAN, True), bold, _WHITE)
     _row(img, scene.yours, y + 32, scene)
     if scene.banner:
