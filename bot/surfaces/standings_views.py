@@ -123,22 +123,15 @@ async def profile_message(
     embed = profile_embed(profile, total, locale)
     wins = await service.tournament_wins(guild_id, user_id)
     if wins:
-        embed.description = (
-            (embed.description or "") + "\n" + t("tournament.profile_wins", locale, count=wins)
+        embed.description = (embed.description or "") + "\n" + t(
+            "tournament.profile_wins", locale, count=wins
         )
     streak = await service.puzzle_streak(guild_id, user_id)
     if streak.solved:
-        embed.description = (
-            (embed.description or "")
-            + "\n"
-            + t(
-                "puzzle.profile",
-                locale,
-                current=streak.current,
-                best=streak.best,
-                solved=streak.solved,
-            )
+        line = t(
+            "puzzle.profile", locale, current=streak.current, best=streak.best, solved=streak.solved
         )
+        embed.description = (embed.description or "") + "\n" + line
     files: list[discord.File] = []
     if (await service.settings(guild_id)).pictures:
         picture = await _picture(
