@@ -24,6 +24,7 @@ from engine.cards import bits
 from engine.game import Game
 
 from ..cardart.labels import rank_labels
+from ..discord_limits import ACTION_ROWS, BUTTON_LABEL, BUTTONS_PER_ROW
 from ..game.puzzles import PuzzleState, puzzle_day_id
 from ..i18n import t
 from ..pictures.puzzle import PuzzleScene, render_puzzle_png
@@ -40,8 +41,9 @@ __all__ = ["PUZZLE_IDS", "PuzzleMoveButton", "PuzzleSolutionButton", "open_puzzl
 log = logging.getLogger(__name__)
 
 PICTURE_NAME = "puzzle.png"
-#: Rows 0-3 hold the moves (a puzzle has at most 20, engine/puzzles.py); row 4 the reveal.
-_MOVE_ROWS = 4
+#: All rows but the last hold the moves (a puzzle has at most 20, engine/puzzles.py
+#: ``MAX_MOVES``); the last row the reveal.
+_MOVE_ROWS = ACTION_ROWS - 1
 
 _DAY = r"(?P<day>[0-9]{8})"
 PUZZLE_IDS = {
@@ -124,11 +126,11 @@ def puzzle_view(state: PuzzleState, locale: str) -> discord.ui.View:
     view = _components_view()
     day = puzzle_day_id(state.puzzle.day)
     obs = state.game.observation(state.puzzle.seat)
-    for i, a in enumerate(state.choices[: _MOVE_ROWS * 5]):
+    for i, a in enumerate(state.choices[: _MOVE_ROWS * BUTTONS_PER_ROW]):
         button = PuzzleMoveButton(rest=f"{day}:{state.step}:{i}")
-        button.item.label = _simple_label(a, obs, locale)[:80]
+        button.item.label = _simple_label(a, obs, locale)[:BUTTON_LABEL]
         button.item.emoji = _move_emoji(a, obs, locale)
-        button.item.row = i // 5
+        button.item.row = i // BUTTONS_PER_ROW
         view.add_item(button)
     yesterday = puzzle_day_id(state.puzzle.day - dt.timedelta(days=1))
     reveal = PuzzleSolutionButton(rest=yesterday)

@@ -70,6 +70,16 @@ async def test_solve_todays_puzzle_by_buttons_and_see_the_streak(
     with pytest.raises(ServiceError) as refused:
         await svc.puzzle_move(channel.guild.id, alice.id, day, 0, 0)
     assert refused.value.key == "puzzle.error.stale"
+    for other_day, key in (
+        ("20000101", "puzzle.error.day_over"),
+        ("20261399", "puzzle.error.stale"),
+    ):
+        with pytest.raises(ServiceError) as refused:
+            await svc.puzzle_move(channel.guild.id, alice.id, other_day, 0, 0)
+        assert refused.value.key == key
+    with pytest.raises(ServiceError) as early:
+        await svc.puzzle_solution(day)  # today's solution: not before the day is over
+    assert early.value.key == "puzzle.error.not_yet"
 
     revealed = await alice.click(msg, custom_id=f"durak:pzsol:{yesterday:%Y%m%d}")
     assert revealed.ephemeral
