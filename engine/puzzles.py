@@ -42,16 +42,16 @@ MODES: Final[tuple[str, str]] = ("podkidnoy", "perevodnoy")
 EASY_MAX: Final = 2
 MEDIUM_MAX: Final = 4
 GRADES: Final[tuple[str, str, str]] = ("easy", "medium", "hard")
-#: The grade asked of a day cycles through the three over three days of each mode.
 #: Positions with more cards than this in both hands together are skipped: bigger endgames
 #: can exceed the solver's node cap and are long to play through with buttons.
 MAX_CARDS: Final = 10
 #: Exact-search nodes one candidate position may cost before it is skipped.
 NODE_CAP: Final = 20000
-#: Self-play deals tried for one day before the grade asked is given up for any grade.
+#: Self-play deals tried for one day before the grade asked is given up for the nearest.
 DEALS_PER_GRADE: Final = 12
 #: Solver nodes spent on one day's search for its grade before the nearest grade will do
-#: (it bounds the CPU time of a day: bench/puzzle_generation.py).
+#: (it bounds the search for a grade once some puzzle is found; a day whose deals give
+#: no puzzle at all goes on until one does: bench/puzzle_generation.py).
 DAY_NODES: Final = 150_000
 #: Deals tried for one day before giving up (never reached in the benchmark's days).
 MAX_DEALS: Final = 400
@@ -103,6 +103,7 @@ def mode_of(day: dt.date) -> str:
 
 
 def grade_of_day(day: dt.date) -> str:
+    """The grade asked of a day: easy, medium, hard in turn over three days of each mode."""
     return GRADES[(day.toordinal() // 2) % 3]
 
 
