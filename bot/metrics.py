@@ -40,6 +40,7 @@ __all__ = [
     "COMMIT_SECONDS",
     "COMPUTER_OFFERS",
     "MOVES",
+    "PUZZLES_FINISHED",
     "RENDER_SECONDS",
     "THINK_SECONDS",
     "BotCollector",
@@ -88,6 +89,12 @@ THINK_SECONDS = Histogram(
     buckets=_THINK_BUCKETS,
     registry=None,
 )
+PUZZLES_FINISHED = Counter(
+    "durak_puzzles_finished",
+    "Daily puzzle attempts that ended, by outcome (solved or failed).",
+    ["outcome"],
+    registry=None,
+)
 RENDER_SECONDS = Histogram(
     "durak_picture_render_seconds",
     "Seconds to draw and encode one table picture, in the picture thread.",
@@ -109,6 +116,7 @@ _EVENTS: tuple[Collector, ...] = (
     ACKNOWLEDGE_SECONDS,
     FIRST_ANSWER_RETRIES,
     THINK_SECONDS,
+    PUZZLES_FINISHED,
     RENDER_SECONDS,
     COMPUTER_OFFERS,
 )

@@ -15,6 +15,7 @@ from .ratings import RatingCommands
 from .forfeits import ForfeitCommands
 from .settings import SettingsCommands
 from .records import RecordCommands
+from .puzzle import PuzzleCommands
 from .tournament import TournamentCommands
 from .help import HelpCommands
 
@@ -31,6 +32,7 @@ class DurakCog(
     ForfeitCommands,
     SettingsCommands,
     RecordCommands,
+    PuzzleCommands,
     TournamentCommands,
     HelpCommands,
     commands.Cog,

@@ -43,6 +43,7 @@ from engine.rules import RuleError
 from .history import _HistoryQueries
 from .lessons import _LessonFlow
 from .models import GameSession
+from .puzzles import _PuzzleFlow
 from .queries import _Queries
 from .quick_offers import _QuickOffers
 from .records import _ReplayFlow
@@ -62,6 +63,7 @@ class GameService(
     _HistoryQueries,
     _QuickOffers,
     _LessonFlow,
+    _PuzzleFlow,
     _Queries,
 ):
     """Lobbies and games of every guild. One instance per bot process.
@@ -71,7 +73,8 @@ class GameService(
     timers, forfeits), :mod:`.lobby` (lobbies, start, leave, cancel), :mod:`.rematch` ("Play
     again"), :mod:`.tables` (open tables, spectators), :mod:`.tournaments`, :mod:`.quick`
     and :mod:`.quick_offers` (quick match), :mod:`.lessons` (``/durak learn``),
-    :mod:`.history` (a player's past games), :mod:`.records` (replays),
+    :mod:`.puzzles` (the daily puzzle), :mod:`.history` (a player's past games),
+    :mod:`.records` (replays),
     :mod:`.queries` (what the Discord side reads and writes besides moves); this module adds
     the process lifecycle (restore, resume, shutdown). :class:`~bot.storage.store.Storage`
     is built the same way.

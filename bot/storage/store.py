@@ -21,7 +21,7 @@ Design notes (the *why*):
 * Time is injected (``clock``/``now``) so that tests can control periods and streaks.
 * One area per module, each a mixin over :class:`~bot.storage.core.StorageCore` (lobbies,
   games, outbox, settings, prefs, forfeits, stats, ratings, rematches, history, quick
-  match, tournaments, lessons), composed below into
+  match, tournaments, lessons, daily puzzles), composed below into
   :class:`Storage`, the same style as :class:`~bot.game.service.GameService`. Mixins rather
   than area objects so that every caller keeps calling ``storage.create_lobby`` and friends
   on one object, and the areas keep sharing one transaction helper and clock. A new area is
@@ -39,6 +39,7 @@ from .lessons import LessonStorage
 from .lobbies import LobbyStorage
 from .outbox import OutboxStorage
 from .prefs import PlayerPrefsStorage
+from .puzzles import PuzzleStorage
 from .quick import QuickStorage
 from .ratings import RatingStorage
 from .rematch import RematchStorage
@@ -63,5 +64,6 @@ class Storage(
     QuickStorage,
     TournamentStorage,
     LessonStorage,
+    PuzzleStorage,
 ):
     """Async facade over the database. Create with ``await Storage.open(url_or_path)``."""

@@ -37,13 +37,15 @@ Custom id formats (all ≤ 100 characters):
   computer now" and "Keep waiting" (bot/surfaces/quick_offers.py)
 * ``durak:hist:<user>:<page>:<dir>`` — ``/durak history`` paging (the guild, again, from the
   interaction)
+* ``durak:pz:<day>:<step>:<move>``, ``durak:pzsol:<day>`` — a move of the daily puzzle and a
+  past day's solution (bot/surfaces/puzzle_views.py; the player is the clicker)
 
 The bot sends no other component: no ``discord.ui.View`` with callbacks of its own, whose
 buttons would answer nothing once the view is gone from memory (a restart, a timeout). An id
 that names a game is checked against the server (and, on a public message, the channel) it is
 clicked in before anything else (bot/surfaces/door.py).
 
-The templates of the hand, lobby, leaderboard, history and open-tables items are typed
+The templates of the hand, lobby, leaderboard, history, open-tables and puzzle items are typed
 (``HAND_IDS`` in bot/surfaces/hand_items.py, ``LOBBY_IDS`` in lobby_views.py, ``BOARD_ID``,
 ``HISTORY_ID`` and ``TABLES_ID`` in their views: a game is digits, cards are card notation,
 an op one of its words), so
@@ -87,6 +89,7 @@ from .lobby_views import (
     LobbyHostSelect,
 )
 from .quick_offers import QuickOfferButton
+from .puzzle_views import PUZZLE_IDS, PuzzleMoveButton, PuzzleSolutionButton
 from .quick_views import QuickLeaveButton
 from .rules_views import RulesDetailsButton
 from .spectators import UnwatchButton, WatchButton
@@ -103,6 +106,7 @@ TYPED_IDS: tuple[str, ...] = (
     HISTORY_ID,
     TABLES_ID,
     LESSON_ID,
+    *PUZZLE_IDS.values(),
 )
 _TYPED_IDS = "|".join(
     re.sub(r"\(\?P<\w+>", "(?:", template.removeprefix("durak:")) for template in TYPED_IDS
@@ -183,6 +187,8 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     QuickLeaveButton,
     QuickOfferButton,
     LessonButton,
+    PuzzleMoveButton,
+    PuzzleSolutionButton,
     UnknownDurakItem,
     StaleIdItem,
 )

@@ -126,6 +126,12 @@ async def profile_message(
         embed.description = (embed.description or "") + "\n" + t(
             "tournament.profile_wins", locale, count=wins
         )
+    streak = await service.puzzle_streak(guild_id, user_id)
+    if streak.solved:
+        line = t(
+            "puzzle.profile", locale, current=streak.current, best=streak.best, solved=streak.solved
+        )
+        embed.description = (embed.description or "") + "\n" + line
     files: list[discord.File] = []
     if (await service.settings(guild_id)).pictures:
         picture = await _picture(
