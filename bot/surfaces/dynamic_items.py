@@ -88,8 +88,8 @@ from .lobby_views import (
     LobbyButton,
     LobbyHostSelect,
 )
-from .quick_offers import QuickOfferButton
 from .puzzle_views import PUZZLE_IDS, PuzzleMoveButton, PuzzleSolutionButton
+from .quick_offers import QuickOfferButton
 from .quick_views import QuickLeaveButton
 from .rules_views import RulesDetailsButton
 from .spectators import UnwatchButton, WatchButton
