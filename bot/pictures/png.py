@@ -1,6 +1,7 @@
 """PNG bytes of a table picture, deflated in bands that can be replaced one by one.
 
-The image data of a PNG is one zlib stream over its rows. Here it is deflated in bands of
+The image data of a PNG is one zlib stream over its rows. Here it is deflated (by ISA-L,
+Intel's deflate, three to four times zlib's speed for the same size) in bands of
 :data:`BAND_ROWS` rows, each band on its own (a fresh compressor, flushed to a byte boundary,
 so no band refers back into another), and the stream's checksum is put together from the
 bands' own (:func:`adler32_combine`). A band whose rows did not change can then keep its
@@ -8,7 +9,8 @@ compressed bytes in the next picture (:mod:`.painter`), which Pillow's encoder c
 hence these few lines of PNG container. Pillow still reads every picture back in the tests.
 
 Pictures are stored with the fixed palette of :mod:`.palette`, without metadata (no time, no
-software tag), so the same picture always gives the same bytes.
+software tag), so the same picture always gives the same bytes on a machine (ISA-L picks its
+code by the processor: another machine may store the same pixels in other bytes).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 
+from isal import isal_zlib
 from PIL import Image
 
 from .palette import PALETTE, to_palette
@@ -36,13 +39,18 @@ __all__ = [
 ]
 
 #: Rows per independently deflated band. Measured over whole games (bench/render.py's
-#: painter, six seats): 16 rows re-deflate fewer unchanged rows but pay a compressor per band
-#: and lose the matches across band edges (3.6 ms of encoding a move, 35 KB); 32: 2.6 ms,
-#: 32 KB; 48 and 64 no better (2.4 ms, 32 and 31 KB) and slower for two seats.
+#: painter, six seats), with zlib at level 3: 16 rows re-deflate fewer unchanged rows but pay
+#: a compressor per band and lose the matches across band edges (3.6 ms of encoding a move,
+#: 35 KB); 32: 2.6 ms, 32 KB; 48 and 64 no better (2.4 ms, 32 and 31 KB) and slower for two
+#: seats. With ISA-L at level 1 the order is the same (16 rows: 2.3 ms, 34 KB; 32: 1.7 ms,
+#: 31 KB; 48: 1.8 ms, 31 KB; 64: 1.5 ms, 30 KB, on a loaded machine).
 BAND_ROWS = 32
-#: zlib level of each band. Same measurement at 32 rows: level 1 2.4 ms and 35 KB (max 45),
-#: 3 2.6 ms and 32 KB (max 41), 6 5.1 ms and 27 KB (max 35).
-COMPRESS_LEVEL = 3
+#: ISA-L's level (0 to 3) of each band. A whole six-seat picture: ISA-L level 1 0.8 ms and
+#: 30 KB, level 0 0.5 ms and 40 KB, level 3 4.5 ms and 30 KB; zlib level 1 2.4 ms and 34 KB,
+#: level 3 2.6 ms and 31 KB, level 6 7.5 ms and 25 KB; zlib-ng level 1 0.9 ms and 40 KB,
+#: level 3 2.3 ms and 27 KB; zlib's ``Z_RLE`` 2.8 ms and 62 KB (37 KB over rows filtered
+#: *up*, which cost more than they saved with every other deflate).
+COMPRESS_LEVEL = 1
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -88,8 +96,8 @@ def adler32_combine(adler1: int, adler2: int, len2: int) -> int:
 
 def deflate(raw: bytes) -> bytes:
     """One band: a fresh raw-deflate stream flushed to a byte boundary, not finished."""
-    packer = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -15)
-    return packer.compress(raw) + packer.flush(zlib.Z_SYNC_FLUSH)
+    packer = isal_zlib.compressobj(COMPRESS_LEVEL, isal_zlib.DEFLATED, -15)
+    return packer.compress(raw) + packer.flush(isal_zlib.Z_SYNC_FLUSH)
 
 
 @lru_cache(maxsize=4)
@@ -115,7 +123,7 @@ class Encoded:
 
     def raw(self, index: int) -> bytes:
         """The band's rows as they were (filter bytes included)."""
-        return zlib.decompressobj(-15).decompress(self.band(index))
+        return isal_zlib.decompressobj(-15).decompress(self.band(index))
 
 
 def assemble(width: int, height: int, segments: list[bytes], adlers: list[int]) -> Encoded:
