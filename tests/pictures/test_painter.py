@@ -16,6 +16,7 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 from bot.pictures import lobby_scene, table_scene
+from bot.pictures.fonts import draw_text, font
 from bot.pictures.painter import Painter
 from bot.pictures.palette import PALETTE, to_palette
 from bot.pictures.png import adler32_combine, encode
@@ -137,3 +138,24 @@ def test_adler32_combine_is_zlibs() -> None:
         a = rng.randbytes(rng.randrange(0, 70000))
         b = rng.randbytes(rng.randrange(0, 70000))
         assert adler32_combine(zlib.adler32(a), zlib.adler32(b), len(b)) == zlib.adler32(a + b)
+
+
+def test_texts_drawn_from_cached_masks_are_pillows() -> None:
+    """draw_text puts a cached glyph mask on the picture; the pixels are ImageDraw.text's
+    (anchors, half pixels, bold, Cyrillic, twice the same text)."""
+
+    cases = [
+        ((40.0, 30.0), "Аня ♠ 12", font(31), "la"),
+        ((500.0, 200.5), "Defending", font(32, bold=True), "mm"),
+        ((960.5, 300.0), "7", font(34, bold=True), "rm"),
+        ((100.0, 400.0), "Берёт", font(31), "lm"),
+        ((100.0, 400.0), "Берёт", font(31), "lm"),
+        ((500.0, 600.0), "Бито", font(31), "mt"),
+    ]
+    ours = Image.new("RGB", (1000, 700), (16, 56, 37))
+    pillows = ours.copy()
+    for xy, text, face, anchor in cases:
+        draw_text(ImageDraw.Draw(ours), xy, text, face, (245, 197, 66), anchor=anchor)
+        ImageDraw.Draw(pillows).text(xy, text, font=face, fill=(245, 197, 66), anchor=anchor)
+    assert ours.tobytes() == pillows.tobytes()
+    assert ImageChops.difference(ours, Image.new("RGB", ours.size, (16, 56, 37))).getbbox()
