@@ -115,10 +115,12 @@ def _kept(text: str, bold: bool) -> list[str]:
     ]
 
 
+@lru_cache(maxsize=4096)
 def drawable(text: str, bold: bool = False) -> bool:
     """Whether anything of ``text`` can be drawn visibly. An emoji-only name cannot: the
     table picture then shows a placeholder ("Player 2") rather than boxes, and so does a
-    name of only invisible characters or combining marks."""
+    name of only invisible characters or combining marks. Cached: every scene asks it of
+    every seat's name, on the event loop, at every table edit."""
     text = inert(text, "picture", limit=_PICTURE_CHARS, fallback="")
     return any(not ch.isspace() and not unicodedata.combining(ch) for ch in _kept(text, bold))
 
