@@ -28,10 +28,10 @@ random games of several presets.
 from __future__ import annotations
 
 import time
-import zlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from isal import isal_zlib
 from PIL import Image, ImageDraw
 
 from .palette import to_palette
@@ -204,7 +204,7 @@ class Painter:
             after = band.tobytes()
             if after != before:
                 segments[index] = deflate(after)
-                adlers[index] = zlib.adler32(after)
+                adlers[index] = isal_zlib.adler32(after)
         encoded = assemble(WIDTH, HEIGHT, segments, adlers)
         self.costs.draw += drawn - start - convert
         self.costs.convert += convert

@@ -16,7 +16,6 @@ code by the processor: another machine may store the same pixels in other bytes)
 from __future__ import annotations
 
 import struct
-import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -54,7 +53,9 @@ COMPRESS_LEVEL = 1
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return (
+        struct.pack(">I", len(data)) + kind + data + struct.pack(">I", isal_zlib.crc32(kind + data))
+    )
 
 
 @lru_cache(maxsize=4)
@@ -158,7 +159,7 @@ def encode_indexed(indexed: Image.Image) -> Encoded:
     for top, bottom in bands(height):
         band = raw[top * stride : bottom * stride]
         segments.append(deflate(band))
-        adlers.append(zlib.adler32(band))
+        adlers.append(isal_zlib.adler32(band))
     return assemble(width, height, segments, adlers)
 
 
