@@ -89,6 +89,15 @@ def test_nothing_visible_changed_means_nothing_drawn() -> None:
     assert again is first and painter.costs.unchanged == 1
 
 
+def test_a_finished_game_is_forgotten_at_its_last_picture() -> None:
+    painter = Painter()
+    scenes = _scenes("podkidnoy", 2, seed=1)
+    for scene in scenes[-3:]:
+        painter.png(scene)
+    assert scenes[-1].banner and scenes[-1].game_id not in painter._games
+    assert not scenes[-2].banner and painter.costs.partial == 2
+
+
 def test_games_kept_are_bounded() -> None:
     painter = Painter(games_kept=2)
     scene = _scenes("podkidnoy", 2, seed=1, limit=2)[-1]
