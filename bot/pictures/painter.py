@@ -35,7 +35,7 @@ from isal import isal_zlib
 from PIL import Image, ImageDraw
 
 from .palette import to_palette
-from .png import Encoded, assemble, bands, deflate, encode_indexed
+from .png import Encoded, assemble, bands, deflate, encode_indexed, within_limit
 from .scene import Scene
 from .table import HEIGHT, WIDTH, Layer, background, layers, render_image
 
@@ -201,19 +201,22 @@ class Painter:
         drawn = clock()
         segments = [old.band(i) for i in range(len(old.spans))]
         adlers = list(old.adlers)
+        raws: dict[int, bytes] = {}
         for index, (top, bottom) in enumerate(bands(HEIGHT)):
             crossing = [(box, patch) for box, patch in patches if box[1] < bottom and box[3] > top]
-            if not crossing:
+            if not crossing and not old.dense:
                 continue
-            before = old.raw(index)
-            band = Image.frombytes("P", (_STRIDE, bottom - top), before)
-            for box, patch in crossing:
-                band.paste(patch, (box[0] + 1, box[1] - top))
-            after = band.tobytes()
-            if after != before:
-                segments[index] = deflate(after)
-                adlers[index] = isal_zlib.adler32(after)
-        encoded = assemble(WIDTH, HEIGHT, segments, adlers)
+            before = raws[index] = old.raw(index)
+            if crossing:
+                band = Image.frombytes("P", (_STRIDE, bottom - top), before)
+                for box, patch in crossing:
+                    band.paste(patch, (box[0] + 1, box[1] - top))
+                raws[index] = band.tobytes()
+            if raws[index] != before or old.dense:  # a dense picture's bands: back to ISA-L
+                segments[index] = deflate(raws[index])
+                adlers[index] = isal_zlib.adler32(raws[index])
+        light = assemble(WIDTH, HEIGHT, segments, adlers)
+        encoded = within_limit(light, lambda i: raws[i] if i in raws else light.raw(i))
         self.costs.draw += drawn - start - convert
         self.costs.convert += convert
         self.costs.encode += clock() - drawn

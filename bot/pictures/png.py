@@ -16,6 +16,8 @@ code by the processor: another machine may store the same pixels in other bytes)
 from __future__ import annotations
 
 import struct
+import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -27,6 +29,8 @@ from .palette import PALETTE, to_palette
 __all__ = [
     "BAND_ROWS",
     "COMPRESS_LEVEL",
+    "DENSE_LEVEL",
+    "SIZE_LIMIT",
     "Encoded",
     "adler32_combine",
     "assemble",
@@ -35,6 +39,7 @@ __all__ = [
     "encode",
     "encode_indexed",
     "with_filter_bytes",
+    "within_limit",
 ]
 
 #: Rows per independently deflated band. Measured over whole games (bench/render.py's
@@ -50,6 +55,13 @@ BAND_ROWS = 32
 #: level 3 2.3 ms and 27 KB; zlib's ``Z_RLE`` 2.8 ms and 62 KB (37 KB over rows filtered
 #: *up*, which cost more than they saved with every other deflate).
 COMPRESS_LEVEL = 1
+
+#: The largest picture stored as ISA-L deflates it. A larger one (a six-seat table with a full
+#: middle: about one picture in 50 of a six-seat game, up to 42-44 KB) is deflated again,
+#: every band, by zlib at :data:`DENSE_LEVEL`: a sixth smaller, at several times the CPU,
+#: so that no picture is over 40 KB.
+SIZE_LIMIT = 40 * 1024
+DENSE_LEVEL = 6
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -117,6 +129,8 @@ class Encoded:
     #: (start, end) of each band's bytes in ``png``.
     spans: tuple[tuple[int, int], ...]
     adlers: tuple[int, ...]
+    #: Its bands were deflated by zlib (:func:`within_limit`), not ISA-L.
+    dense: bool = False
 
     def band(self, index: int) -> bytes:
         start, end = self.spans[index]
@@ -127,7 +141,9 @@ class Encoded:
         return isal_zlib.decompressobj(-15).decompress(self.band(index))
 
 
-def assemble(width: int, height: int, segments: list[bytes], adlers: list[int]) -> Encoded:
+def assemble(
+    width: int, height: int, segments: list[bytes], adlers: list[int], dense: bool = False
+) -> Encoded:
     """The PNG of a picture from its bands' deflated bytes and Adler-32 checksums."""
     check = 1
     for (top, bottom), adler in zip(bands(height), adlers, strict=True):
@@ -140,7 +156,20 @@ def assemble(width: int, height: int, segments: list[bytes], adlers: list[int]) 
     for segment in segments:
         spans.append((offset, offset + len(segment)))
         offset += len(segment)
-    return Encoded(head + idat + _TAIL, width, height, tuple(spans), tuple(adlers))
+    return Encoded(head + idat + _TAIL, width, height, tuple(spans), tuple(adlers), dense)
+
+
+def within_limit(encoded: Encoded, raw: Callable[[int], bytes]) -> Encoded:
+    """``encoded`` if it is at most :data:`SIZE_LIMIT` bytes, else every band (``raw(i)``:
+    band ``i``'s rows) deflated again by zlib at :data:`DENSE_LEVEL`. A pure function of the
+    pixels, so a picture drawn in part and one drawn whole stay the same bytes."""
+    if len(encoded.png) <= SIZE_LIMIT:
+        return encoded
+    segments = []
+    for index in range(len(encoded.spans)):
+        packer = zlib.compressobj(DENSE_LEVEL, zlib.DEFLATED, -15)
+        segments.append(packer.compress(raw(index)) + packer.flush(zlib.Z_SYNC_FLUSH))
+    return assemble(encoded.width, encoded.height, segments, list(encoded.adlers), dense=True)
 
 
 def with_filter_bytes(indexed: Image.Image) -> bytes:
@@ -155,12 +184,13 @@ def encode_indexed(indexed: Image.Image) -> Encoded:
     width, height = indexed.size
     raw = with_filter_bytes(indexed)
     stride = width + 1
-    segments, adlers = [], []
+    segments, adlers, rows = [], [], []
     for top, bottom in bands(height):
         band = raw[top * stride : bottom * stride]
+        rows.append(band)
         segments.append(deflate(band))
         adlers.append(isal_zlib.adler32(band))
-    return assemble(width, height, segments, adlers)
+    return within_limit(assemble(width, height, segments, adlers), rows.__getitem__)
 
 
 def encode(rgb: Image.Image) -> bytes:

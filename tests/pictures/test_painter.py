@@ -15,7 +15,7 @@ import zlib
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
-from bot.pictures import lobby_scene, table_scene
+from bot.pictures import lobby_scene, png, table_scene
 from bot.pictures.fonts import draw_text, font
 from bot.pictures.painter import Painter
 from bot.pictures.palette import PALETTE, to_palette
@@ -79,6 +79,24 @@ def test_a_lobby_turning_into_a_table_and_two_games_in_turn() -> None:
 
 def _fields(scene: Scene) -> dict[str, object]:
     return {name: getattr(scene, name) for name in Scene.__dataclass_fields__}
+
+
+def test_pictures_over_the_size_limit_are_zlibs_and_still_the_whole_picture(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A picture over the limit has every band deflated again by zlib; the next one goes back
+    to ISA-L. With the limit between the game's sizes, both happen, in turn."""
+    scenes = _scenes("podkidnoy", 6, seed=2, limit=40)
+    sizes = sorted(len(render_png(scene)) for scene in scenes)
+    monkeypatch.setattr(png, "SIZE_LIMIT", sizes[len(sizes) // 2])
+    painter, dense = Painter(), []
+    for scene in scenes:
+        picture = painter.png(scene)
+        assert picture == render_png(scene), f"version {scene.version}"
+        dense.append(painter._games[scene.game_id].encoded.dense)
+        read = Image.open(io.BytesIO(picture))
+        assert read.tobytes() == to_palette(render_image(scene)).tobytes()
+    assert any(dense) and not all(dense)
 
 
 def test_nothing_visible_changed_means_nothing_drawn() -> None:
