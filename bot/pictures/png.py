@@ -42,13 +42,14 @@ __all__ = [
     "within_limit",
 ]
 
-#: Rows per independently deflated band. Measured over whole games (bench/render.py's
-#: painter, six seats), with zlib at level 3: 16 rows re-deflate fewer unchanged rows but pay
-#: a compressor per band and lose the matches across band edges (3.6 ms of encoding a move,
-#: 35 KB); 32: 2.6 ms, 32 KB; 48 and 64 no better (2.4 ms, 32 and 31 KB) and slower for two
-#: seats. With ISA-L at level 1 the order is the same (16 rows: 2.3 ms, 34 KB; 32: 1.7 ms,
-#: 31 KB; 48: 1.8 ms, 31 KB; 64: 1.5 ms, 30 KB, on a loaded machine).
-BAND_ROWS = 32
+#: Rows per independently deflated band: three bands (the top seats, the middle, the bottom
+#: seats, roughly). Each band pays a compressor of its own (ISA-L sets up tens of
+#: microseconds of tables), Pillow's copies and a checksum, and ISA-L deflates fast enough
+#: that re-deflating unchanged rows costs less than that. Encoding per move over whole
+#: six-seat games (bench/render.py's painter, a loaded machine, two runs each): 32 rows
+#: 2.1-2.2 ms and 31 KB; 120 rows 1.3 ms; 240 rows 1.2-1.3 ms and 30 KB; 360 and 720 rows
+#: 1.4 ms. (With zlib at level 3, 32 rows had been best: 2.6 ms against 2.4-3.6.)
+BAND_ROWS = 240
 #: ISA-L's level (0 to 3) of each band. A whole six-seat picture: ISA-L level 1 0.8 ms and
 #: 30 KB, level 0 0.5 ms and 40 KB, level 3 4.5 ms and 30 KB; zlib level 1 2.4 ms and 34 KB,
 #: level 3 2.6 ms and 31 KB, level 6 7.5 ms and 25 KB; zlib-ng level 1 0.9 ms and 40 KB,
