@@ -131,13 +131,11 @@ class TablePictures:
         if cached is not None:
             self._cache.move_to_end(scene)
             return cached
-        job: Callable[[Scene], bytes | None] = self.draw
+        job: Callable[[Scene], bytes | None] = partial(timed_render, self.draw)
         if supersede and self._newer is not None:
             job = partial(self._unless_superseded, self._newer)
         try:
-            png = await asyncio.get_running_loop().run_in_executor(
-                self._executor, timed_render, job, scene
-            )
+            png = await asyncio.get_running_loop().run_in_executor(self._executor, job, scene)
         except Exception:
             self.failures += 1
             log.warning(
@@ -159,7 +157,7 @@ class TablePictures:
         """In the worker thread: the picture, or None if a newer edit of the game is owed."""
         if newer(scene.game_id, scene.version):
             return None
-        return self.draw(scene)
+        return timed_render(self.draw, scene)
 
     async def attach(
         self,
