@@ -19,13 +19,18 @@ Per move: CPU of the drawing thread (``time.thread_time``) split into draw / pal
 encode, and the PNG's bytes; averaged over every move of every game. The issue's aim for a
 six-player table: <= 2 ms and <= 40 KB.
 
+Formats (``--formats``, printed after the games): one six-seat picture stored whole in each
+way the painter could store it (the bot's banded palette PNG, Pillow's PNG at levels 1, 3 and
+6 and with ``optimize``, lossless WebP at its fastest and default methods), CPU per picture
+and size, the median of a few pictures of a game.
+
 Targets (2-core machine): under 50 ms and under 150 KB for a six-player table. The last line,
 ``six-player table: <ms> ms, <KB> KB``, gives the median render time over every six-player
 moment and the largest of their PNGs. Before it, ``leaderboard picture`` and ``profile card``
 give the median render time and size of the standings pictures (same targets). Figures
 depend on the machine and its load: this script prints, never asserts.
 
-    .venv/bin/python bench/render.py [--repeats 30] [--games 6] [--games-only]
+    .venv/bin/python bench/render.py [--repeats 30] [--games 6] [--games-only] [--formats]
 """
 
 from __future__ import annotations
@@ -161,6 +166,48 @@ def _games(count: int) -> None:
             print(f"  aim <= {AIM_MS:g} ms per move and <= {AIM_KB:g} KB: {verdict}")
 
 
+def _formats() -> None:
+    """One six-seat picture stored whole in every way measured (see the module doc)."""
+    from bot.pictures.palette import to_palette
+    from bot.pictures.png import encode_indexed
+
+    scenes = _game_scenes("podkidnoy", 6, 0, "en")
+    pictures = [render_image(scenes[i]) for i in range(10, len(scenes), len(scenes) // 6)]  # type: ignore[arg-type]
+    indexed = [to_palette(rgb) for rgb in pictures]
+
+    def pillow(image: Image.Image, fmt: str, **options: object) -> int:
+        buf = io.BytesIO()
+        image.save(buf, fmt, **options)
+        return len(buf.getvalue())
+
+    ways: list[tuple[str, object]] = [
+        ("bot: palette PNG, ISA-L level 1 in bands", lambda i: len(encode_indexed(indexed[i]).png)),
+        ("Pillow palette PNG, zlib level 1", lambda i: pillow(indexed[i], "PNG", compress_level=1)),
+        ("Pillow palette PNG, zlib level 3", lambda i: pillow(indexed[i], "PNG", compress_level=3)),
+        ("Pillow palette PNG, zlib level 6", lambda i: pillow(indexed[i], "PNG", compress_level=6)),
+        ("Pillow palette PNG, optimize", lambda i: pillow(indexed[i], "PNG", optimize=True)),
+        (
+            "lossless WebP, method 0 (RGB)",
+            lambda i: pillow(pictures[i], "WEBP", lossless=True, method=0, quality=0),
+        ),
+        (
+            "lossless WebP, method 4 (RGB)",
+            lambda i: pillow(pictures[i], "WEBP", lossless=True, method=4),
+        ),
+    ]
+    print(f"formats: a whole six-seat picture, median of {len(pictures)} pictures of a game")
+    for label, store in ways:
+        times, sizes = [], []
+        for i in range(len(pictures)):
+            start = time.thread_time()
+            sizes.append(store(i))  # type: ignore[operator]
+            times.append(time.thread_time() - start)
+        print(
+            f"  {label:<44} {statistics.median(times) * 1000:6.2f} ms"
+            f"  {statistics.median(sizes) / 1024:5.1f} KB"
+        )
+
+
 def _cold_render_ms() -> float:
     """One render with every sprite cache empty (the bot's very first picture)."""
     for cached in (
@@ -202,10 +249,14 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--repeats", type=int, default=30, help="renders timed per table")
     p.add_argument("--games", type=int, default=6, help="whole games per table size")
     p.add_argument("--games-only", action="store_true", help="only the whole games")
+    p.add_argument("--formats", action="store_true", help="PNG levels and WebP, one picture")
     args = p.parse_args(argv)
     repeats = max(1, args.repeats)
     if args.games > 0:
         _games(args.games)
+        print()
+    if args.formats:
+        _formats()
         print()
     if args.games_only:
         return

@@ -19,7 +19,7 @@ The package is split by what can go wrong where:
 from __future__ import annotations
 
 from .scene import Scene, SeatScene, lobby_scene, table_scene
-from .service import ATTACHMENT_NAME, ATTACHMENT_URL, TablePictures
+from .service import ATTACHMENT_NAME, ATTACHMENT_URL, Superseded, TablePictures
 from .table import render_png
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "ATTACHMENT_URL",
     "Scene",
     "SeatScene",
+    "Superseded",
     "TablePictures",
     "lobby_scene",
     "render_png",

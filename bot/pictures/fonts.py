@@ -17,6 +17,7 @@ different bytes on different machines.
 from __future__ import annotations
 
 import logging
+import math
 import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,7 +25,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 # One font loader for cards and names: cached, basic layout, Pillow's own font if the
 # bundled file is missing.
@@ -114,10 +115,12 @@ def _kept(text: str, bold: bool) -> list[str]:
     ]
 
 
+@lru_cache(maxsize=4096)
 def drawable(text: str, bold: bool = False) -> bool:
     """Whether anything of ``text`` can be drawn visibly. An emoji-only name cannot: the
     table picture then shows a placeholder ("Player 2") rather than boxes, and so does a
-    name of only invisible characters or combining marks."""
+    name of only invisible characters or combining marks. Cached: every scene asks it of
+    every seat's name, on the event loop, at every table edit."""
     text = inert(text, "picture", limit=_PICTURE_CHARS, fallback="")
     return any(not ch.isspace() and not unicodedata.combining(ch) for ch in _kept(text, bold))
 
@@ -192,6 +195,8 @@ def draw_text(
         except Exception:  # recording is for tests; it must never break a drawing
             pass
     try:
+        if stroke == 0 and draw.palette is None and _fast(draw, xy, text, face, fill, anchor):
+            return
         draw.text(
             xy,
             text,
@@ -203,3 +208,44 @@ def draw_text(
         )
     except Exception:
         log.warning("could not draw a text of %d characters; skipped", len(text))
+
+
+#: Texts kept as rendered glyph masks (:func:`_mask`): the names, roles and counts of a few
+#: hundred tables; a mask is a few KB.
+TEXT_MASKS = 2048
+
+
+@lru_cache(maxsize=TEXT_MASKS)
+def _mask(
+    text: str,
+    face: ImageFont.FreeTypeFont,
+    mode: str,
+    anchor: str,
+    ink: int,
+    start: tuple[float, float],
+) -> tuple[object, tuple[int, int]]:
+    """The glyph mask of a one-line text and its offset, as ``ImageDraw.text`` makes them.
+    Cached: rasterising a text with FreeType is the dearest part of redrawing a seat's
+    panel, and a table shows the same names, roles and counts move after move."""
+    return face.getmask2(text, mode, None, None, None, 0, anchor, ink, start, stroke_filled=True)
+
+
+def _fast(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    face: Font,
+    fill: tuple[int, ...],
+    anchor: str,
+) -> bool:
+    """Draw a one-line text without a stroke the way ``ImageDraw.text`` does (its mask put
+    on the image in the fill's colour), from a cached mask; False if the text needs
+    ``ImageDraw.text`` itself (several lines, a bitmap font)."""
+    if not isinstance(face, ImageFont.FreeTypeFont) or "\n" in text:
+        return False
+    ink = draw.draw.draw_ink(fill)
+    x, y = xy
+    start = (math.modf(x)[0], math.modf(y)[0])
+    mask, offset = _mask(text, face, draw.fontmode, anchor, ink, start)
+    draw.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, ink)
+    return True

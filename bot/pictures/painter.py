@@ -28,14 +28,14 @@ random games of several presets.
 from __future__ import annotations
 
 import time
-import zlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from isal import isal_zlib
 from PIL import Image, ImageDraw
 
 from .palette import to_palette
-from .png import Encoded, assemble, bands, deflate, encode_indexed
+from .png import Encoded, assemble, bands, deflate, encode_indexed, within_limit
 from .scene import Scene
 from .table import HEIGHT, WIDTH, Layer, background, layers, render_image
 
@@ -43,8 +43,12 @@ __all__ = ["GAMES_KEPT", "PATCH_PIXELS", "Costs", "Painter"]
 
 #: Above this share of the picture dirty, drawing it whole is cheaper than box by box.
 _WHOLE_SHARE = 0.6
-#: Games whose last picture the painter remembers (least recently drawn forgotten first).
-GAMES_KEPT = 256
+#: Games whose last picture the painter remembers (least recently drawn forgotten first);
+#: about 50 KB each (the PNG and the layers' keys), so 100 MB at most. Tables edited in turn
+#: are a cycle, which a least-recently-used list serves not at all once it is shorter: past
+#: this many tables edited at once, every picture is drawn whole (several times the cost).
+#: A finished game is forgotten at its last picture, so only running tables count.
+GAMES_KEPT = 2048
 #: Pixels (bytes: one palette index each) of drawn boxes kept for reuse, shared by all games:
 #: a seat's panel in a state it was in before (the same role, count and turn) is pasted,
 #: not drawn. 8 M: about 160 panels.
@@ -123,7 +127,7 @@ class Painter:
             )
             if order_kept and missing < _WHOLE_SHARE * WIDTH * HEIGHT:
                 encoded = self._partial(new_layers, work, old.encoded, start)
-                self._remember(scene.game_id, new_layers, keys, encoded)
+                self._remember(scene.game_id, new_layers, keys, encoded, bool(scene.banner))
                 return encoded.png
         rgb = render_image(scene)
         drawn = clock()
@@ -134,7 +138,7 @@ class Painter:
         self.costs.convert += converted - drawn
         self.costs.encode += clock() - converted
         self.costs.whole += 1
-        self._remember(scene.game_id, new_layers, keys, encoded)
+        self._remember(scene.game_id, new_layers, keys, encoded, bool(scene.banner))
         return encoded.png
 
     @staticmethod
@@ -148,7 +152,11 @@ class Painter:
         new_layers: list[Layer],
         keys: frozenset[tuple[object, ...]],
         encoded: Encoded,
+        over: bool = False,
     ) -> None:
+        if over:  # the game is over (its banner is up): this picture will not change
+            self._games.pop(game_id, None)
+            return
         self._games[game_id] = _Game(new_layers, keys, encoded)
         self._games.move_to_end(game_id)
         while len(self._games) > self.games_kept:
@@ -193,19 +201,22 @@ class Painter:
         drawn = clock()
         segments = [old.band(i) for i in range(len(old.spans))]
         adlers = list(old.adlers)
+        raws: dict[int, bytes] = {}
         for index, (top, bottom) in enumerate(bands(HEIGHT)):
             crossing = [(box, patch) for box, patch in patches if box[1] < bottom and box[3] > top]
-            if not crossing:
+            if not crossing and not old.dense:
                 continue
-            before = old.raw(index)
-            band = Image.frombytes("P", (_STRIDE, bottom - top), before)
-            for box, patch in crossing:
-                band.paste(patch, (box[0] + 1, box[1] - top))
-            after = band.tobytes()
-            if after != before:
-                segments[index] = deflate(after)
-                adlers[index] = zlib.adler32(after)
-        encoded = assemble(WIDTH, HEIGHT, segments, adlers)
+            before = raws[index] = old.raw(index)
+            if crossing:
+                band = Image.frombytes("P", (_STRIDE, bottom - top), before)
+                for box, patch in crossing:
+                    band.paste(patch, (box[0] + 1, box[1] - top))
+                raws[index] = band.tobytes()
+            if raws[index] != before or old.dense:  # a dense picture's bands: back to ISA-L
+                segments[index] = deflate(raws[index])
+                adlers[index] = isal_zlib.adler32(raws[index])
+        light = assemble(WIDTH, HEIGHT, segments, adlers)
+        encoded = within_limit(light, lambda i: raws[i] if i in raws else light.raw(i))
         self.costs.draw += drawn - start - convert
         self.costs.convert += convert
         self.costs.encode += clock() - drawn

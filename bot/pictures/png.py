@@ -1,6 +1,7 @@
 """PNG bytes of a table picture, deflated in bands that can be replaced one by one.
 
-The image data of a PNG is one zlib stream over its rows. Here it is deflated in bands of
+The image data of a PNG is one zlib stream over its rows. Here it is deflated (by ISA-L,
+Intel's deflate, three to four times zlib's speed for the same size) in bands of
 :data:`BAND_ROWS` rows, each band on its own (a fresh compressor, flushed to a byte boundary,
 so no band refers back into another), and the stream's checksum is put together from the
 bands' own (:func:`adler32_combine`). A band whose rows did not change can then keep its
@@ -8,16 +9,19 @@ compressed bytes in the next picture (:mod:`.painter`), which Pillow's encoder c
 hence these few lines of PNG container. Pillow still reads every picture back in the tests.
 
 Pictures are stored with the fixed palette of :mod:`.palette`, without metadata (no time, no
-software tag), so the same picture always gives the same bytes.
+software tag), so the same picture always gives the same bytes on a machine (ISA-L picks its
+code by the processor: another machine may store the same pixels in other bytes).
 """
 
 from __future__ import annotations
 
 import struct
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from isal import isal_zlib
 from PIL import Image
 
 from .palette import PALETTE, to_palette
@@ -25,6 +29,8 @@ from .palette import PALETTE, to_palette
 __all__ = [
     "BAND_ROWS",
     "COMPRESS_LEVEL",
+    "DENSE_LEVEL",
+    "SIZE_LIMIT",
     "Encoded",
     "adler32_combine",
     "assemble",
@@ -33,20 +39,36 @@ __all__ = [
     "encode",
     "encode_indexed",
     "with_filter_bytes",
+    "within_limit",
 ]
 
-#: Rows per independently deflated band. Measured over whole games (bench/render.py's
-#: painter, six seats): 16 rows re-deflate fewer unchanged rows but pay a compressor per band
-#: and lose the matches across band edges (3.6 ms of encoding a move, 35 KB); 32: 2.6 ms,
-#: 32 KB; 48 and 64 no better (2.4 ms, 32 and 31 KB) and slower for two seats.
-BAND_ROWS = 32
-#: zlib level of each band. Same measurement at 32 rows: level 1 2.4 ms and 35 KB (max 45),
-#: 3 2.6 ms and 32 KB (max 41), 6 5.1 ms and 27 KB (max 35).
-COMPRESS_LEVEL = 3
+#: Rows per independently deflated band: three bands (the top seats, the middle, the bottom
+#: seats, roughly). Each band pays a compressor of its own (ISA-L sets up tens of
+#: microseconds of tables), Pillow's copies and a checksum, and ISA-L deflates fast enough
+#: that re-deflating unchanged rows costs less than that. Encoding per move over whole
+#: six-seat games (bench/render.py's painter, a loaded machine, two runs each): 32 rows
+#: 2.1-2.2 ms and 31 KB; 120 rows 1.3 ms; 240 rows 1.2-1.3 ms and 30 KB; 360 and 720 rows
+#: 1.4 ms. (With zlib at level 3, 32 rows had been best: 2.6 ms against 2.4-3.6.)
+BAND_ROWS = 240
+#: ISA-L's level (0 to 3) of each band. A whole six-seat picture: ISA-L level 1 0.8 ms and
+#: 30 KB, level 0 0.5 ms and 40 KB, level 3 4.5 ms and 30 KB; zlib level 1 2.4 ms and 34 KB,
+#: level 3 2.6 ms and 31 KB, level 6 7.5 ms and 25 KB; zlib-ng level 1 0.9 ms and 40 KB,
+#: level 3 2.3 ms and 27 KB; zlib's ``Z_RLE`` 2.8 ms and 62 KB (37 KB over rows filtered
+#: *up*, which cost more than they saved with every other deflate).
+COMPRESS_LEVEL = 1
+
+#: The largest picture stored as ISA-L deflates it. A larger one (a six-seat table with a full
+#: middle: about one picture in 50 of a six-seat game, up to 42-44 KB) is deflated again,
+#: every band, by zlib at :data:`DENSE_LEVEL`: a sixth smaller, at several times the CPU,
+#: so that no picture is over 40 KB.
+SIZE_LIMIT = 40 * 1024
+DENSE_LEVEL = 6
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return (
+        struct.pack(">I", len(data)) + kind + data + struct.pack(">I", isal_zlib.crc32(kind + data))
+    )
 
 
 @lru_cache(maxsize=4)
@@ -88,8 +110,8 @@ def adler32_combine(adler1: int, adler2: int, len2: int) -> int:
 
 def deflate(raw: bytes) -> bytes:
     """One band: a fresh raw-deflate stream flushed to a byte boundary, not finished."""
-    packer = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -15)
-    return packer.compress(raw) + packer.flush(zlib.Z_SYNC_FLUSH)
+    packer = isal_zlib.compressobj(COMPRESS_LEVEL, isal_zlib.DEFLATED, -15)
+    return packer.compress(raw) + packer.flush(isal_zlib.Z_SYNC_FLUSH)
 
 
 @lru_cache(maxsize=4)
@@ -108,6 +130,8 @@ class Encoded:
     #: (start, end) of each band's bytes in ``png``.
     spans: tuple[tuple[int, int], ...]
     adlers: tuple[int, ...]
+    #: Its bands were deflated by zlib (:func:`within_limit`), not ISA-L.
+    dense: bool = False
 
     def band(self, index: int) -> bytes:
         start, end = self.spans[index]
@@ -115,10 +139,12 @@ class Encoded:
 
     def raw(self, index: int) -> bytes:
         """The band's rows as they were (filter bytes included)."""
-        return zlib.decompressobj(-15).decompress(self.band(index))
+        return isal_zlib.decompressobj(-15).decompress(self.band(index))
 
 
-def assemble(width: int, height: int, segments: list[bytes], adlers: list[int]) -> Encoded:
+def assemble(
+    width: int, height: int, segments: list[bytes], adlers: list[int], dense: bool = False
+) -> Encoded:
     """The PNG of a picture from its bands' deflated bytes and Adler-32 checksums."""
     check = 1
     for (top, bottom), adler in zip(bands(height), adlers, strict=True):
@@ -131,7 +157,20 @@ def assemble(width: int, height: int, segments: list[bytes], adlers: list[int]) 
     for segment in segments:
         spans.append((offset, offset + len(segment)))
         offset += len(segment)
-    return Encoded(head + idat + _TAIL, width, height, tuple(spans), tuple(adlers))
+    return Encoded(head + idat + _TAIL, width, height, tuple(spans), tuple(adlers), dense)
+
+
+def within_limit(encoded: Encoded, raw: Callable[[int], bytes]) -> Encoded:
+    """``encoded`` if it is at most :data:`SIZE_LIMIT` bytes, else every band (``raw(i)``:
+    band ``i``'s rows) deflated again by zlib at :data:`DENSE_LEVEL`. A pure function of the
+    pixels, so a picture drawn in part and one drawn whole stay the same bytes."""
+    if len(encoded.png) <= SIZE_LIMIT:
+        return encoded
+    segments = []
+    for index in range(len(encoded.spans)):
+        packer = zlib.compressobj(DENSE_LEVEL, zlib.DEFLATED, -15)
+        segments.append(packer.compress(raw(index)) + packer.flush(zlib.Z_SYNC_FLUSH))
+    return assemble(encoded.width, encoded.height, segments, list(encoded.adlers), dense=True)
 
 
 def with_filter_bytes(indexed: Image.Image) -> bytes:
@@ -146,12 +185,13 @@ def encode_indexed(indexed: Image.Image) -> Encoded:
     width, height = indexed.size
     raw = with_filter_bytes(indexed)
     stride = width + 1
-    segments, adlers = [], []
+    segments, adlers, rows = [], [], []
     for top, bottom in bands(height):
         band = raw[top * stride : bottom * stride]
+        rows.append(band)
         segments.append(deflate(band))
-        adlers.append(zlib.adler32(band))
-    return assemble(width, height, segments, adlers)
+        adlers.append(isal_zlib.adler32(band))
+    return within_limit(assemble(width, height, segments, adlers), rows.__getitem__)
 
 
 def encode(rgb: Image.Image) -> bytes:

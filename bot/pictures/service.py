@@ -10,8 +10,10 @@ edit of the same version does not even reach the thread.
 
 Only pictures that go out are drawn: the publisher's table edits are coalesced before they
 are rendered (bot/surfaces/delivery.py: an edit superseded within the interval is never
-delivered, so never drawn), and a picture is asked for only once the guild is known to want
-one and the bot may attach files.
+delivered, so never drawn), a table edit whose picture is still queued when a newer edit of
+the same game becomes owed is dropped before it is drawn (:class:`Superseded`: the newer
+edit follows, and the stale one would only have shown for an interval), and a picture is
+asked for only once the guild is known to want one and the bot may attach files.
 A failure of any kind is logged once with its traceback and answered with ``None``: the
 caller then sends the text table, which is complete on its own.
 """
@@ -24,6 +26,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 import discord
@@ -34,7 +37,7 @@ from ..metrics import timed_render
 from .painter import Painter
 from .scene import Scene, lobby_scene, table_scene
 
-__all__ = ["ATTACHMENT_NAME", "ATTACHMENT_URL", "TablePictures"]
+__all__ = ["ATTACHMENT_NAME", "ATTACHMENT_URL", "Superseded", "TablePictures"]
 
 log = logging.getLogger(__name__)
 
@@ -49,20 +52,29 @@ CACHE_SIZE = 64
 PICTURE_RETRY_SECONDS = 600.0
 
 
+class Superseded(Exception):
+    """A table edit's picture was not drawn: a newer edit of the game is already owed."""
+
+
 class TablePictures:
     """Renders scenes in a worker thread, remembers the latest results, and puts them on the
     table message when the guild wants pictures.
 
     ``settings`` looks up a guild's settings (``GameService.settings``); its ``pictures`` flag
     is the guild's choice. Without it (tests, benchmarks) pictures are always wanted.
+    ``newer(game_id, version)`` says whether a table edit of a later version than
+    ``version`` is owed (``Delivery.owes_newer_table``); it is asked in the worker thread,
+    when a table edit's picture comes out of the queue, so it must be a plain read.
     """
 
     def __init__(
         self,
         settings: Callable[[int], Awaitable[Any]] | None = None,
         cache_size: int = CACHE_SIZE,
+        newer: Callable[[int, int], bool] | None = None,
     ) -> None:
         self._settings = settings
+        self._newer = newer
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="durak-picture")
         #: Used only in the worker thread (it keeps a scratch image and per-game state).
         self.painter = Painter()
@@ -74,6 +86,8 @@ class TablePictures:
         self._refused_until: dict[int, float] = {}
         self.renders = 0
         self.failures = 0
+        #: Table edits dropped because their picture was superseded before it was drawn.
+        self.superseded = 0
 
     def scene(self, state: GameSession | LobbyInfo) -> Scene:
         """Freeze what the picture shows; must run on the event loop (reads the live game)."""
@@ -112,15 +126,16 @@ class TablePictures:
         scene = self._scene(state)
         return None if scene is None else await self._render(scene, state.game_id)
 
-    async def _render(self, scene: Scene, game_id: int) -> bytes | None:
+    async def _render(self, scene: Scene, game_id: int, *, supersede: bool = False) -> bytes | None:
         cached = self._cache.get(scene)
         if cached is not None:
             self._cache.move_to_end(scene)
             return cached
+        job: Callable[[Scene], bytes | None] = partial(timed_render, self.draw)
+        if supersede and self._newer is not None:
+            job = partial(self._unless_superseded, self._newer)
         try:
-            png = await asyncio.get_running_loop().run_in_executor(
-                self._executor, timed_render, self.draw, scene
-            )
+            png = await asyncio.get_running_loop().run_in_executor(self._executor, job, scene)
         except Exception:
             self.failures += 1
             log.warning(
@@ -129,27 +144,43 @@ class TablePictures:
                 exc_info=True,
             )
             return None
+        if png is None:
+            self.superseded += 1
+            raise Superseded
         self.renders += 1
         self._cache[scene] = png
         while len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
         return png
 
+    def _unless_superseded(self, newer: Callable[[int, int], bool], scene: Scene) -> bytes | None:
+        """In the worker thread: the picture, or None if a newer edit of the game is owed."""
+        if newer(scene.game_id, scene.version):
+            return None
+        return timed_render(self.draw, scene)
+
     async def attach(
-        self, state: GameSession | LobbyInfo, embed: discord.Embed, *, allowed: bool = True
+        self,
+        state: GameSession | LobbyInfo,
+        embed: discord.Embed,
+        *,
+        allowed: bool = True,
+        supersede: bool = False,
     ) -> list[discord.File]:
         """The picture to send with ``embed`` (which is pointed at it), or no file when the
         guild wants text only, ``allowed`` is False (no *Attach Files*), or drawing failed:
         the embed is then the whole (text) table.
 
         Call it right after building ``embed``: the scene is taken before anything is awaited,
-        so text and picture always show the same moment of the game."""
+        so text and picture always show the same moment of the game. With ``supersede``
+        (a table edit), :class:`Superseded` is raised instead of drawing a picture that a
+        newer owed edit would replace before anyone saw it."""
         if not allowed:
             return []
         scene = self._scene(state)
         if scene is None or not await self.wanted(state.guild_id, state.channel_id):
             return []
-        png = await self._render(scene, state.game_id)
+        png = await self._render(scene, state.game_id, supersede=supersede)
         if png is None:
             return []
         embed.set_image(url=ATTACHMENT_URL)
@@ -175,8 +206,10 @@ class TablePictures:
         ``attachments`` replaces the previous picture; an empty list removes it (pictures were
         switched off, or this one could not be drawn and the old one would be stale). If
         Discord refuses the file (most likely no *Attach Files* in that channel), the text
-        table still goes out and the channel gets text only for a while."""
-        files = await self.attach(state, embed)
+        table still goes out and the channel gets text only for a while. Raises
+        :class:`Superseded`, editing nothing, if a newer edit of the game is owed by the
+        time the picture would be drawn."""
+        files = await self.attach(state, embed, supersede=True)
         try:
             await message.edit(content=None, embed=embed, view=view, attachments=files)
         except discord.Forbidden:

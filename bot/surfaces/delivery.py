@@ -237,6 +237,14 @@ class Delivery:
         game = self._games.get(game_id)
         return sorted(game.slots, key=lambda s: _ORDER[s.split(":")[0]]) if game else []
 
+    def owes_newer_table(self, game_id: int, version: int) -> bool:
+        """Whether a table edit of a version after ``version`` is owed: an edit of
+        ``version`` whose picture is still queued is then dropped (bot/pictures/service.py).
+        Asked from the picture thread: two dict reads, each atomic under the GIL."""
+        game = self._games.get(game_id)
+        owed = game.slots.get("table") if game is not None else None
+        return owed is not None and owed.version > version
+
     def owed(self) -> int:
         """Obligations not yet taken by Discord, over every game."""
         return sum(len(game.slots) for game in self._games.values())

@@ -25,7 +25,7 @@ import discord
 from ..game.models import GameSession, LobbyInfo, PingKind
 from ..game.service import GameService
 from ..i18n import t
-from ..pictures import TablePictures
+from ..pictures import Superseded, TablePictures
 from ..rendering.lobby import lobby_embed
 from ..rendering.standings import result_lines
 from ..rendering.table import table_embed
@@ -60,7 +60,7 @@ class DiscordPublisher:
         self.service = service
         self.interval = interval
         self.delivery = Delivery(self, lambda: service, interval=interval)
-        self.pictures = TablePictures(service.settings)
+        self.pictures = TablePictures(service.settings, newer=self.delivery.owes_newer_table)
         #: The last state each game's channel notice was brought to (see _follow_notice).
         self._notices: dict[int, str] = {}
         #: The same for each game's invite (see _close_invite).
@@ -113,7 +113,10 @@ class DiscordPublisher:
         message = self._channel(state.channel_id, state.guild_id).get_partial_message(
             state.message_id
         )
-        await self.pictures.edit_table(message, state, embed=embed, view=view)
+        try:
+            await self.pictures.edit_table(message, state, embed=embed, view=view)
+        except Superseded:  # a newer edit of this table is owed: it goes out instead
+            raise Obsolete from None
         self.table_edits += 1
         if isinstance(state, LobbyInfo):
             stage = "expired" if state.closed == "expired" else state.status

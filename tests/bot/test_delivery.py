@@ -364,3 +364,25 @@ async def test_prompt_retry_gives_up_rather_than_pass_its_deadline() -> None:
     with pytest.raises(discord.HTTPException):
         await prompt_retry(down, deadline=loop.time() + 0.1, sleep=sleeper)
     assert sleeper.delays == []  # the first pause would already end past the deadline
+
+
+async def test_a_table_edit_knows_when_a_newer_one_is_owed() -> None:
+    """What the picture thread asks before drawing a queued table edit's picture."""
+    seen: list[tuple[bool, bool]] = []
+
+    class Transport(FakeTransport):
+        async def deliver_table(self, game_id: int) -> None:
+            if not seen:  # while version 1 is being delivered, version 2 becomes owed
+                before = delivery.owes_newer_table(game_id, 1)
+                delivery.owe_table(game_id, 2)
+                seen.append((before, delivery.owes_newer_table(game_id, 1)))
+            else:
+                seen.append((delivery.owes_newer_table(game_id, 2), False))
+            await super().deliver_table(game_id)
+
+    delivery = Delivery(Transport(), lambda: None, sleep=Sleeper())
+    assert not delivery.owes_newer_table(7, 0)
+    delivery.owe_table(7, 1)
+    while delivery.owed():
+        await asyncio.sleep(0)
+    assert seen == [(False, True), (False, False)]

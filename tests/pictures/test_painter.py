@@ -15,7 +15,8 @@ import zlib
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
-from bot.pictures import lobby_scene, table_scene
+from bot.pictures import lobby_scene, png, table_scene
+from bot.pictures.fonts import draw_text, font
 from bot.pictures.painter import Painter
 from bot.pictures.palette import PALETTE, to_palette
 from bot.pictures.png import adler32_combine, encode
@@ -80,12 +81,39 @@ def _fields(scene: Scene) -> dict[str, object]:
     return {name: getattr(scene, name) for name in Scene.__dataclass_fields__}
 
 
+def test_pictures_over_the_size_limit_are_zlibs_and_still_the_whole_picture(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A picture over the limit has every band deflated again by zlib; the next one goes back
+    to ISA-L. With the limit between the game's sizes, both happen, in turn."""
+    scenes = _scenes("podkidnoy", 6, seed=2, limit=40)
+    sizes = sorted(len(render_png(scene)) for scene in scenes)
+    monkeypatch.setattr(png, "SIZE_LIMIT", sizes[len(sizes) // 2])
+    painter, dense = Painter(), []
+    for scene in scenes:
+        picture = painter.png(scene)
+        assert picture == render_png(scene), f"version {scene.version}"
+        dense.append(painter._games[scene.game_id].encoded.dense)
+        read = Image.open(io.BytesIO(picture))
+        assert read.tobytes() == to_palette(render_image(scene)).tobytes()
+    assert any(dense) and not all(dense)
+
+
 def test_nothing_visible_changed_means_nothing_drawn() -> None:
     painter = Painter()
     scene = _scenes("podkidnoy", 2, seed=1, limit=5)[-1]
     first = painter.png(scene)
     again = painter.png(Scene(**{**_fields(scene), "version": scene.version + 1}))
     assert again is first and painter.costs.unchanged == 1
+
+
+def test_a_finished_game_is_forgotten_at_its_last_picture() -> None:
+    painter = Painter()
+    scenes = _scenes("podkidnoy", 2, seed=1)
+    for scene in scenes[-3:]:
+        painter.png(scene)
+    assert scenes[-1].banner and scenes[-1].game_id not in painter._games
+    assert not scenes[-2].banner and painter.costs.partial == 2
 
 
 def test_games_kept_are_bounded() -> None:
@@ -137,3 +165,24 @@ def test_adler32_combine_is_zlibs() -> None:
         a = rng.randbytes(rng.randrange(0, 70000))
         b = rng.randbytes(rng.randrange(0, 70000))
         assert adler32_combine(zlib.adler32(a), zlib.adler32(b), len(b)) == zlib.adler32(a + b)
+
+
+def test_texts_drawn_from_cached_masks_are_pillows() -> None:
+    """draw_text puts a cached glyph mask on the picture; the pixels are ImageDraw.text's
+    (anchors, half pixels, bold, Cyrillic, twice the same text)."""
+
+    cases = [
+        ((40.0, 30.0), "Аня ♠ 12", font(31), "la"),
+        ((500.0, 200.5), "Defending", font(32, bold=True), "mm"),
+        ((960.5, 300.0), "7", font(34, bold=True), "rm"),
+        ((100.0, 400.0), "Берёт", font(31), "lm"),
+        ((100.0, 400.0), "Берёт", font(31), "lm"),
+        ((500.0, 600.0), "Бито", font(31), "mt"),
+    ]
+    ours = Image.new("RGB", (1000, 700), (16, 56, 37))
+    pillows = ours.copy()
+    for xy, text, face, anchor in cases:
+        draw_text(ImageDraw.Draw(ours), xy, text, face, (245, 197, 66), anchor=anchor)
+        ImageDraw.Draw(pillows).text(xy, text, font=face, fill=(245, 197, 66), anchor=anchor)
+    assert ours.tobytes() == pillows.tobytes()
+    assert ImageChops.difference(ours, Image.new("RGB", ours.size, (16, 56, 37))).getbbox()

@@ -9,7 +9,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.pictures import ATTACHMENT_NAME, ATTACHMENT_URL, TablePictures, render_png
+from bot.pictures import ATTACHMENT_NAME, ATTACHMENT_URL, Superseded, TablePictures, render_png
 from bot.pictures.samples import sample_lobby, sample_session
 
 
@@ -103,3 +103,33 @@ async def test_no_scene_and_no_drawing_where_files_are_not_allowed(
     embed = discord.Embed(title="t")
     assert await pictures.attach(sample_lobby(2, 4), embed, allowed=False) == []
     assert asked == [] and pictures.renders == 0 and embed.image.url is None
+
+
+async def test_a_table_edit_superseded_in_the_queue_is_not_drawn_nor_sent() -> None:
+    owed = {"version": 0}
+    drawn: list[int] = []
+
+    class Message:
+        edits = 0
+
+        async def edit(self, **kwargs: Any) -> None:
+            Message.edits += 1
+
+    tp = TablePictures(newer=lambda game_id, version: owed["version"] > version)
+    tp.draw = lambda scene: drawn.append(scene.version) or render_png(scene)
+    try:
+        session = sample_session("podkidnoy", 2, "attack", seed=1)
+        assert session is not None
+        message: Any = Message()
+        owed["version"] = session.version + 1  # the next move's edit is owed already
+        with pytest.raises(Superseded):
+            await tp.edit_table(message, session, embed=discord.Embed(), view=None)
+        assert drawn == [] and Message.edits == 0 and tp.superseded == 1
+        owed["version"] = session.version
+        await tp.edit_table(message, session, embed=discord.Embed(), view=None)
+        assert drawn == [session.version] and Message.edits == 1
+        # The first message of a table (attach without supersede) is always drawn.
+        session.version += 1
+        assert len(await tp.attach(session, discord.Embed())) == 1
+    finally:
+        tp.close()
