@@ -40,6 +40,7 @@ import logging
 from engine import InvalidPosition
 from engine.rules import RuleError
 
+from .activity import _ActivityFlow
 from .history import _HistoryQueries
 from .models import GameSession
 from .queries import _Queries
@@ -60,6 +61,7 @@ class GameService(
     _ReplayFlow,
     _HistoryQueries,
     _QuickMatch,
+    _ActivityFlow,
     _Queries,
 ):
     """Lobbies and games of every guild. One instance per bot process.
@@ -69,7 +71,8 @@ class GameService(
     timers, forfeits), :mod:`.lobby` (lobbies, start, leave, cancel), :mod:`.rematch` ("Play
     again"), :mod:`.tables` (open tables, spectators), :mod:`.tournaments`, :mod:`.quick`
     (quick match), :mod:`.history` (a player's past games), :mod:`.records` (replays),
-    :mod:`.queries` (what the Discord side reads and writes besides moves); this module adds
+    :mod:`.activity` (the Activity's moves), :mod:`.queries` (what the Discord side reads and
+    writes besides moves); this module adds
     the process lifecycle (restore, resume, shutdown). :class:`~bot.storage.store.Storage`
     is built the same way.
 
