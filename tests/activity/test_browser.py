@@ -111,8 +111,10 @@ async def test_two_browsers_and_a_chat_player_finish_a_game(db_path: Path) -> No
             assert session.finished, "the game did not end"
             assert browser_moves >= 4 and reloaded and forged
             for page in pages.values():
-                await page.wait_for_function("document.getElementById('status').textContent"
-                                             f".includes({t('activity.finished', 'en')!r})")
+                await page.wait_for_function(
+                    "document.getElementById('status').textContent"
+                    f".includes({t('activity.finished', 'en')!r})"
+                )
     await bot.close()
 
 

@@ -20,6 +20,8 @@ async def test_sockets_play_a_seat_and_forged_messages_change_nothing(db_path: P
     async with simcord.run(bot) as env:
         world = build_world(env)
         session = await three_player_game(env, world)
+        # off unless configured: no endpoint, and the service's publisher is the Discord one
+        assert bot.activity_server is None and bot.service.publisher is bot.publisher
         base = await serve_activity(bot)
         game = session.game
         users = [world[n] for n in ("alice", "bob", "carol")]
