@@ -132,7 +132,7 @@ class ActivityHub:
         if found is None:
             sock.game_id, sock.seat = None, None
             self._idle.add(sock)
-            await self._send(sock, {"op": "idle"})
+            await self.send(sock, {"op": "idle"})
             return
         session, seat = found
         sock.game_id, sock.seat, sock.sent = session.game_id, seat, (-1, -1)
@@ -152,26 +152,41 @@ class ActivityHub:
         self._detach(sock)
 
     async def changed(self, game_id: int) -> None:
-        """The game moved (or its watchers changed): every socket on it gets its new frame;
-        a waiting socket whose player or channel it concerns joins it."""
+        """The game moved (or its watchers changed): every socket on it gets its new frame
+        (built once per seat); a waiting socket whose player or channel it concerns joins it.
+        After the last frame of an ended game its sockets wait again, for the next game
+        of their player or channel (a rematch, a new table)."""
         session = self.service.session(game_id)
         if session is None:
             return
-        for sock in list(self._idle):
-            if session.seat_of(sock.user_id) is not None or sock.channel_id == session.channel_id:
-                await self.attach(sock)
+        if not session.finished:
+            for sock in list(self._idle):
+                here = sock.channel_id == session.channel_id
+                if here or session.seat_of(sock.user_id) is not None:
+                    await self.attach(sock)
         group = self._games.get(game_id)
         if group:
-            await asyncio.gather(*(self._push(sock, session) for sock in list(group)))
+            built: dict[int | None, str] = {}
+            await asyncio.gather(*(self._push(sock, session, built) for sock in list(group)))
+        if session.finished:
+            for sock in list(self._games.pop(game_id, ())):
+                sock.game_id, sock.seat = None, None
+                self._idle.add(sock)
 
-    async def _push(self, sock: _Socket, session: GameSession) -> None:
+    async def _push(
+        self, sock: _Socket, session: GameSession, built: dict[int | None, str] | None = None
+    ) -> None:
         async with sock.lock:
             stamp = (session.version, session.watchers)
             if stamp == sock.sent:
                 return
-            frame = seat_frame(session, sock.seat)
+            text = built.get(sock.seat) if built is not None else None
+            if text is None:
+                text = _dump(seat_frame(session, sock.seat))
+                if built is not None:
+                    built[sock.seat] = text
             sock.sent = stamp
-            await self._send(sock, frame)
+            await self._send_text(sock, text)
             self.frames_sent += 1
 
     async def resend(self, sock: _Socket) -> None:
@@ -181,14 +196,23 @@ class ActivityHub:
             sock.sent = (-1, -1)
             await self._push(sock, session)
 
+    @classmethod
+    async def send(cls, sock: _Socket, message: dict[str, Any]) -> None:
+        """One message to one socket (a closed one is skipped: its player reconnects)."""
+        await cls._send_text(sock, _dump(message))
+
     @staticmethod
-    async def _send(sock: _Socket, message: dict[str, Any]) -> None:
+    async def _send_text(sock: _Socket, text: str) -> None:
         if sock.ws.closed:
             return
         try:
-            await sock.ws.send_str(json.dumps(message, separators=(",", ":")))
+            await sock.ws.send_str(text)
         except (ConnectionError, RuntimeError):
             log.debug("activity: a socket closed while sending")
+
+
+def _dump(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 class ActivityPublisher:
@@ -386,7 +410,7 @@ class ActivityServer:
         session = self.service.session(sock.game_id) if sock.game_id is not None else None
         locale = normalize_locale(session.locale if session is not None else None)
         text = t(REFUSALS.get(key, key), locale) if key in REFUSALS or has_key(key) else None
-        await self.hub._send(
+        await self.hub.send(
             sock, {"op": "refused", "key": key, "text": text or t("error.internal", locale)}
         )
         await self.hub.resend(sock)
