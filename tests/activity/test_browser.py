@@ -41,11 +41,31 @@ async def _caught_up(page: Any, version: int) -> None:
     )
 
 
-async def _play_in_browser(page: Any, move: dict[str, Any]) -> None:
+async def _play_in_browser(page: Any, move: dict[str, Any], how: str = "click") -> None:
     """The move by the clicks a player makes: its cards in the hand, then the card it beats
-    or the table; a move without cards (take, done) by its button."""
+    or the table; a move without cards (take, done) by its button. ``how="keys"``: Enter on
+    each card, then Shift+Tab back to the move's button and Enter; ``how="drag"``: the card
+    dragged onto the card it beats or the table."""
     kind = move["kind"]
-    for card in move.get("cards", []):
+    cards = move.get("cards", [])
+    if how == "keys" and cards:
+        for card in cards:
+            await page.focus(f'#hand [data-card="{card}"]')
+            await page.keyboard.press("Enter")
+        button = page.locator(f'#actions [data-focus-key="m-{move["send"]}"]')
+        for _ in range(len(cards) + 8):
+            if await button.evaluate("b => b === document.activeElement"):
+                break
+            await page.keyboard.press("Shift+Tab")
+        await page.keyboard.press("Enter")
+        return
+    if how == "drag" and len(cards) == 1 and kind in ("defend", "attack", "throw"):
+        target = f'#table [data-card="{move["on"][0]}"]' if kind == "defend" else "#table .hint"
+        if kind != "defend" and not await page.locator(target).count():
+            target = "#table"
+        await page.drag_and_drop(f'#hand [data-card="{cards[0]}"]', target)
+        return
+    for card in cards:
         await page.click(f'#hand [data-card="{card}"]')
     if kind in ("defend", "conceal"):
         await page.click(f'#table [data-card="{move["on"][0]}"].target')
@@ -76,7 +96,7 @@ async def test_two_browsers_and_a_chat_player_finish_a_game(db_path: Path) -> No
             chat_seat = session.seat_of(carol.id)
             table_id = session.message_id
             assert table_id is not None
-            browser_moves = reloaded = forged = 0
+            browser_moves = reloaded = forged = card_moves = 0
             for _ in range(400):
                 if session.finished:
                     break
@@ -90,7 +110,10 @@ async def test_two_browsers_and_a_chat_player_finish_a_game(db_path: Path) -> No
                     await _caught_up(page, version)
                     frame = await page.evaluate("window.durak.table.frame")
                     move = _choose(frame["moves"])
-                    await _play_in_browser(page, move)
+                    # the first card move by keyboard, the second by drag, the rest by clicks
+                    how = {0: "keys", 1: "drag"}.get(card_moves, "click")
+                    await _play_in_browser(page, move, how)
+                    card_moves += bool(move.get("cards"))
                     browser_moves += 1
                     other = next(p for s, p in pages.items() if s != seat)
                     await _caught_up(other, version + 1)  # the other browser sees it
@@ -109,7 +132,7 @@ async def test_two_browsers_and_a_chat_player_finish_a_game(db_path: Path) -> No
                         forged = await _forge(page, session, seat)
                 assert session.version > version or session.finished
             assert session.finished, "the game did not end"
-            assert browser_moves >= 4 and reloaded and forged
+            assert browser_moves >= 4 and card_moves >= 2 and reloaded and forged
             for page in pages.values():
                 await page.wait_for_function(
                     "document.getElementById('status').textContent"
