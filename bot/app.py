@@ -293,6 +293,7 @@ class DurakBot(commands.AutoShardedBot):
                 self.config, self.service, oauth=oauth, host=host, port=port
             )
             await self.activity_server.start()
+            self.service.activity_button = True
             self.service.publisher = ActivityPublisher(self.publisher, self.activity_server.hub)
         return self.activity_server
 

@@ -20,6 +20,10 @@ __all__ = ["_ActivityFlow"]
 class _ActivityFlow(_PlayFlow):
     """The Activity area of :class:`~bot.game.service.GameService`."""
 
+    #: This process serves the Activity: table messages offer "Play at the table"
+    #: (bot/surfaces/activity_views.py). Set by the bot when it starts the endpoint.
+    activity_button: bool = False
+
     async def activity_game(
         self, user_id: int, channel_id: int | None
     ) -> tuple[GameSession, int | None] | None:

@@ -34,6 +34,8 @@ Custom id formats (all ≤ 100 characters):
 * ``durak:quick:leave`` — leave the quick-match queue (guild and player from the click)
 * ``durak:hist:<user>:<page>:<dir>`` — ``/durak history`` paging (the guild, again, from the
   interaction)
+* ``durak:play:<game>`` — "Play at the table": launches the Activity
+  (bot/surfaces/activity_views.py)
 
 The bot sends no other component: no ``discord.ui.View`` with callbacks of its own, whose
 buttons would answer nothing once the view is gone from memory (a restart, a timeout). An id
@@ -59,6 +61,7 @@ from typing import Any
 import discord
 
 from ..i18n import t
+from .activity_views import ACTIVITY_ID, PlayAtTableButton
 from .answers import log_lost_answer
 from .door import _Guarded
 from .hand_items import (
@@ -97,6 +100,7 @@ TYPED_IDS: tuple[str, ...] = (
     BOARD_ID,
     HISTORY_ID,
     TABLES_ID,
+    ACTIVITY_ID,
 )
 _TYPED_IDS = "|".join(
     re.sub(r"\(\?P<\w+>", "(?:", template.removeprefix("durak:")) for template in TYPED_IDS
@@ -175,6 +179,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     TablesPageButton,
     HistoryButton,
     QuickLeaveButton,
+    PlayAtTableButton,
     UnknownDurakItem,
     StaleIdItem,
 )

@@ -12,7 +12,8 @@ import simcord
 from bot.activity.auth import LocalOAuth
 from bot.app import DurakBot
 from bot.game.models import GameSession
-from tests.bot.helpers import message, service
+from engine import Card
+from tests.bot.helpers import message, message_text, service
 
 
 async def three_player_game(env: simcord.Env, world: dict[str, Any]) -> GameSession:
@@ -71,3 +72,18 @@ class Client:
             data = await self.receive()
             if data["op"] == "frame" and data["version"] >= version:
                 return data
+
+
+async def chat_table_shows(env: simcord.Env, channel: Any, message_id: int, card: str) -> Any:
+    """The table message once it shows ``card`` attacked (``A♣ ←``), within a few seconds.
+
+    The move came through the Activity's socket, not a simcord interaction, so simcord has no
+    click to settle after: the table edit that follows runs in real time, and is waited for."""
+    wanted = f"{Card.parse(card).pretty()} ←"
+    for _ in range(100):
+        await env.settle()
+        table = message(channel, message_id)
+        if wanted in message_text(table):
+            return table
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the chat table never showed {wanted}:\n{message_text(table)}")

@@ -10,9 +10,9 @@ import aiohttp
 import simcord
 
 from bot.i18n import t
-from tests.activity.sockets import Client, serve_activity, three_player_game
+from tests.activity.sockets import Client, chat_table_shows, serve_activity, three_player_game
 from tests.bot.conftest import build_world, make_bot
-from tests.bot.helpers import message, message_text
+from tests.bot.helpers import labels, message
 
 
 async def test_sockets_play_a_seat_and_forged_messages_change_nothing(db_path: Path) -> None:
@@ -20,8 +20,10 @@ async def test_sockets_play_a_seat_and_forged_messages_change_nothing(db_path: P
     async with simcord.run(bot) as env:
         world = build_world(env)
         session = await three_player_game(env, world)
+        play = t("activity.button.play", "en")
         # off unless configured: no endpoint, and the service's publisher is the Discord one
         assert bot.activity_server is None and bot.service.publisher is bot.publisher
+        assert play not in labels(message(world["channel"], session.message_id))
         base = await serve_activity(bot)
         game = session.game
         users = [world[n] for n in ("alice", "bob", "carol")]
@@ -71,9 +73,13 @@ async def test_sockets_play_a_seat_and_forged_messages_change_nothing(db_path: P
             after = await mine.frame(version + 1)
             assert len(after["table"]) == 1 and after["table"][0][0] not in after["hand"]
             assert session.version == version + 1
-            await env.settle()
-            table = message(world["channel"], session.message_id)
             card = after["table"][0][0]
-            rank = {"T": "10"}.get(card[0], card[0])
-            assert rank in message_text(table)
+            table = await chat_table_shows(env, world["channel"], session.message_id, card)
+            # the table now offers the Activity; where Discord cannot launch it (simcord
+            # refuses the launch response, as Discord does where Activities cannot run)
+            # the click is answered privately with where to start it
+            assert play in labels(table)
+            clicked = await attacker.click(table, label=play)
+            assert clicked.response is not None and clicked.response.ephemeral
+            assert clicked.response.content == t("activity.launch_failed", "en")
         await bot.close()
