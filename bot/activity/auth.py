@@ -66,6 +66,9 @@ class OAuth(Protocol):
     async def user(self, access_token: str) -> DiscordUser:
         """Whose access token it is."""
 
+    async def close(self) -> None:
+        """Release the HTTP client, if any."""
+
 
 class DiscordOAuth:
     """The real calls, with the application's client id and secret."""
@@ -88,11 +91,15 @@ class DiscordOAuth:
             "grant_type": "authorization_code",
             "code": code,
         }
-        async with self._session().post(f"{self._api}/oauth2/token", data=data) as response:
-            if response.status != 200:
-                log.info("activity: Discord refused an OAuth2 code (%d)", response.status)
-                raise AuthError("code refused")
-            body = await response.json()
+        try:
+            async with self._session().post(f"{self._api}/oauth2/token", data=data) as response:
+                if response.status != 200:
+                    log.info("activity: Discord refused an OAuth2 code (%d)", response.status)
+                    raise AuthError("code refused")
+                body = await response.json()
+        except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
+            log.warning("activity: Discord's token endpoint did not answer: %r", exc)
+            raise AuthError("Discord did not answer") from None
         token = body.get("access_token") if isinstance(body, dict) else None
         if not isinstance(token, str):
             raise AuthError("no access token in Discord's answer")
@@ -100,10 +107,14 @@ class DiscordOAuth:
 
     async def user(self, access_token: str) -> DiscordUser:
         headers = {"Authorization": f"Bearer {access_token}"}
-        async with self._session().get(f"{self._api}/users/@me", headers=headers) as response:
-            if response.status != 200:
-                raise AuthError("access token refused")
-            body = await response.json()
+        try:
+            async with self._session().get(f"{self._api}/users/@me", headers=headers) as response:
+                if response.status != 200:
+                    raise AuthError("access token refused")
+                body = await response.json()
+        except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
+            log.warning("activity: Discord's /users/@me did not answer: %r", exc)
+            raise AuthError("Discord did not answer") from None
         try:
             return DiscordUser(int(body["id"]), str(body.get("global_name") or body["username"]))
         except (KeyError, TypeError, ValueError):

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import socket
 import time
 from dataclasses import dataclass, field
 from importlib import resources
@@ -119,11 +120,6 @@ class ActivityHub:
         self._games: dict[int, set[_Socket]] = {}
         #: Sockets of people with no game yet: attached when one starts in their channel.
         self._idle: set[_Socket] = set()
-        #: Frames sent (for bench/activity_latency.py).
-        self.frames_sent = 0
-
-    def __len__(self) -> int:
-        return len(self._idle) + sum(len(s) for s in self._games.values())
 
     async def attach(self, sock: _Socket) -> None:
         """Find the socket's game (or leave it waiting for one) and send its frame."""
@@ -187,7 +183,6 @@ class ActivityHub:
                     built[sock.seat] = text
             sock.sent = stamp
             await self._send_text(sock, text)
-            self.frames_sent += 1
 
     async def resend(self, sock: _Socket) -> None:
         """The current frame again (after a refusal: the client redraws what is true)."""
@@ -283,12 +278,16 @@ class ActivityServer:
     async def start(self) -> None:
         runner = web.AppRunner(self.app(), access_log=None)
         await runner.setup()
-        site = web.TCPSite(runner, self.host, self.port)
-        await site.start()
+        # Bound here, as bot/httpd.py does: port 0 (tests) says which port it got, and a
+        # port in use fails the start-up with one clear line.
+        try:
+            sock = socket.create_server((self.host, self.port), reuse_port=False)
+        except OSError:
+            await runner.cleanup()
+            raise
+        self.port = int(sock.getsockname()[1])
+        await web.SockSite(runner, sock).start()
         self._runner = runner
-        server = getattr(site, "_server", None)
-        if self.port == 0 and server is not None and server.sockets:
-            self.port = int(server.sockets[0].getsockname()[1])
         log.info("activity on http://%s:%d/", self.host, self.port)
 
     async def stop(self) -> None:
@@ -297,9 +296,7 @@ class ActivityServer:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
-        close = getattr(self.oauth, "close", None)
-        if close is not None:
-            await close()
+        await self.oauth.close()
 
     # ----------------------------------------------------------------- HTTP
 

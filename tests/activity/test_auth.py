@@ -60,6 +60,13 @@ async def test_the_code_is_exchanged_with_the_secret_and_names_the_user() -> Non
     finally:
         await oauth.close()
         await runner.cleanup()
+    # Discord unreachable: a refusal the client can show, not a server error
+    gone = DiscordOAuth("123", "s3cret", api=f"http://127.0.0.1:{port[0]}")
+    try:
+        with pytest.raises(AuthError, match="did not answer"):
+            await gone.exchange("good")
+    finally:
+        await gone.close()
 
 
 async def test_the_local_stand_in_takes_only_its_own_codes() -> None:
