@@ -8,6 +8,7 @@ no port and shows no Activity button.
 from __future__ import annotations
 
 import logging
+import secrets
 
 from ..config import Config
 from ..game.service import GameService
@@ -39,7 +40,8 @@ def new_activity_server(
                 "anyone. For development only."
             )
             oauth = LocalOAuth()
-    signing = secret or config.discord_token or "local"
+    # The client secret is every process's shared key; the local mode gets one of its own.
+    signing = secret or secrets.token_urlsafe(32)
     return ActivityServer(
         service,
         oauth,
