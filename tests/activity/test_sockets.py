@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import aiohttp
+import pytest
 import simcord
 
 from bot.i18n import t
@@ -15,6 +16,7 @@ from tests.bot.conftest import build_world, make_bot
 from tests.bot.helpers import labels, message
 
 
+@pytest.mark.slow(sample=1)  # a game on simcord: in make test, not make check
 async def test_sockets_play_a_seat_and_forged_messages_change_nothing(db_path: Path) -> None:
     bot = make_bot(db_path)
     async with simcord.run(bot) as env:
