@@ -17,7 +17,7 @@ LINT_DIRS := $(wildcard engine bot cogs tests bench)
 PYTEST_WORKERS ?= auto
 PYTEST := $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal
 
-.PHONY: test check fast lint typecheck pytest run sync bench clean venv
+.PHONY: test check fast lint typecheck pytest run sync bench clean venv activity
 
 venv: $(STAMP)
 
@@ -60,6 +60,11 @@ bench: $(STAMP)
 		echo "== $$f"; $(BIN)/python "$$f"; \
 	done; \
 	[ $$found = 1 ] || echo "no benchmarks in bench/"
+
+# The Activity's client (web/activity/ -> bot/activity/static/): for developers who change
+# it, with Node and npm; running and testing the bot never needs them (docs/activity.md).
+activity:
+	cd web/activity && npm ci --no-audit --no-fund && node build.mjs
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build *.egg-info

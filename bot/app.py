@@ -21,6 +21,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import i18n
+from .activity import ActivityPublisher, ActivityServer, new_activity_server
+from .activity.auth import OAuth
 from .cardart.emojis import registry as card_emojis
 from .config import Config
 from .game.models import AiFactory, GameSession
@@ -174,6 +176,8 @@ class DurakBot(commands.AutoShardedBot):
         self._heartbeat: Heartbeat | None = None
         #: The /metrics and /healthz endpoint, when METRICS_PORT is set (bot/httpd.py).
         self.metrics_server: MetricsServer | None = None
+        #: The Activity's endpoint, when configured (bot/activity/).
+        self.activity_server: ActivityServer | None = None
         self.clock = clock
         self._seed_factory = seed_factory
         self._ai_factory = ai_factory
@@ -260,6 +264,8 @@ class DurakBot(commands.AutoShardedBot):
         await self._sync_commands()
         if self.config.metrics_port is not None:
             await self.start_metrics(self.config.metrics_host, self.config.metrics_port)
+        if self.config.activity_enabled:
+            await self.start_activity()
         if self.config.heartbeat_file is not None:
             self._heartbeat = Heartbeat(
                 self.config.heartbeat_file, self.health_problem, ready=self.wait_until_ready
@@ -288,6 +294,21 @@ class DurakBot(commands.AutoShardedBot):
             self.metrics_server = MetricsServer(registry_for(self), self.health_report, host, port)
             await self.metrics_server.start()
         return self.metrics_server
+
+    async def start_activity(
+        self, *, oauth: OAuth | None = None, host: str | None = None, port: int | None = None
+    ) -> ActivityServer:
+        """Serve the Activity (bot/activity/) and tell its sockets of every change, through
+        the one publisher the service has."""
+        assert self.service is not None and self.publisher is not None
+        if self.activity_server is None:
+            self.activity_server = new_activity_server(
+                self.config, self.service, oauth=oauth, host=host, port=port
+            )
+            await self.activity_server.start()
+            self.service.activity_button = True
+            self.service.publisher = ActivityPublisher(self.publisher, self.activity_server.hub)
+        return self.activity_server
 
     async def health_report(self) -> dict[str, str | None]:
         """What keeps this process from serving its servers, per part (None: fine)."""
@@ -419,6 +440,9 @@ class DurakBot(commands.AutoShardedBot):
             card_emojis.clear()
         if self.quick is not None:
             self.quick.stop()
+        if self.activity_server is not None:
+            await self.activity_server.stop()
+            self.activity_server = None
         if self.service is not None:
             await self.service.shutdown()
         if self.publisher is not None:

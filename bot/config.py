@@ -11,6 +11,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from dotenv import load_dotenv
 
@@ -58,6 +59,23 @@ class Config:
     metrics_port: int | None = None
     #: Address it listens on: loopback unless the operator opens it (Docker: 0.0.0.0).
     metrics_host: str = "127.0.0.1"
+    #: The Discord Activity (bot/activity/): the application's OAuth2 client id and secret
+    #: and the public https address Discord's URL mapping points at. Off unless all three
+    #: are set (``ACTIVITY_LOCAL_LOGIN`` alone turns it on for development, without Discord).
+    activity_client_id: str | None = None
+    activity_client_secret: str | None = None
+    activity_public_url: str | None = None
+    #: Where the Activity's endpoint listens (a reverse proxy with TLS sits in front of it).
+    activity_host: str = "127.0.0.1"
+    activity_port: int = 8080
+    #: Accept the local mode's stand-in logins (bot/activity/auth.py ``LocalOAuth``) instead
+    #: of Discord's: anyone may then claim any user, so never on a public address.
+    activity_local_login: bool = False
+
+    @property
+    def activity_enabled(self) -> bool:
+        """Whether the bot serves the Activity at all (no endpoint, no button otherwise)."""
+        return self.activity_client_secret is not None or self.activity_local_login
 
     @property
     def database(self) -> str:
@@ -159,6 +177,35 @@ def _parse_bool(env: Mapping[str, str], key: str, default: bool) -> bool:
     raise ConfigError(f"{key} must be on or off (true/false, 1/0), got {raw!r}.")
 
 
+_ACTIVITY_KEYS = ("ACTIVITY_CLIENT_ID", "ACTIVITY_CLIENT_SECRET", "ACTIVITY_PUBLIC_URL")
+
+
+def _parse_activity(env: Mapping[str, str]) -> dict[str, Any]:
+    """The Activity's settings: all three of :data:`_ACTIVITY_KEYS` or none (one alone is a
+    half-done setup, said at start-up rather than found out in Discord)."""
+    values = {key: _clean(env, key) for key in _ACTIVITY_KEYS}
+    given = [key for key, value in values.items() if value is not None]
+    if given and len(given) != len(_ACTIVITY_KEYS):
+        missing = ", ".join(key for key in _ACTIVITY_KEYS if values[key] is None)
+        raise ConfigError(f"The Activity needs {missing} too (or none of its settings).")
+    url = values["ACTIVITY_PUBLIC_URL"]
+    if url is not None and not url.startswith("https://"):
+        raise ConfigError(
+            f"ACTIVITY_PUBLIC_URL must start with https:// (Discord asks for it), got {url!r}."
+        )
+    port = _parse_int(env, "ACTIVITY_PORT", minimum=1)
+    if port is not None and port > 65535:
+        raise ConfigError(f"ACTIVITY_PORT must be a TCP port (1-65535), got {port}.")
+    return {
+        "activity_client_id": values["ACTIVITY_CLIENT_ID"],
+        "activity_client_secret": values["ACTIVITY_CLIENT_SECRET"],
+        "activity_public_url": url,
+        "activity_host": _clean(env, "ACTIVITY_HOST") or "127.0.0.1",
+        "activity_port": port or 8080,
+        "activity_local_login": _parse_bool(env, "ACTIVITY_LOCAL_LOGIN", False),
+    }
+
+
 def config_from_mapping(env: Mapping[str, str]) -> Config:
     """Build a Config from any mapping; split out so tests need not touch ``os.environ``."""
     dev_guild_id = _parse_int(env, "DEV_GUILD_ID", minimum=1)
@@ -177,6 +224,8 @@ def config_from_mapping(env: Mapping[str, str]) -> Config:
     metrics_port = _parse_int(env, "METRICS_PORT", minimum=1)
     if metrics_port is not None and metrics_port > 65535:
         raise ConfigError(f"METRICS_PORT must be a TCP port (1-65535), got {metrics_port}.")
+
+    activity = _parse_activity(env)
 
     database_url = _clean(env, "DATABASE_URL")
     database_path = _clean(env, "DATABASE_PATH")
@@ -208,6 +257,7 @@ def config_from_mapping(env: Mapping[str, str]) -> Config:
         default_threads=_parse_bool(env, "DEFAULT_THREADS", True),
         metrics_port=metrics_port,
         metrics_host=_clean(env, "METRICS_HOST") or "127.0.0.1",
+        **activity,
     )
 
 

@@ -101,6 +101,12 @@ RENDER_SECONDS = Histogram(
     buckets=_RENDER_BUCKETS,
     registry=None,
 )
+ACTIVITY_MOVE_SECONDS = Histogram(
+    "durak_activity_move_seconds",
+    "Seconds from a move arriving on an Activity socket until it was applied and committed.",
+    buckets=_LATENCY_BUCKETS,
+    registry=None,
+)
 
 COMPUTER_OFFERS = Counter(
     "durak_quick_computer_offers",
@@ -112,6 +118,7 @@ COMPUTER_OFFERS = Counter(
 
 _EVENTS: tuple[Collector, ...] = (
     MOVES,
+    ACTIVITY_MOVE_SECONDS,
     COMMIT_SECONDS,
     ACKNOWLEDGE_SECONDS,
     FIRST_ANSWER_RETRIES,
@@ -126,6 +133,11 @@ def move_committed(seconds: float) -> None:
     """One move is in the database, ``seconds`` after it was handed to storage."""
     MOVES.inc()
     COMMIT_SECONDS.observe(seconds)
+
+
+def activity_move(seconds: float) -> None:
+    """A move sent from the Activity (bot/activity/server.py) was committed after ``seconds``."""
+    ACTIVITY_MOVE_SECONDS.observe(seconds)
 
 
 def think(level: str, choose: Callable[[Any], T], observation: Any) -> T:

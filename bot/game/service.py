@@ -40,6 +40,7 @@ import logging
 from engine import InvalidPosition
 from engine.rules import RuleError
 
+from .activity import _ActivityFlow
 from .history import _HistoryQueries
 from .lessons import _LessonFlow
 from .models import GameSession
@@ -64,6 +65,7 @@ class GameService(
     _QuickOffers,
     _LessonFlow,
     _PuzzleFlow,
+    _ActivityFlow,
     _Queries,
 ):
     """Lobbies and games of every guild. One instance per bot process.
@@ -74,7 +76,7 @@ class GameService(
     again"), :mod:`.tables` (open tables, spectators), :mod:`.tournaments`, :mod:`.quick`
     and :mod:`.quick_offers` (quick match), :mod:`.lessons` (``/durak learn``),
     :mod:`.puzzles` (the daily puzzle), :mod:`.history` (a player's past games),
-    :mod:`.records` (replays),
+    :mod:`.records` (replays), :mod:`.activity` (the Activity's moves),
     :mod:`.queries` (what the Discord side reads and writes besides moves); this module adds
     the process lifecycle (restore, resume, shutdown). :class:`~bot.storage.store.Storage`
     is built the same way.

@@ -39,6 +39,8 @@ Custom id formats (all ≤ 100 characters):
   interaction)
 * ``durak:pz:<day>:<step>:<move>``, ``durak:pzsol:<day>`` — a move of the daily puzzle and a
   past day's solution (bot/surfaces/puzzle_views.py; the player is the clicker)
+* ``durak:play:<game>`` — "Play at the table": launches the Activity
+  (bot/surfaces/activity_views.py)
 
 The bot sends no other component: no ``discord.ui.View`` with callbacks of its own, whose
 buttons would answer nothing once the view is gone from memory (a restart, a timeout). An id
@@ -64,6 +66,7 @@ from typing import Any
 import discord
 
 from ..i18n import t
+from .activity_views import ACTIVITY_ID, PlayAtTableButton
 from .answers import log_lost_answer
 from .door import _Guarded
 from .hand_items import (
@@ -107,6 +110,7 @@ TYPED_IDS: tuple[str, ...] = (
     TABLES_ID,
     LESSON_ID,
     *PUZZLE_IDS.values(),
+    ACTIVITY_ID,
 )
 _TYPED_IDS = "|".join(
     re.sub(r"\(\?P<\w+>", "(?:", template.removeprefix("durak:")) for template in TYPED_IDS
@@ -189,6 +193,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LessonButton,
     PuzzleMoveButton,
     PuzzleSolutionButton,
+    PlayAtTableButton,
     UnknownDurakItem,
     StaleIdItem,
 )

@@ -13,6 +13,7 @@ from ..game.models import AI_DIFFICULTIES, ForfeitOutcome, GameSession, LobbyInf
 from ..i18n import t
 from ..rendering.result import leave_answer
 from ..usertext import inert
+from .activity_views import PlayAtTableButton
 from .callbacks import respond
 from .door import _Malformed
 from .hand_items import ShowHandButton
@@ -66,13 +67,18 @@ def lobby_view(info: LobbyInfo) -> discord.ui.View:
     return view
 
 
-def table_view(session: GameSession) -> discord.ui.View:
+def table_view(session: GameSession, *, activity: bool = False) -> discord.ui.View:
+    """The running table's buttons; ``activity``: the bot serves the Activity, so "Play at
+    the table" too."""
     view = _components_view()
     if not session.finished:
         view.add_item(ShowHandButton(session.game_id, t("table.button.show_hand", session.locale)))
         view.add_item(
             WatchButton(session.game_id, t("table.button.watch", session.locale), new_message=True)
         )
+        if activity:
+            label = t("activity.button.play", session.locale)
+            view.add_item(PlayAtTableButton(session.game_id, label))
     return view
 
 

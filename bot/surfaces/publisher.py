@@ -104,7 +104,7 @@ class DiscordPublisher:
             raise Obsolete
         if isinstance(state, GameSession):
             embed = table_embed(state)
-            view = table_view(state)
+            view = table_view(state, activity=self.service.activity_button)
         elif state.series is not None:
             embed, view = rematch_message(state, await self.service.rematch_waiting_for(state))
         else:

@@ -195,7 +195,7 @@ class RematchButton(
         try:
             if outcome.session is not None:
                 embed = table_embed(outcome.session)
-                view = table_view(outcome.session)
+                view = table_view(outcome.session, activity=service.activity_button)
             else:
                 info = await service.lobby(outcome.game_id)
                 embed, view = rematch_message(info, outcome.waiting)

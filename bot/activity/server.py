@@ -1,0 +1,413 @@
+"""The Activity's HTTP and WebSocket endpoint, inside the bot's process and event loop.
+
+Why here and not a second server: the sockets need the live sessions (their lock, version,
+timers) and the publisher's "this game changed" call, which only this process has; aiohttp
+comes with discord.py. The endpoint serves:
+
+* ``/`` and ``/static/…``: the built client (bot/activity/static/, no Node at run time);
+* ``/api/config``: the application's client id, which the client's SDK needs first;
+* ``/api/token``: the OAuth2 code exchange (bot/activity/auth.py) and the session token;
+* ``/api/strings/<locale>``: the words of the table, from bot/locales (one set of texts
+  for chat and Activity);
+* ``/ws``: one socket per browser. The first message (``hello``) says which channel the
+  Activity was opened in; the server answers with the frame of the player's own seat or,
+  for anyone else, the public view (bot/activity/frames.py), and sends a new frame after
+  every change. Every message carries the session token, checked each time; a move
+  (``act``) goes through :meth:`GameService.act_notation`, so a forged one (another seat, a
+  stale version, a card not held) is refused exactly like a stale chat button, and the
+  refusal is answered to that socket only.
+
+:class:`ActivityPublisher` wraps the Discord publisher: the service still has one
+publisher, which now also tells the sockets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import socket
+import time
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from .. import metrics
+from ..game.errors import ServiceError
+from ..game.models import GameSession, PingKind, Publisher
+from ..game.service import GameService
+from ..i18n import SUPPORTED_LOCALES, catalog, has_key, normalize_locale, t
+from .auth import AuthError, OAuth, SessionSigner
+from .frames import seat_frame
+
+__all__ = ["CLIENT_KEYS", "STATIC_DIR", "ActivityHub", "ActivityPublisher", "ActivityServer"]
+
+log = logging.getLogger(__name__)
+
+STATIC_DIR = Path(str(resources.files("bot.activity") / "static"))
+
+#: The bot's own words the client shows (the same keys as the chat hand and table), and the
+#: Activity's own under ``activity.``. Sent as templates: the client fills ``{name}`` itself.
+CLIENT_KEYS = (
+    "hand.button.take",
+    "hand.button.done",
+    "hand.button.pass",
+    "hand.button.transfer",
+    "hand.button.attack",
+    "hand.button.throw_in",
+    "hand.button.defend",
+    "hand.button.pile_on",
+    "hand.button.show_trump",
+    "hand.button.exchange_trump",
+    "hand.button.lead_top",
+    "hand.button.accept",
+    "hand.button.challenge",
+    "role.attacking",
+    "role.defending",
+    "role.throwing_in",
+    "role.taking",
+    "role.out",
+    "role.waiting",
+    "role.left",
+    "role.fool",
+    "table.talon",
+    "table.talon_empty",
+    "table.discard",
+    "table.no_trump",
+    "table.turn_of",
+    "watch.delayed",
+    "card.rank.jack",
+    "card.rank.queen",
+    "card.rank.king",
+    "card.rank.ace",
+    "suit.clubs",
+    "suit.diamonds",
+    "suit.hearts",
+    "suit.spades",
+)
+#: Refusals in the Activity's words where the chat's speak of buttons and hands; any other
+#: refusal (the game ended, you left) is the chat's own sentence.
+REFUSALS = {
+    "error.stale_button": "activity.refused.stale",
+    "error.malformed_id": "activity.refused.malformed",
+    "error.illegal_action": "activity.refused.illegal",
+}
+#: Longest message a client may send (a move is a few dozen bytes).
+MAX_MESSAGE = 4096
+
+
+@dataclass(eq=False)
+class _Socket:
+    """One browser: who (from the token of its hello), where, and what it was last sent."""
+
+    ws: web.WebSocketResponse
+    user_id: int
+    channel_id: int | None
+    game_id: int | None = None
+    seat: int | None = None
+    sent: tuple[int, int] = (-1, -1)  # (version, watchers) of the last frame
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class ActivityHub:
+    """The open sockets, by game; sends each the frame its reader may see."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self._games: dict[int, set[_Socket]] = {}
+        #: Sockets of people with no game yet: attached when one starts in their channel.
+        self._idle: set[_Socket] = set()
+
+    async def attach(self, sock: _Socket) -> None:
+        """Find the socket's game (or leave it waiting for one) and send its frame."""
+        found = await self.service.activity_game(sock.user_id, sock.channel_id)
+        self._detach(sock)
+        if found is None:
+            sock.game_id, sock.seat = None, None
+            self._idle.add(sock)
+            await self.send(sock, {"op": "idle"})
+            return
+        session, seat = found
+        sock.game_id, sock.seat, sock.sent = session.game_id, seat, (-1, -1)
+        self._games.setdefault(session.game_id, set()).add(sock)
+        await self._push(sock, session)
+
+    def _detach(self, sock: _Socket) -> None:
+        self._idle.discard(sock)
+        if sock.game_id is not None:
+            group = self._games.get(sock.game_id)
+            if group is not None:
+                group.discard(sock)
+                if not group:
+                    del self._games[sock.game_id]
+
+    def remove(self, sock: _Socket) -> None:
+        self._detach(sock)
+
+    async def changed(self, game_id: int) -> None:
+        """The game moved (or its watchers changed): every socket on it gets its new frame
+        (built once per seat); a waiting socket whose player or channel it concerns joins it.
+        After the last frame of an ended game its sockets wait again, for the next game
+        of their player or channel (a rematch, a new table)."""
+        session = self.service.session(game_id)
+        if session is None:
+            return
+        if not session.finished:
+            for sock in list(self._idle):
+                here = sock.channel_id == session.channel_id
+                if here or session.seat_of(sock.user_id) is not None:
+                    await self.attach(sock)
+        group = self._games.get(game_id)
+        if group:
+            built: dict[int | None, str] = {}
+            await asyncio.gather(*(self._push(sock, session, built) for sock in list(group)))
+        if session.finished:
+            for sock in list(self._games.pop(game_id, ())):
+                sock.game_id, sock.seat = None, None
+                self._idle.add(sock)
+
+    async def _push(
+        self, sock: _Socket, session: GameSession, built: dict[int | None, str] | None = None
+    ) -> None:
+        async with sock.lock:
+            stamp = (session.version, session.watchers)
+            if stamp == sock.sent:
+                return
+            text = built.get(sock.seat) if built is not None else None
+            if text is None:
+                text = _dump(seat_frame(session, sock.seat))
+                if built is not None:
+                    built[sock.seat] = text
+            sock.sent = stamp
+            await self._send_text(sock, text)
+
+    async def resend(self, sock: _Socket) -> None:
+        """The current frame again (after a refusal: the client redraws what is true)."""
+        session = self.service.session(sock.game_id) if sock.game_id is not None else None
+        if session is not None:
+            sock.sent = (-1, -1)
+            await self._push(sock, session)
+
+    @classmethod
+    async def send(cls, sock: _Socket, message: dict[str, Any]) -> None:
+        """One message to one socket (a closed one is skipped: its player reconnects)."""
+        await cls._send_text(sock, _dump(message))
+
+    @staticmethod
+    async def _send_text(sock: _Socket, text: str) -> None:
+        if sock.ws.closed:
+            return
+        try:
+            await sock.ws.send_str(text)
+        except (ConnectionError, RuntimeError):
+            log.debug("activity: a socket closed while sending")
+
+
+def _dump(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+class ActivityPublisher:
+    """The service's publisher: the Discord one, and the sockets told of every change."""
+
+    def __init__(self, inner: Publisher, hub: ActivityHub) -> None:
+        self.inner = inner
+        self.hub = hub
+
+    async def refresh(self, game_id: int) -> None:
+        await self.hub.changed(game_id)
+        await self.inner.refresh(game_id)
+
+    async def ping(self, session: GameSession, seat: int, kind: PingKind) -> None:
+        await self.inner.ping(session, seat, kind)
+
+    async def finished(self, session: GameSession) -> None:
+        await self.hub.changed(session.game_id)
+        await self.inner.finished(session)
+
+    async def remind(self, session: GameSession, seat: int, deadline: float) -> None:
+        await self.inner.remind(session, seat, deadline)
+
+
+def client_strings(locale: str) -> dict[str, str]:
+    """The client's words in ``locale``, as templates."""
+    words = catalog(locale)
+    return {key: words[key] for key in CLIENT_KEYS} | {
+        key: text for key, text in words.items() if key.startswith("activity.")
+    }
+
+
+class ActivityServer:
+    """Start once the service exists; stop before it closes."""
+
+    def __init__(
+        self,
+        service: GameService,
+        oauth: OAuth,
+        signer: SessionSigner,
+        client_id: str,
+        host: str,
+        port: int,
+        *,
+        static_dir: Path = STATIC_DIR,
+    ) -> None:
+        self.service = service
+        self.hub = ActivityHub(service)
+        self.oauth = oauth
+        self.signer = signer
+        self.client_id = client_id
+        self.host = host
+        self.port = port
+        self.static_dir = static_dir
+        self._runner: web.AppRunner | None = None
+        self._sockets: set[web.WebSocketResponse] = set()
+
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=16 * 1024)
+        app.router.add_get("/", self._index)
+        app.router.add_get("/api/config", self._config)
+        app.router.add_post("/api/token", self._token)
+        app.router.add_get("/api/strings/{locale}", self._strings)
+        app.router.add_get("/ws", self._ws)
+        app.router.add_static("/static/", self.static_dir)
+        return app
+
+    async def start(self) -> None:
+        runner = web.AppRunner(self.app(), access_log=None)
+        await runner.setup()
+        # Bound here, as bot/httpd.py does: port 0 (tests) says which port it got, and a
+        # port in use fails the start-up with one clear line.
+        try:
+            sock = socket.create_server((self.host, self.port), reuse_port=False)
+        except OSError:
+            await runner.cleanup()
+            raise
+        self.port = int(sock.getsockname()[1])
+        await web.SockSite(runner, sock).start()
+        self._runner = runner
+        log.info("activity on http://%s:%d/", self.host, self.port)
+
+    async def stop(self) -> None:
+        for ws in list(self._sockets):
+            await ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+        await self.oauth.close()
+
+    # ----------------------------------------------------------------- HTTP
+
+    async def _index(self, request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(
+            self.static_dir / "index.html", headers={"Cache-Control": "no-cache"}
+        )
+
+    async def _config(self, request: web.Request) -> web.Response:
+        return web.json_response({"client_id": self.client_id})
+
+    async def _token(self, request: web.Request) -> web.Response:
+        try:
+            body = await request.json()
+            code = body["code"]
+            if not isinstance(code, str) or not 0 < len(code) <= 512:
+                raise ValueError
+        except (ValueError, KeyError, TypeError):
+            return web.json_response({"error": "bad request"}, status=400)
+        try:
+            access = await self.oauth.exchange(code)
+            user = await self.oauth.user(access)
+        except AuthError as exc:
+            return web.json_response({"error": str(exc)}, status=401)
+        return web.json_response(
+            {
+                "access_token": access,
+                "session": self.signer.issue(user.id),
+                "user": {"id": str(user.id), "name": user.name},
+            }
+        )
+
+    async def _strings(self, request: web.Request) -> web.Response:
+        locale = normalize_locale(request.match_info["locale"])
+        assert locale in SUPPORTED_LOCALES
+        return web.json_response(client_strings(locale))
+
+    # ----------------------------------------------------------------- the socket
+
+    async def _ws(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE)
+        await ws.prepare(request)
+        self._sockets.add(ws)
+        sock: _Socket | None = None
+        try:
+            async for msg in ws:
+                if msg.type is not WSMsgType.TEXT:
+                    break
+                sock = await self._message(ws, sock, msg.data)
+                if sock is None and ws.closed:
+                    break
+        finally:
+            self._sockets.discard(ws)
+            if sock is not None:
+                self.hub.remove(sock)
+        return ws
+
+    async def _message(
+        self, ws: web.WebSocketResponse, sock: _Socket | None, data: str
+    ) -> _Socket | None:
+        try:
+            message = json.loads(data)
+            if not isinstance(message, dict):
+                raise ValueError
+            user_id = self.signer.user_of(message.get("token"))
+        except (ValueError, AuthError):
+            # No trusted sender: nothing in the message is read further.
+            await ws.send_str(json.dumps({"op": "unauthorized"}))
+            await ws.close()
+            return None
+        op = message.get("op")
+        if sock is None or op == "hello":
+            if sock is not None and sock.user_id != user_id:
+                await ws.close()
+                return None
+            channel = message.get("channel_id")
+            channel_id = int(channel) if isinstance(channel, str) and channel.isdigit() else None
+            if sock is None:
+                sock = _Socket(ws, user_id, channel_id)
+            await self.hub.attach(sock)
+            if op == "hello":
+                return sock
+        if sock.user_id != user_id:  # a token of someone else on this socket
+            await ws.send_str(json.dumps({"op": "unauthorized"}))
+            await ws.close()
+            return None
+        if op == "act":
+            await self._act(sock, message)
+        return sock
+
+    async def _act(self, sock: _Socket, message: dict[str, Any]) -> None:
+        version, action = message.get("version"), message.get("action")
+        if sock.game_id is None or not isinstance(version, int) or not isinstance(action, str):
+            await self._refuse(sock, "error.malformed_id")
+            return
+        started = time.perf_counter()
+        try:
+            await self.service.act_notation(sock.game_id, sock.user_id, version, action)
+        except ServiceError as exc:
+            log.info("activity: game %d, user %d: %s refused", sock.game_id, sock.user_id, exc.key)
+            await self._refuse(sock, exc.key)
+            return
+        metrics.activity_move(time.perf_counter() - started)
+
+    async def _refuse(self, sock: _Socket, key: str) -> None:
+        """Say why, in the table's language, and send the true table again (the client may
+        have drawn a move that never happened)."""
+        session = self.service.session(sock.game_id) if sock.game_id is not None else None
+        locale = normalize_locale(session.locale if session is not None else None)
+        text = t(REFUSALS.get(key, key), locale) if key in REFUSALS or has_key(key) else None
+        await self.hub.send(
+            sock, {"op": "refused", "key": key, "text": text or t("error.internal", locale)}
+        )
+        await self.hub.resend(sock)

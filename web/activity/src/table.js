@@ -1,0 +1,327 @@
+// The table: draws a frame from the bot (bot/activity/frames.py) and turns clicks, drags and
+// keys into moves from the frame's own list. Every text is set as text, never as markup: a
+// player's name is whatever they chose.
+import { cardFace } from './cards.js';
+import { beatMove, buttonMoves, playable, tableMove, toggle } from './moves.js';
+
+const VERBS = {
+  attack: 'hand.button.attack',
+  throw: 'hand.button.throw_in',
+  pile: 'hand.button.pile_on',
+  transfer: 'hand.button.transfer',
+  show: 'hand.button.show_trump',
+  exchange: 'hand.button.exchange_trump',
+  swap: 'hand.button.swap',
+  defend: 'hand.button.defend',
+  conceal: 'hand.button.defend',
+  take: 'hand.button.take',
+  accept: 'hand.button.accept',
+  challenge: 'hand.button.challenge',
+  top: 'hand.button.lead_top',
+};
+
+export function fill(template, values) {
+  return String(template ?? '').replace(/\{(\w+)\}/g, (_, k) => (k in values ? values[k] : `{${k}}`));
+}
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+export class Table {
+  /** `play(move)` sends a move; `root` is the page's #app. */
+  constructor(root, play) {
+    this.root = root;
+    this.play = play;
+    this.words = {};
+    this.frame = null;
+    this.selected = [];
+    this.previous = null;
+    root.addEventListener('keydown', (e) => this.key(e));
+  }
+
+  t(key, values = {}) {
+    return fill(this.words[key] ?? key, values);
+  }
+
+  label(move) {
+    const verb = move.kind === 'pass'
+      ? this.t(this.frame.taking ? 'hand.button.pass' : 'hand.button.done')
+      : this.t(VERBS[move.kind] || move.kind);
+    if (move.slots) return `${verb} #${move.slots[0] + 1}`;
+    if (!move.cards || !move.cards.length) return verb;
+    return `${verb} ${move.cards.map((c) => this.cardText(c)).join(' ')}`;
+  }
+
+  cardText(card) {
+    const probe = document.createElement('span');
+    cardFace(probe, card, this.words, this.frame.local_ranks, null);
+    return probe.querySelector('.corner').textContent;
+  }
+
+  message(text) {
+    this.root.replaceChildren(el('p', 'notice', text));
+    this.root.dataset.state = 'notice';
+  }
+
+  select(card) {
+    this.selected = toggle(this.frame.moves, this.selected, card);
+    this.draw();
+    const again = this.root.querySelector(`#hand [data-card="${CSS.escape(card)}"]`);
+    if (again) again.focus();
+  }
+
+  send(move) {
+    if (!move) return;
+    this.selected = [];
+    this.root.classList.add('sending');
+    this.play(move);
+  }
+
+  show(frame) {
+    this.previous = this.frame;
+    if (!this.frame || frame.game_id !== this.frame.game_id || frame.version !== this.frame.version) {
+      this.selected = [];
+    }
+    this.frame = frame;
+    this.root.classList.remove('sending');
+    this.draw();
+  }
+
+  draw() {
+    const f = this.frame;
+    const root = this.root;
+    root.dataset.state = 'game';
+    root.dataset.version = f.version;
+    root.dataset.seat = f.seat;
+    const focused = document.activeElement?.dataset?.focusKey;
+    const oldTable = new Set((this.previous?.table || []).flat().filter(Boolean));
+    const oldHand = new Set(this.previous?.hand || []);
+    const fresh = this.previous && this.previous.game_id === f.game_id;
+    root.replaceChildren(
+      this.drawSeats(f),
+      this.drawBoard(f, fresh ? oldTable : null),
+      this.drawStatus(f),
+      this.drawActions(f),
+      this.drawHand(f, fresh ? oldHand : null),
+    );
+    if (fresh) this.ghost(this.previous, f);
+    if (focused) root.querySelector(`[data-focus-key="${CSS.escape(focused)}"]`)?.focus();
+  }
+
+  drawSeats(f) {
+    const box = el('section', 'seats');
+    box.setAttribute('aria-label', this.t('table.players'));
+    const n = f.seats.length;
+    const order = f.seat >= 0 ? [...Array(n - 1).keys()].map((i) => (f.seat + 1 + i) % n) : [...Array(n).keys()];
+    for (const s of order) box.append(this.seatBadge(f, f.seats[s]));
+    return box;
+  }
+
+  seatBadge(f, info) {
+    const badge = el('div', `seat role-${info.role}`);
+    badge.dataset.seat = info.seat;
+    badge.dataset.count = info.count;
+    if (info.turn) badge.classList.add('turn');
+    const name = el('span', 'name', info.name);
+    const count = el('span', 'count', String(info.count));
+    count.setAttribute('aria-label', `${this.t('activity.cards_left')}: ${info.count}`);
+    const backs = el('span', 'backs');
+    backs.setAttribute('aria-hidden', 'true');
+    for (let i = 0; i < Math.min(info.count, 8); i += 1) backs.append(el('i'));
+    const role = el('span', 'role', this.t(info.left ? 'role.left' : `role.${info.role}`));
+    badge.append(name, backs, count, role);
+    if (info.turn && f.deadline) badge.append(this.timer(f.deadline));
+    if (f.result && f.result.fool === info.seat) badge.classList.add('fool');
+    return badge;
+  }
+
+  timer(deadline) {
+    const left = Math.round(deadline - Date.now() / 1000);
+    const node = el('span', 'timer');
+    if (left > 0 && left < 3600) node.textContent = `⏱ ${this.t('activity.seconds', { seconds: left })}`;
+    return node;
+  }
+
+  drawBoard(f, oldTable) {
+    const board = el('section', 'board');
+    const deck = el('div', 'deck');
+    const talon = el('div', 'talon');
+    talon.textContent = f.talon ? this.t('table.talon', { count: f.talon }) : this.t('table.talon_empty');
+    const stack = el('div', 'stack');
+    stack.setAttribute('aria-hidden', 'true');
+    if (f.trump_card && f.trump_in_talon) {
+      stack.append(cardFace(el('div', 'trump-card'), f.trump_card, this.words, f.local_ranks, f.trump));
+    }
+    if (f.talon > (f.trump_in_talon ? 1 : 0)) stack.append(el('div', 'card back'));
+    if (!f.trump) deck.append(el('div', 'no-trump', this.t('table.no_trump')));
+    deck.append(stack, talon);
+    if (f.trump) {
+      const suit = el('div', `trump-suit suit-${f.trump}`, `${this.t('activity.trump')}: ${'♣♦♥♠'['cdhs'.indexOf(f.trump)]}`);
+      deck.append(suit);
+    }
+    deck.append(el('div', 'discard', this.t('table.discard', { count: f.discard })));
+    const table = el('div', 'table');
+    table.id = 'table';
+    table.setAttribute('aria-label', this.t('activity.table'));
+    const drop = tableMove(f.moves, this.selected);
+    if (drop) {
+      table.classList.add('target');
+      table.tabIndex = 0;
+      table.dataset.focusKey = 'table';
+      table.setAttribute('role', 'button');
+      table.setAttribute('aria-label', this.t('activity.play_here'));
+      table.addEventListener('click', (e) => { if (e.target === table || e.target.classList.contains('hint')) this.send(drop); });
+      table.addEventListener('keydown', (e) => { if ((e.key === 'Enter' || e.key === ' ') && e.target === table) { e.preventDefault(); this.send(drop); } });
+    }
+    this.dropZone(table, () => tableMove(f.moves, this.selected));
+    if (!f.table.length) table.append(el('span', 'hint', this.t('activity.table_empty')));
+    f.table.forEach(([attack, defence], i) => {
+      const pair = el('div', 'pair');
+      const a = cardFace(el('button', ''), attack, this.words, f.local_ranks, f.trump);
+      a.type = 'button';
+      a.dataset.focusKey = `t-${attack}`;
+      const beat = defence === null ? beatMove(f.moves, this.selected, attack) : null;
+      if (beat) {
+        a.classList.add('target');
+        a.title = this.t('activity.beat_this');
+        a.addEventListener('click', () => this.send(beat));
+      } else {
+        a.tabIndex = -1;
+      }
+      this.dropZone(a, () => (defence === null ? beatMove(f.moves, this.selected, attack) : null));
+      if (oldTable && !oldTable.has(attack)) a.classList.add('enter');
+      pair.append(a);
+      if (defence !== null) {
+        const d = cardFace(el('div', 'defence'), defence, this.words, f.local_ranks, f.trump);
+        if (oldTable && !oldTable.has(defence)) d.classList.add('enter');
+        pair.append(d);
+      } else if (f.face_down.includes(i)) {
+        const back = el('div', 'card back defence', '');
+        back.setAttribute('aria-label', this.t('activity.face_down'));
+        pair.append(back);
+      }
+      table.append(pair);
+    });
+    board.append(deck, table);
+    return board;
+  }
+
+  dropZone(node, moveFor) {
+    node.addEventListener('dragover', (e) => { if (moveFor()) { e.preventDefault(); node.classList.add('over'); } });
+    node.addEventListener('dragleave', () => node.classList.remove('over'));
+    node.addEventListener('drop', (e) => {
+      e.preventDefault();
+      e.stopPropagation();
+      node.classList.remove('over');
+      this.send(moveFor());
+    });
+  }
+
+  drawStatus(f) {
+    const status = el('p', 'status');
+    status.id = 'status';
+    status.setAttribute('aria-live', 'polite');
+    const me = f.seat >= 0 ? f.seats[f.seat] : null;
+    let text;
+    if (f.result) {
+      const fool = f.result.fool;
+      text = `${this.t('activity.finished')} ${fool === null || fool === undefined
+        ? this.t('activity.draw') : this.t('activity.fool', { name: f.seats[fool].name })}`;
+    } else if (!me) {
+      text = this.t('activity.watching') + (f.delayed ? ` ${this.t('watch.delayed')}` : '');
+    } else if (me.turn) {
+      let hint = 'activity.choose_card';
+      if (this.selected.length) {
+        const beats = f.table.some(([a, d]) => d === null && beatMove(f.moves, this.selected, a));
+        hint = beats ? 'activity.choose_beat' : 'activity.choose_table';
+      }
+      text = `${this.t('activity.your_turn')} ${this.t(hint)}`;
+    } else {
+      const waiting = f.seats.filter((s) => s.turn).map((s) => s.name).join(', ');
+      text = waiting ? this.t('table.turn_of', { name: waiting }) : this.t(`role.${me.role}`);
+    }
+    status.textContent = text;
+    return status;
+  }
+
+  drawActions(f) {
+    const bar = el('div', 'actions');
+    bar.id = 'actions';
+    for (const move of buttonMoves(f.moves, this.selected)) {
+      const button = el('button', `move move-${move.kind}`, this.label(move));
+      button.type = 'button';
+      button.dataset.kind = move.kind;
+      button.dataset.focusKey = `m-${move.send}`;
+      button.addEventListener('click', () => this.send(move));
+      bar.append(button);
+    }
+    return bar;
+  }
+
+  drawHand(f, oldHand) {
+    const hand = el('section', 'hand');
+    hand.id = 'hand';
+    hand.setAttribute('aria-label', this.t('activity.hand'));
+    const n = f.hand.length;
+    f.hand.forEach((card, i) => {
+      const button = cardFace(el('button', ''), card, this.words, f.local_ranks, f.trump);
+      button.type = 'button';
+      button.dataset.focusKey = `h-${card}`;
+      button.style.setProperty('--i', String(i - (n - 1) / 2));
+      const can = playable(f.moves, card);
+      button.classList.add(can ? 'playable' : 'idle');
+      if (this.selected.includes(card)) {
+        button.classList.add('selected');
+        button.setAttribute('aria-pressed', 'true');
+      }
+      if (oldHand && !oldHand.has(card)) button.classList.add('enter');
+      if (can) {
+        button.draggable = true;
+        button.addEventListener('click', () => this.select(card));
+        button.addEventListener('dragstart', (e) => {
+          if (!this.selected.includes(card)) this.selected = [card];
+          e.dataTransfer.setData('text/plain', card);
+          e.dataTransfer.effectAllowed = 'move';
+          requestAnimationFrame(() => this.draw());
+        });
+      } else {
+        button.setAttribute('aria-disabled', 'true');
+      }
+      hand.append(button);
+    });
+    return hand;
+  }
+
+  /** The cards that just left the table fly to the discard (bito) or to whoever took them. */
+  ghost(before, after) {
+    if (!before.table.length || after.table.length) return;
+    const defender = before.defender;
+    const taken = after.seats[defender] && after.seats[defender].count > before.seats[defender].count;
+    const layer = el('div', `ghost ${taken ? 'taken' : 'discarded'}`);
+    layer.setAttribute('aria-hidden', 'true');
+    for (const card of before.table.flat().filter(Boolean)) {
+      layer.append(cardFace(el('div', ''), card, this.words, before.local_ranks, before.trump));
+    }
+    this.root.querySelector('.board')?.append(layer);
+    setTimeout(() => layer.remove(), 320);
+  }
+
+  key(e) {
+    if (!this.frame || this.root.dataset.state !== 'game') return;
+    if (e.key === 'Escape' && this.selected.length) {
+      this.selected = [];
+      this.draw();
+      return;
+    }
+    if ((e.key === 'ArrowLeft' || e.key === 'ArrowRight') && e.target.closest?.('#hand')) {
+      const cards = [...this.root.querySelectorAll('#hand .card')];
+      const i = cards.indexOf(e.target);
+      const next = cards[i + (e.key === 'ArrowLeft' ? -1 : 1)];
+      if (next) { e.preventDefault(); next.focus(); }
+    }
+  }
+}
