@@ -28,7 +28,8 @@ class _ActivityFlow(_PlayFlow):
         self, user_id: int, channel_id: int | None
     ) -> tuple[GameSession, int | None] | None:
         """The running game the user sits in (their seat), else the game running in the
-        channel the Activity was opened in (watched: no seat), else None."""
+        channel the Activity was opened in (watched: no seat), else None. A lesson is its
+        learner's alone (its thread is private), so it is never the game watched."""
         mine = await self.storage.user_active_game(user_id)
         session = self.session(mine) if mine is not None else None
         if session is not None and session.seat_of(user_id) is not None:
@@ -36,7 +37,9 @@ class _ActivityFlow(_PlayFlow):
         if channel_id is not None:
             here = await self.storage.active_game_in_channel(channel_id)
             session = self.session(here) if here is not None else None
-            if session is not None:
+            if session is not None and (
+                session.lesson is None or session.seat_of(user_id) is not None
+            ):
                 return session, session.seat_of(user_id)
         return None
 

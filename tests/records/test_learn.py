@@ -206,6 +206,9 @@ async def test_a_lesson_survives_a_restart_and_a_leave_counts_for_nothing(tmp_pa
         with pytest.raises(ServiceError) as hidden:
             await second.watchable(info.game_id, 8)  # not even by its number
         assert hidden.value.key == "watch.lesson"
+        # nor through the Activity opened in the lesson's thread
+        assert await second.activity_game(8, restored.channel_id) is None
+        assert await second.activity_game(7, restored.channel_id) == (restored, 0)
         assert (await second.leave_game(info.game_id, 7)).outcome == "lesson"
         await second.load_replay(1, 7, info.game_id)  # the learner may look back at it
         with pytest.raises(ServiceError) as refused:
