@@ -14,6 +14,8 @@ from tests import postgres
 #: A test marked ``slow`` runs one case in this many by default (``@pytest.mark.slow(sample=n)``
 #: sets its own; ``sample=0``: only in a full sweep). The sample is the same on every run and
 #: in every xdist worker (the n-th case of each test function, in collection order).
+#: ``@pytest.mark.slow(check=k)`` keeps the first k cases of a sweep in ``-m "not slow"``
+#: (make check) as well: one cheap case still guards the sweep's code before each commit.
 SAMPLE_EVERY = 16
 
 
@@ -32,11 +34,12 @@ def full_sweep(config: pytest.Config) -> bool:
     return flag or bool(config.getoption("--full-sweep"))
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Sample the slow sweeps (every preset, player count, seed ...): a contributor's run
-    still touches each sweep, CI runs all of it. ``-m "not slow"`` (make check) drops them."""
-    if full_sweep(config):
-        return
+    still touches each sweep, CI runs all of it. ``-m "not slow"`` (make check) drops them,
+    except the first ``check`` cases of each (hence first: before the ``-m`` filter)."""
+    full = full_sweep(config)
     seen: Counter[str] = Counter()
     keep: list[pytest.Item] = []
     dropped: list[pytest.Item] = []
@@ -49,10 +52,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         function = item.nodeid.split("[", 1)[0]
         index = seen[function]
         seen[function] += 1
-        (keep if every and index % every == 0 else dropped).append(item)
+        if index < int(marker.kwargs.get("check", 0)):
+            _unmark_slow(item)
+            keep.append(item)
+            continue
+        (keep if full or (every and index % every == 0) else dropped).append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = keep
+
+
+def _unmark_slow(item: pytest.Item) -> None:
+    """Take the ``slow`` mark off one case of a sweep (its siblings keep theirs)."""
+    for node in item.listchain()[:-1]:
+        if any(m.name == "slow" for m in node.own_markers):
+            raise pytest.UsageError(f"slow(check=...) on {node.nodeid}: mark the test function")
+    item.own_markers[:] = [m for m in item.own_markers if m.name != "slow"]
 
 
 def _is_postgres(report: pytest.TestReport) -> bool:
