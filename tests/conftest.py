@@ -60,6 +60,48 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = keep
+    _long_ones_first(config, items)
+
+
+#: Where the last run's durations are kept (pytest's cache, .pytest_cache/), and from how
+#: long a test counts as long.
+DURATIONS_KEY = "durak/durations"
+LONG_SECONDS = 1.0
+
+
+def _long_ones_first(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Start the tests that took long last time first, longest first (the rest keep their
+    order): the xdist workers then finish together instead of one running a whole game
+    alone at the end. Every worker reads the same file, so they collect the same order."""
+    cache = getattr(config, "cache", None)
+    last: dict[str, float] = cache.get(DURATIONS_KEY, {}) if cache is not None else {}
+    long = [item for item in items if last.get(item.nodeid, 0.0) >= LONG_SECONDS]
+    if long:
+        long.sort(key=lambda item: -last[item.nodeid])
+        chosen = set(long)
+        items[:] = long + [item for item in items if item not in chosen]
+
+
+_durations: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    _durations[report.nodeid] = _durations.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Keep this run's durations for the next run's order (the xdist controller sees every
+    worker's reports; the workers themselves write nothing)."""
+    cache = getattr(session.config, "cache", None)
+    if cache is None or hasattr(session.config, "workerinput") or not _durations:
+        return
+    kept: dict[str, float] = cache.get(DURATIONS_KEY, {})
+    for nodeid, seconds in _durations.items():  # only the long ones: the file stays small
+        if seconds >= LONG_SECONDS:
+            kept[nodeid] = round(seconds, 2)
+        else:
+            kept.pop(nodeid, None)
+    cache.set(DURATIONS_KEY, kept)
 
 
 def _unmark_slow(item: pytest.Item) -> None:
