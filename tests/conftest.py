@@ -14,6 +14,8 @@ from tests import postgres
 #: A test marked ``slow`` runs one case in this many by default (``@pytest.mark.slow(sample=n)``
 #: sets its own; ``sample=0``: only in a full sweep). The sample is the same on every run and
 #: in every xdist worker (the n-th case of each test function, in collection order).
+#: ``@pytest.mark.slow(check=k)`` keeps the first k cases of a sweep in ``-m "not slow"``
+#: (make check) as well: one cheap case still guards the sweep's code before each commit.
 SAMPLE_EVERY = 16
 
 
@@ -32,11 +34,12 @@ def full_sweep(config: pytest.Config) -> bool:
     return flag or bool(config.getoption("--full-sweep"))
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Sample the slow sweeps (every preset, player count, seed ...): a contributor's run
-    still touches each sweep, CI runs all of it. ``-m "not slow"`` (make check) drops them."""
-    if full_sweep(config):
-        return
+    still touches each sweep, CI runs all of it. ``-m "not slow"`` (make check) drops them,
+    except the first ``check`` cases of each (hence first: before the ``-m`` filter)."""
+    full = full_sweep(config)
     seen: Counter[str] = Counter()
     keep: list[pytest.Item] = []
     dropped: list[pytest.Item] = []
@@ -49,10 +52,64 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         function = item.nodeid.split("[", 1)[0]
         index = seen[function]
         seen[function] += 1
-        (keep if every and index % every == 0 else dropped).append(item)
+        if index < int(marker.kwargs.get("check", 0)):
+            _unmark_slow(item)
+            keep.append(item)
+            continue
+        (keep if full or (every and index % every == 0) else dropped).append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = keep
+    _long_ones_first(config, items)
+
+
+#: Where the last run's durations are kept (pytest's cache, .pytest_cache/), and from how
+#: long a test counts as long.
+DURATIONS_KEY = "durak/durations"
+LONG_SECONDS = 1.0
+
+
+def _long_ones_first(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Start the tests that took long last time first, longest first (the rest keep their
+    order): the xdist workers then finish together instead of one running a whole game
+    alone at the end. Every worker reads the same file, so they collect the same order."""
+    cache = getattr(config, "cache", None)
+    last: dict[str, float] = cache.get(DURATIONS_KEY, {}) if cache is not None else {}
+    long = [item for item in items if last.get(item.nodeid, 0.0) >= LONG_SECONDS]
+    if long:
+        long.sort(key=lambda item: -last[item.nodeid])
+        chosen = set(long)
+        items[:] = long + [item for item in items if item not in chosen]
+
+
+_durations: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    _durations[report.nodeid] = _durations.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Keep this run's durations for the next run's order (the xdist controller sees every
+    worker's reports; the workers themselves write nothing)."""
+    cache = getattr(session.config, "cache", None)
+    if cache is None or hasattr(session.config, "workerinput") or not _durations:
+        return
+    kept: dict[str, float] = cache.get(DURATIONS_KEY, {})
+    for nodeid, seconds in _durations.items():  # only the long ones: the file stays small
+        if seconds >= LONG_SECONDS:
+            kept[nodeid] = round(seconds, 2)
+        else:
+            kept.pop(nodeid, None)
+    cache.set(DURATIONS_KEY, kept)
+
+
+def _unmark_slow(item: pytest.Item) -> None:
+    """Take the ``slow`` mark off one case of a sweep (its siblings keep theirs)."""
+    for node in item.listchain()[:-1]:
+        if any(m.name == "slow" for m in node.own_markers):
+            raise pytest.UsageError(f"slow(check=...) on {node.nodeid}: mark the test function")
+    item.own_markers[:] = [m for m in item.own_markers if m.name != "slow"]
 
 
 def _is_postgres(report: pytest.TestReport) -> bool:

@@ -53,6 +53,7 @@ def _check_world(obs_game: Game, seat: int, world: Game) -> None:
         assert world.legal_actions(seat) == list(obs.legal_actions)
 
 
+@pytest.mark.slow(sample=4, check=5)  # a sweep: 2-6 seats in make check, a sample in make test
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: f"{r.players}p-{r.transfer}-{r.teams}")
 def test_sampled_worlds_agree_with_the_observation(rules: RuleSet) -> None:
     rng = random.Random(5)

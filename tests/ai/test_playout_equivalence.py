@@ -84,6 +84,7 @@ def _worlds(rules: RuleSet, count: int) -> list[Game]:
     return out
 
 
+@pytest.mark.slow(sample=4, check=1)  # a sweep: one case in make check, a sample in make test
 @pytest.mark.parametrize(
     "rules", RULES, ids=lambda r: f"{r.variant}-{r.players}p-{r.transfer}-{r.teams}"
 )
@@ -118,6 +119,7 @@ HARD_PRESETS = [
 ]
 
 
+@pytest.mark.slow(sample=3, check=1)  # a sweep: one case in make check, a sample in make test
 @pytest.mark.parametrize("preset,players", HARD_PRESETS)
 def test_hard_chooses_and_scores_as_with_the_reference(
     preset: str, players: int, monkeypatch: pytest.MonkeyPatch

@@ -11,6 +11,7 @@ from engine.ai.view import _view_of_game, view_of_game, view_of_observation
 from .test_players import RULE_SETS, _random_positions
 
 
+@pytest.mark.slow(sample=8, check=5)  # a sweep: 2-6 seats in make check, a sample in make test
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: f"{r.players}p-{r.transfer}-{r.teams}")
 def test_fast_view_equals_the_general_one(rules: RuleSet) -> None:
     for seed in range(3):

@@ -77,16 +77,23 @@ async def _game(db: Path, faults: int | None) -> tuple[list[str], list[int], Any
     return moves, injected, result
 
 
-@pytest.mark.slow(sample=1)  # whole games: in make test, not make check
+#: The reference game's moves and result, played once per test process for every seed.
+_reference: list[tuple[list[str], Any]] = []
+
+
+@pytest.mark.slow(sample=3)  # whole games, one seed per case: make test runs seed 1, CI all
+@pytest.mark.parametrize("seed", [1, 2, 3])
 async def test_a_tenth_of_the_callbacks_refused_loses_no_click_and_no_move(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
 ) -> None:
     # pauses between tries cost nothing here (simcord would wait them out in real time)
     monkeypatch.setattr(bot.surfaces.callbacks, "PAUSES", (0.0,) * 4)
     monkeypatch.setattr(bot.surfaces.delivery, "PROMPT_BACKOFF_SECONDS", 0.0)
-    reference, _, outcome = await _game(tmp_path / "reference.db", None)
-    for seed in (1, 2, 3):
-        moves, injected, result = await _game(tmp_path / f"faults-{seed}.db", seed)
-        assert injected and set(injected) <= set(STATUSES), injected
-        assert moves == reference, f"seed {seed}: the game went differently"
-        assert result == outcome
+    if not _reference:
+        played, _, outcome = await _game(tmp_path / "reference.db", None)
+        _reference.append((played, outcome))
+    reference, outcome = _reference[0]
+    moves, injected, result = await _game(tmp_path / f"faults-{seed}.db", seed)
+    assert injected and set(injected) <= set(STATUSES), injected
+    assert moves == reference, f"seed {seed}: the game went differently"
+    assert result == outcome

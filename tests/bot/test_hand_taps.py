@@ -372,6 +372,7 @@ def _check_position(name: str, game: Game, seat: int) -> None:
             assert not lay.selects, (name, obs.hand_sizes[seat])
 
 
+@pytest.mark.slow(sample=4, check=1)  # a sweep: one preset in make check, a sample in make test
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_every_legal_action_is_reachable_and_no_control_is_illegal(name: str) -> None:
     """Random positions of each preset (random moves, every seventh position checked)."""

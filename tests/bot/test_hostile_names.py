@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 import discord
+import pytest
 import simcord
 
 from bot.usertext import inert
@@ -152,6 +153,7 @@ def _backend_messages(env: simcord.Env) -> list[Any]:
     return [m for msgs in env.backend.messages.values() for m in msgs.values()]
 
 
+@pytest.mark.slow(sample=1)  # a whole game over the corpus: in make test, not make check
 async def test_corpus_names_render_inert_on_every_surface_and_ping_only_players(
     simcord_env: simcord.Env, world: Any
 ) -> None:

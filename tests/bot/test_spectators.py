@@ -106,6 +106,7 @@ async def play_watched(
         await env.advance_time(2)
 
 
+@pytest.mark.slow(sample=1)  # a whole game: in make test, not make check
 async def test_spectator_watches_a_whole_game_and_never_sees_a_hidden_card(
     simcord_env: simcord.Env, world: Any, versions: dict[tuple[int, int], Game]
 ) -> None:

@@ -80,6 +80,7 @@ async def test_swiss_tournament_with_a_no_show_and_a_restart(db_path: Path) -> N
 
         await env.bot.close()
         await env.restart_bot(make_bot(db_path))
+        world.pop("tables", None)  # the table messages are read again from the new bot
         await env.settle()
         svc = service(env)
         view = await svc.tournament_view(1)

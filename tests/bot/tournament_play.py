@@ -10,7 +10,7 @@ import discord
 import simcord
 
 from bot.game.models import GameSession
-from tests.bot.helpers import acting_seat, click_first_move, service
+from tests.bot.helpers import acting_seat, click_first_move, message, service
 
 TURN = 3600  # long: simcord also fires a timer once as much real time has passed
 
@@ -37,7 +37,13 @@ async def move_present(world: dict[str, Any], session: GameSession, absent: set[
     assert user_id is not None and session.message_id is not None
     thread = next(th for th in world["channel"].threads if th.id == session.channel_id)
     actor = next(world[n] for n in world["names"] if world[n].id == user_id)
-    await click_first_move(actor, thread, session.message_id)
+    # Each game's table message is read once: its "Show my hand" button never changes, and
+    # a read rebuilds the thread's whole history (every hand opened in it) at every move.
+    tables: dict[int, discord.Message] = world.setdefault("tables", {})
+    table = tables.get(session.game_id)
+    if table is None or table.id != session.message_id:
+        table = tables[session.game_id] = message(thread, session.message_id)
+    await click_first_move(actor, thread, table)
     return True
 
 

@@ -403,7 +403,7 @@ def test_trust_computer_challenges_a_sure_lie() -> None:
     assert choice is not None and choice.kind.value == "challenge"
 
 
-@pytest.mark.slow(sample=2)  # whole games per case: make test runs a sample, CI all
+@pytest.mark.slow(sample=4)  # whole games per case: make test runs two seats, CI all
 @pytest.mark.parametrize("n", [2, 3, 4, 6])
 def test_trust_computer_players_finish(n: int) -> None:
     rules = RuleSet.preset("take-on-trust", players=n)
@@ -526,7 +526,7 @@ def test_reverse_slot_numbers_round_trip_in_notation() -> None:
         Action.parse("0 lead_blind #0")
 
 
-@pytest.mark.slow(sample=2)  # whole games per case: make test runs a sample, CI all
+@pytest.mark.slow(sample=4)  # whole games per case: make test runs two seats, CI all
 @pytest.mark.parametrize("n", [2, 3, 4, 6])
 def test_reverse_computer_players_finish(n: int) -> None:
     rules = RuleSet.preset("reverse", players=n)

@@ -51,6 +51,7 @@ def _scenes(preset: str, seats: int, seed: int, limit: int = 400) -> list[Scene]
     return scenes
 
 
+@pytest.mark.slow(sample=5, check=1)  # a sweep: one case in make check, a sample in make test
 @pytest.mark.parametrize(("preset", "seats"), GAMES)
 def test_every_incremental_picture_is_the_whole_picture(preset: str, seats: int) -> None:
     painter = Painter()
@@ -124,6 +125,7 @@ def test_games_kept_are_bounded() -> None:
     assert len(painter._games) == 2
 
 
+@pytest.mark.slow(sample=5, check=1)  # a sweep: one case in make check, a sample in make test
 @pytest.mark.parametrize(("preset", "seats"), GAMES)
 def test_every_layer_stays_in_its_box(preset: str, seats: int) -> None:
     """Drawn alone on a flat colour nothing on the table has, a layer changes no pixel

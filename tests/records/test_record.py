@@ -37,6 +37,7 @@ def _random_game(preset: str, seed: int) -> tuple[Record, list[dict[str, Any]]]:
     return record, states
 
 
+@pytest.mark.slow(sample=4, check=1)  # a sweep: one case in make check, a sample in make test
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_every_preset_replays_through_text_and_back(preset: str) -> None:
     for seed in range(3):

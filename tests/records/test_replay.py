@@ -166,6 +166,7 @@ def _step(result: Any) -> str:
     return str(description.split("**")[1])
 
 
+@pytest.mark.slow(sample=1)  # a game and a restart: in make test, not make check
 async def test_replay_buttons_answer_after_their_time_and_after_a_restart(
     simcord_env: simcord.Env, world: Any, db_path: Any
 ) -> None:

@@ -7,12 +7,14 @@ is reachable). ``db_path`` is for the tests of SQLite's own machinery.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from bot.storage import Storage
+from tests.bot.conftest import migrated_database
 from tests.postgres import fresh_schema
 
 BACKENDS = ("sqlite", "postgresql")
@@ -52,7 +54,13 @@ async def db_url(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterator
 
 
 @pytest.fixture
-async def storage(db_url: str, clock: FakeClock) -> AsyncIterator[Storage]:
+async def storage(db_url: str, db_path: Path, clock: FakeClock) -> AsyncIterator[Storage]:
+    """An open storage on an empty database at the latest schema. On SQLite that is a copy
+    of one file migrated once per test process (tests/bot/conftest.py): migrating a new
+    file waits ~0.2 s for the disk, and the migrations have tests of their own
+    (test_migrations.py, on ``db_url``, which stays empty)."""
+    if db_url.startswith("sqlite"):
+        shutil.copyfile(migrated_database(), db_path)
     async with await Storage.open(db_url, clock=clock) as st:
         yield st
 
