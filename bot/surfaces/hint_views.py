@@ -118,7 +118,7 @@ class HintButton(
             t(
                 "hint.suggestion",
                 locale,
-                move=action_words(advice.best, locale, session.local_ranks),
+                move=action_words(advice.best, locale, session.local_ranks, taking=obs.taking),
                 chance=pct(advice.chance),
             )
         ]
@@ -130,6 +130,7 @@ class HintButton(
                 locale,
                 local_ranks=session.local_ranks,
                 name_of=lambda s: seat_name(seats[s], locale),
+                taking=obs.taking,
             )
         ]
         if session.version != version:

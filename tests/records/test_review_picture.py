@@ -18,7 +18,8 @@ from bot.game.reviews import ReviewQueue
 from bot.i18n import t
 from bot.pictures.hands import HandRow, Legend
 from bot.surfaces import review_views
-from engine import ActionKind
+from bot.surfaces.move_words import action_words
+from engine import Action, ActionKind
 from engine.ai.review import Decision, Review
 from engine.record import Record
 from tests.bot.helpers import leave_running, play_out, service, start_against_computer
@@ -135,3 +136,11 @@ async def test_review_answers_privately_with_the_hand_and_the_margin(
     assert [a.filename for a in asked.response.attachments] == ["review1.png"]
     ((row,),) = drawn  # one picture, one hand: the reviewer's own, face up
     assert [row.cards] == hands and row.marks
+
+
+@pytest.mark.parametrize("locale", ["en", "ru"])
+def test_a_pass_is_named_by_its_button(locale: str) -> None:
+    """A pass while the defender takes is not "bito": the cards are about to be picked up."""
+    done = Action(0, ActionKind.PASS)
+    assert t("hand.button.done", locale) in action_words(done, locale, taking=False)
+    assert t("hand.button.pass", locale) in action_words(done, locale, taking=True)
