@@ -257,12 +257,17 @@ class GameStorage(RecordStorage):
         return int(row[0]) if row is not None else None
 
     async def preset_counts(self, guild_id: int) -> dict[str, int]:
-        """Finished games per mode in a guild (the empty mode list shows the most played)."""
+        """Finished games per mode in a guild that counted (the empty mode list shows the
+        most played first). Only a game that left result rows counts, the same games the
+        stats count: a lesson of ``/durak learn`` (never counted) or a game that ended
+        counting for nothing must not push its mode up a list the players see."""
         async with (
             self._read() as conn,
             conn.execute(
-                "SELECT preset, COUNT(*) FROM games WHERE guild_id = ? AND status = 'finished'"
-                " GROUP BY preset",
+                "SELECT g.preset, COUNT(*) FROM games g WHERE g.guild_id = ?"
+                " AND g.status = 'finished'"
+                " AND EXISTS (SELECT 1 FROM results r WHERE r.game_id = g.id)"
+                " GROUP BY g.preset",
                 (guild_id,),
             ) as cur,
         ):

@@ -6,7 +6,9 @@ own observation only (``engine.ai.review.advise``), so a hint can never reveal a
 player could not see; it runs in a thread so the table keeps moving. Every hint is counted
 per game and seat (``game_hints``): the result message says how many were used, and the
 ratings skip a game with hints. So a seat's first hint of a game first says so and asks
-again (``durak:hint:<game>:ok`` shows it); nothing is counted until the hint is shown.
+again (``durak:hint:<game>:ok`` shows it); nothing is counted until the hint is shown. A
+lesson of ``/durak learn`` is never rated or counted, hints or not (its welcome says so),
+so there the hint comes at once: a warning about a rating would be untrue.
 
 The answer gives the move, the chance after it and the reasons computed from the position
 and the evaluation (``engine.ai.reasons``: what the move keeps, what the runner-up would cost
@@ -101,7 +103,7 @@ class HintButton(
         obs = session.game.observation(seat)
         if not obs.legal_actions:
             raise ServiceError("hint.nothing_to_do")
-        if op != "ok" and not session.hints.get(seat):
+        if op != "ok" and not session.hints.get(seat) and session.lesson is None:
             await _confirm(interaction, session.game_id, locale)
             return
         version = session.version
@@ -116,7 +118,7 @@ class HintButton(
             t(
                 "hint.suggestion",
                 locale,
-                move=action_words(advice.best, locale, session.local_ranks),
+                move=action_words(advice.best, locale, session.local_ranks, taking=obs.taking),
                 chance=pct(advice.chance),
             )
         ]
@@ -128,6 +130,7 @@ class HintButton(
                 locale,
                 local_ranks=session.local_ranks,
                 name_of=lambda s: seat_name(seats[s], locale),
+                taking=obs.taking,
             )
         ]
         if session.version != version:

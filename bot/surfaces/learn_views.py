@@ -121,6 +121,7 @@ async def start_lesson(interaction: discord.Interaction, lesson: str | None) -> 
                 loc,
                 lesson=t(f"learn.lesson.{name}", loc),
                 button=t("table.button.show_hand", loc),
+                hint=t("hint.button", loc),
             ),
             allowed_mentions=discord.AllowedMentions.none(),
         )

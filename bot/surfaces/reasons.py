@@ -37,9 +37,11 @@ def reason_lines(
     local_ranks: bool,
     name_of: Callable[[int], str],
     limit: int = MAX_REASONS,
+    taking: bool = False,
 ) -> list[str]:
     """One sentence per fact (at most ``limit``), in the reader's words. ``name_of`` gives a
-    seat's name as a message may show it."""
+    seat's name as a message may show it; ``taking``: the defender is taking (a move is
+    named by its button, see :func:`.move_words.action_words`)."""
 
     def card(c: int) -> str:
         return card_text(CARDS[c], locale, local_ranks=local_ranks)
@@ -88,7 +90,7 @@ def reason_lines(
             text = t(
                 key,
                 locale,
-                move=action_words(f.action, locale, local_ranks),
+                move=action_words(f.action, locale, local_ranks, taking=taking),
                 chance=pct(f.chance),
                 other=pct(f.other),
                 noise=pct(f.noise),

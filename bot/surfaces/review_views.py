@@ -138,8 +138,13 @@ def decision_picture(replay: Replay, d: Decision, locale: str) -> bytes:
         marks=marks,
         empty=t("picture.hands.none", locale),
     )
+    taking = game.taking
     legend: tuple[Legend, ...] = tuple(
-        Legend(tone, f"{t(f'picture.review.{tone}', locale)}: {action_words(a, locale, ranks)}")
+        Legend(
+            tone,
+            f"{t(f'picture.review.{tone}', locale)}: "
+            + action_words(a, locale, ranks, taking=taking),
+        )
         for tone, a in (("yours", d.played), ("better", d.preferred))
     )
     if any(tone == "both" for _, tone in marks):
@@ -152,9 +157,14 @@ def decision_lines(replay: Replay, d: Decision, locale: str) -> list[str]:
     step = decision_step(replay, d)
     game = replay.steps[step].game
     ranks = replay.local_ranks
+    taking = game.taking
     lines = [
-        t("review.played", locale, move=action_words(d.played, locale, ranks)),
-        t("review.preferred", locale, move=action_words(d.preferred, locale, ranks)),
+        t("review.played", locale, move=action_words(d.played, locale, ranks, taking=taking)),
+        t(
+            "review.preferred",
+            locale,
+            move=action_words(d.preferred, locale, ranks, taking=taking),
+        ),
     ]
     if d.worlds == 0:
         lines.append(t("review.chances_exact", locale))
@@ -175,6 +185,7 @@ def decision_lines(replay: Replay, d: Decision, locale: str) -> list[str]:
         locale,
         local_ranks=ranks,
         name_of=lambda s: seat_name(replay.seats[s], locale),
+        taking=taking,
     )
     lines.append(t("review.why", locale))
     lines += [f"• {line}" for line in why or [t("review.no_reason", locale)]]

@@ -59,7 +59,7 @@ def _pick(game: Game, seat: int) -> Action | None:
 
 
 async def _play_lesson(
-    env: simcord.Env, alice: Any, thread: Any, game_id: int, met: set[str]
+    env: simcord.Env, alice: Any, thread: Any, game_id: int, met: set[str], *, hint: bool = False
 ) -> None:
     svc = service(env)
     session = svc.session(game_id)
@@ -90,6 +90,14 @@ async def _play_lesson(
             assert t("hand.button.pass", "en") in labels
         if "bito" in session.lesson.showing:
             assert t("hand.button.done", "en") in labels
+        if hint:  # a lesson is never rated: its first hint comes at once, no warning
+            (asked,) = custom_ids(hand, "durak:hint:")
+            hinted = await alice.click(hand, custom_id=asked)
+            assert hinted.ephemeral
+            assert hinted.response.content.startswith("💡 I would"), hinted.response.content
+            assert "rated" not in hinted.response.content
+            assert custom_ids(hinted.response.message, "durak:hint:") == []
+            hint = False
         await click_action(alice, hand, session, seat, action)
     raise AssertionError("the lesson did not end")
 
@@ -128,7 +136,7 @@ async def test_every_lesson_is_private_uncounted_and_teaches_every_decision(
         session = svc.session(game_id)
         assert session is not None and session.lesson is not None
         played.append(session.lesson.name)
-        await _play_lesson(simcord_env, alice, thread, game_id, met)
+        await _play_lesson(simcord_env, alice, thread, game_id, met, hint=not played[:-1])
         await simcord_env.advance_time(1.0)  # the closing message
         closing = thread.history()[-1]
         assert "Lesson finished" in closing.content

@@ -398,6 +398,21 @@ async def test_finish_game_is_atomic(storage: Storage, clock: FakeClock) -> None
     assert await storage.load_running_games() == []
 
 
+async def test_the_mode_list_counts_only_games_that_counted(storage: Storage) -> None:
+    """A lesson (no result rows: never rated or counted) does not rank its mode."""
+    counted = await _running_game(storage, 1, 2)
+    await storage.finish_game(counted, [ResultEntry(1, 0, "win"), ResultEntry(2, 1, "fool")], "{}")
+    lesson = await storage.create_lobby(
+        GUILD, CHANNEL + 1, 3, "perevodnoy", {"lesson": "first"}, host_display_name="u3"
+    )
+    await storage.add_seat(lesson, display_name="#1", ai_difficulty="easy")
+    await start_lobby(storage, lesson, "{}", 1)
+    await storage.finish_game(lesson, [], "{}")
+    row = await storage.get_game(lesson)
+    assert row is not None and row.status == "finished"
+    assert await storage.preset_counts(GUILD) == {"podkidnoy": 1}
+
+
 async def test_cancel_game(storage: Storage) -> None:
     game_id = await _running_game(storage, 1, 2)
     assert await storage.cancel_game(game_id) is True
