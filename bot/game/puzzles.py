@@ -216,6 +216,7 @@ class _PuzzleFlow(_ServiceCore):
         pool, self.puzzle_executor = self.puzzle_executor, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
+            _computing.clear()  # futures of this pool and loop: nobody else may await them
 
     async def _state(self, p: Puzzle, attempt: PuzzleAttempt, last: int) -> PuzzleState:
         g, moves = _replay(p, attempt.moves)
