@@ -49,9 +49,10 @@ MAX_CARDS: Final = 10
 NODE_CAP: Final = 20000
 #: Self-play deals tried for one day before the grade asked is given up for the nearest.
 DEALS_PER_GRADE: Final = 12
-#: Solver nodes spent on one day's search for its grade before the nearest grade will do
-#: (it bounds the search for a grade once some puzzle is found; a day whose deals give
-#: no puzzle at all goes on until one does: bench/puzzle_generation.py).
+#: Search nodes (the solver's and the win depth's) spent on one day's search for its grade
+#: before the nearest grade will do (it bounds the search for a grade once some puzzle is
+#: found; a day whose deals give no puzzle at all goes on until one does:
+#: bench/puzzle_generation.py).
 DAY_NODES: Final = 150_000
 #: Deals tried for one day before giving up (never reached in the benchmark's days).
 MAX_DEALS: Final = 400
