@@ -258,6 +258,7 @@ class DurakBot(commands.AutoShardedBot):
             card_emojis.sync(self), name="durak-card-emojis"
         )
         restored = await self.service.restore()
+        await self.service.warm_puzzles()
         self._resume_task = asyncio.get_running_loop().create_task(
             self._resume(restored), name="durak-resume"
         )

@@ -36,6 +36,7 @@ HELP_KEYS = (
     "rules.modes",
     "rules.timer",
     "rules.start",
+    "rules.puzzle",
 )
 PICTURE_NAME = "durak-table.png"
 #: The help picture per language, drawn on first use.

@@ -49,9 +49,10 @@ MAX_CARDS: Final = 10
 NODE_CAP: Final = 20000
 #: Self-play deals tried for one day before the grade asked is given up for the nearest.
 DEALS_PER_GRADE: Final = 12
-#: Solver nodes spent on one day's search for its grade before the nearest grade will do
-#: (it bounds the search for a grade once some puzzle is found; a day whose deals give
-#: no puzzle at all goes on until one does: bench/puzzle_generation.py).
+#: Search nodes (the solver's and the win depth's) spent on one day's search for its grade
+#: before the nearest grade will do (it bounds the search for a grade once some puzzle is
+#: found; a day whose deals give no puzzle at all goes on until one does:
+#: bench/puzzle_generation.py).
 DAY_NODES: Final = 150_000
 #: Deals tried for one day before giving up (never reached in the benchmark's days).
 MAX_DEALS: Final = 400
@@ -190,6 +191,72 @@ class _Depth:
         return None if best is None else best + counted
 
 
+class _Within:
+    """Whether ``seat`` forces the win within ``k`` of its choices: a yes/no search that stops
+    at the first refutation, far cheaper than the exact minimax of :class:`_Depth` (which must
+    weigh every defence). The least ``k`` that holds is the win depth, the number
+    :func:`win_depth` finds; the generator asks for it one ``k`` at a time, and what a
+    smaller ``k`` proved is kept for the larger (a position won within ``k`` is won within
+    more, one lost within ``k`` is lost within less)."""
+
+    def __init__(self, seat: int, cap: int) -> None:
+        self.seat = seat
+        self.cap = cap
+        self.nodes = 0
+        self.won_within: dict[tuple[Any, ...], int] = {}
+        self.lost_within: dict[tuple[Any, ...], int] = {}
+        self.path: set[tuple[Any, ...]] = set()
+
+    def depth(self, g: Game, most: int) -> int | None:
+        """The least ``k`` up to ``most`` within which the win holds; ``None`` past it."""
+        for k in range(most + 1):
+            if self.within(g, k):
+                return k
+        return None
+
+    def within(self, g: Game, k: int) -> bool:
+        r = g.result
+        if r is not None:
+            return self.seat not in r.losers and r.kind != "draw"
+        key = _key(g)
+        if self.won_within.get(key, MAX_DEPTH + 1) <= k:
+            return True
+        if self.lost_within.get(key, -1) >= k or key in self.path:
+            return False  # a repetition proves nothing
+        self.nodes += 1
+        if self.nodes > self.cap or len(self.path) > 150:
+            raise NodeCapReached
+        self.path.add(key)
+        try:
+            value = self._search(g, k)
+        finally:
+            self.path.discard(key)
+        if value:
+            self.won_within[key] = min(k, self.won_within.get(key, k))
+        else:
+            self.lost_within[key] = max(k, self.lost_within.get(key, k))
+        return value
+
+    def _search(self, g: Game, k: int) -> bool:
+        mover, acts = next_to_move(g)
+        if g.is_opponent(mover, self.seat):
+            return all(self.within(after(g, a), k) for a in acts)
+        if len(acts) == 1:  # a forced move is not a choice
+            return self.within(after(g, acts[0]), k)
+        return k > 0 and any(self.within(after(g, a), k - 1) for a in acts)
+
+
+class _Solver(EndgameSolver):
+    """The exact solver searching moves in legal order. The heuristic's order (the
+    ``normal`` computer's choice first) saves nodes but costs more than it saves in these
+    small endgames: it took nearly half the generator's time, and without it a day's
+    search takes about half as long (bench/puzzle_generation.py). The answers are the same;
+    only which candidates run out of nodes can differ."""
+
+    def order(self, g: Game, mover: int, acts: list[Action]) -> list[Action]:
+        return acts
+
+
 def winning_moves(
     g: Game, seat: int, acts: list[Action], solver: EndgameSolver | None = None, stop: int = 0
 ) -> list[Action]:
@@ -257,18 +324,19 @@ def _prove(
     # the node cap then bounds the deal rather than each candidate
     solvers: dict[int, EndgameSolver] = {}
     for plies, g, seat, acts in _candidates(rules, seed):
-        solver = solvers.setdefault(seat, EndgameSolver(seat, NODE_CAP, target=2))
+        solver = solvers.setdefault(seat, _Solver(seat, NODE_CAP, target=2))
         solver.nodes = 0
+        within = _Within(seat, NODE_CAP)
         try:
             wins = winning_moves(g, seat, acts, solver, stop=2)
             if len(wins) != 1:
                 continue
-            depth = win_depth(after(g, wins[0]), seat, solver=solver)
+            depth = within.depth(after(g, wins[0]), MAX_DEPTH - 1)
         except NodeCapReached:
             continue
         finally:
             if spent is not None:
-                spent[0] += solver.nodes
+                spent[0] += solver.nodes + within.nodes
         if depth is None or depth + 1 > MAX_DEPTH:
             continue
         depth += 1  # the first move is a choice too

@@ -2,8 +2,13 @@
 
 The puzzle of a day is a pure function of the date in UTC (``engine.puzzles.daily_puzzle``):
 the same for everyone on every server, and the day ends at midnight UTC for everyone, so
-one reveal time is true everywhere. Computing it takes seconds of CPU, so it runs in a worker
-thread and is kept in memory per day; what was served is written to ``puzzles_served``.
+one reveal time is true everywhere. Computing it takes seconds of CPU: in a thread of the bot
+it would hold the GIL against every game's buttons, so it runs in a worker process of the
+service's own (one: it never takes both cores from the games) and is kept in memory per day;
+what was served is written to ``puzzles_served``. Nobody waits for it: serving a day's puzzle
+starts the next day's in that worker, and a restarted bot whose server served a puzzle today
+or yesterday computes today's and tomorrow's at start (the date alone decides the puzzle, so
+a recomputed one is the same puzzle).
 
 A player's attempt is their moves since the puzzle's position (``puzzle_attempts``): the
 position is rebuilt by replaying them, so an attempt survives a restart and needs no game
@@ -19,7 +24,11 @@ solved one extends the streak.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
+import logging
+import multiprocessing
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 
 from engine.actions import Action
@@ -34,6 +43,8 @@ from .core import _ServiceCore
 from .errors import ServiceError
 
 __all__ = ["PuzzleState", "_PuzzleFlow", "puzzle_day_id"]
+
+log = logging.getLogger(__name__)
 
 #: Puzzles kept in memory: today's, yesterday's (the reveal) and a spare across midnight.
 _KEPT = 3
@@ -127,17 +138,36 @@ def _won(g: Game, seat: int) -> bool:
 class _PuzzleFlow(_ServiceCore):
     """The daily puzzle: serving it, the player's moves, the streak and the reveal."""
 
+    #: Where puzzles are computed: a worker process started on first use (a test may put
+    #: a thread pool here).
+    puzzle_executor: Executor | None = None
+    _puzzle_ahead: asyncio.Task[None] | None = None
+
     def puzzle_today(self) -> dt.date:
         return dt.datetime.fromtimestamp(self.clock(), dt.UTC).date()
 
+    def _puzzle_pool(self) -> Executor:
+        if self.puzzle_executor is None:
+            ctx = multiprocessing.get_context("spawn")  # no fork of a threaded event loop
+            self.puzzle_executor = ProcessPoolExecutor(max_workers=1, mp_context=ctx)
+        return self.puzzle_executor
+
     async def puzzle_of(self, day: dt.date) -> Puzzle:
-        """The puzzle of ``day``, computed once per process (in a worker thread) and kept."""
+        """The puzzle of ``day``, computed once per process (in the puzzle worker) and kept;
+        serving today's starts tomorrow's."""
+        p = await self._compute_puzzle(day)
+        if day == self.puzzle_today():
+            self._puzzle_in_advance(day + dt.timedelta(days=1))
+        return p
+
+    async def _compute_puzzle(self, day: dt.date) -> Puzzle:
         hit = _cache.get(day)
         if hit is not None:
             return hit
         pending = _computing.get(day)
         if pending is None:
-            pending = asyncio.ensure_future(asyncio.to_thread(daily_puzzle, day))
+            loop = asyncio.get_running_loop()
+            pending = loop.run_in_executor(self._puzzle_pool(), daily_puzzle, day)
             _computing[day] = pending
         try:
             p = await asyncio.shield(pending)
@@ -148,6 +178,45 @@ class _PuzzleFlow(_ServiceCore):
         for old in sorted(_cache)[:-_KEPT]:
             del _cache[old]
         return p
+
+    def _puzzle_in_advance(self, *days: dt.date) -> None:
+        """Compute ``days`` in the background, one after the other, unless already kept or
+        under way."""
+        wanted = [d for d in days if d not in _cache and d not in _computing]
+        if not wanted or self._closing:
+            return
+        if self._puzzle_ahead is not None and not self._puzzle_ahead.done():
+            return  # the running one serves the next call
+
+        async def ahead() -> None:
+            for d in wanted:
+                try:
+                    await self._compute_puzzle(d)
+                except Exception:
+                    log.exception("computing the puzzle of %s in advance failed", d)
+
+        self._puzzle_ahead = asyncio.get_running_loop().create_task(
+            ahead(), name="durak-puzzle-ahead"
+        )
+
+    async def warm_puzzles(self) -> None:
+        """At start: when this bot served a puzzle today or yesterday (its servers play
+        them), compute today's and tomorrow's before anyone asks."""
+        today = self.puzzle_today()
+        if any([await self.storage.puzzle_served(today - dt.timedelta(days=d)) for d in (0, 1)]):
+            self._puzzle_in_advance(today, today + dt.timedelta(days=1))
+
+    async def stop_puzzles(self) -> None:
+        """Stop computing in advance and let the worker process go."""
+        task, self._puzzle_ahead = self._puzzle_ahead, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        pool, self.puzzle_executor = self.puzzle_executor, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+            _computing.clear()  # futures of this pool and loop: nobody else may await them
 
     async def _state(self, p: Puzzle, attempt: PuzzleAttempt, last: int) -> PuzzleState:
         g, moves = _replay(p, attempt.moves)

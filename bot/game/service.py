@@ -144,6 +144,7 @@ class GameService(
         """Stop computer players and let queued announcements go out; the game state is
         already on disk after every action, so nothing else needs saving."""
         self._closing = True
+        await self.stop_puzzles()
         tasks = [
             task
             for s in self._sessions.values()

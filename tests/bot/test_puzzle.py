@@ -8,8 +8,10 @@ generator); the service takes it as the puzzle of today and of yesterday.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import datetime as dt
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -36,7 +38,8 @@ async def test_solve_todays_puzzle_by_buttons_and_see_the_streak(
     today = svc.puzzle_today()
     yesterday = today - dt.timedelta(days=1)
     p = quick_puzzle(today)
-    cache = {today: p, yesterday: dataclasses.replace(p, day=yesterday)}
+    tomorrow = today + dt.timedelta(days=1)
+    cache = {d: dataclasses.replace(p, day=d) for d in (yesterday, today, tomorrow)}
     monkeypatch.setattr(service_puzzles, "_cache", cache)
     day = f"{today:%Y%m%d}"
 
@@ -91,3 +94,30 @@ async def test_solve_todays_puzzle_by_buttons_and_see_the_streak(
     attempt = await svc.storage.puzzle_attempt(channel.guild.id, alice.id, today)
     assert attempt is not None and attempt.status == "solved"
     assert attempt.moves == tuple(str(a) for a in line)
+
+
+async def test_serving_a_day_computes_the_next_in_advance_once(
+    simcord_env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    svc = service(simcord_env)
+    computed: list[dt.date] = []
+
+    def fake_daily_puzzle(day: dt.date) -> Any:
+        computed.append(day)
+        return quick_puzzle(day)
+
+    monkeypatch.setattr(service_puzzles, "daily_puzzle", fake_daily_puzzle)
+    monkeypatch.setattr(service_puzzles, "_cache", {})
+    monkeypatch.setattr(service_puzzles, "_computing", {})
+    svc.puzzle_executor = ThreadPoolExecutor(1)
+    today = svc.puzzle_today()
+    tomorrow = today + dt.timedelta(days=1)
+    first, second = await asyncio.gather(svc.puzzle_of(today), svc.puzzle_of(today))
+    assert first is second and first.day == today
+    assert svc._puzzle_ahead is not None
+    await svc._puzzle_ahead
+    assert computed == [today, tomorrow]  # each day once, tomorrow before anyone asks
+    assert (await svc.puzzle_of(tomorrow)).day == tomorrow
+    assert computed == [today, tomorrow]
+    await svc.stop_puzzles()
+    assert svc.puzzle_executor is None
