@@ -366,11 +366,15 @@ class CpuSplit:
     Threads other than the event loop's (aiosqlite's, the picture renderer's) are all the
     bot's and are read per thread from /proc. The event loop's thread runs both sides, so a
     sampler thread looks at its stack every ``SAMPLE_SECONDS`` and the thread's CPU time is
-    shared out in proportion to the busy samples of each side: the innermost frame that
-    belongs to a side decides (json, copy or asyncio frames count for whoever called them);
-    samples in the selector are idle, and the loop's own plumbing (no owned frame at all) is
-    shared out pro rata. It is an estimate: a sample can only be taken when the loop's
-    thread lets go of the GIL (every millisecond, the bot's switch interval).
+    shared out in proportion to the CPU the loop's thread used since the previous sample
+    (its own CPU clock), given to the side of the stack the sample finds: the innermost
+    frame that belongs to a side decides (json, copy or asyncio frames count for whoever
+    called them); samples in the selector are idle, and the loop's own plumbing (no owned
+    frame at all) is shared out pro rata. Weighing by CPU and not by samples matters on a
+    busy machine: a sample that finds the loop waiting for the GIL or the processor (after
+    ``os.urandom`` in every discord.py ``View``, say) used no CPU there. It is an estimate:
+    a sample can only be taken when the loop's thread lets go of the GIL (every millisecond,
+    the bot's switch interval).
     """
 
     loop_seconds: float = 0.0  # CPU of the event loop's thread
@@ -380,13 +384,19 @@ class CpuSplit:
     plumbing: int = 0
     idle: int = 0
     threads: dict[str, float] = field(default_factory=dict)
-    #: The bot's busy samples by area of the code (see _AREAS).
-    areas: dict[str, int] = field(default_factory=dict)
+    #: The event loop thread's CPU seconds by the side its samples found (bot, sim, ...).
+    cpu: dict[str, float] = field(default_factory=dict)
+    #: The bot's CPU seconds on the event loop by area of the code (see _AREAS).
+    areas: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def owned_cpu(self) -> float:
+        return self.cpu.get("bot", 0.0) + self.cpu.get("sim", 0.0)
 
     @property
     def bot_share(self) -> float:
-        owned = self.bot + self.sim
-        return self.bot / owned if owned else float("nan")
+        owned = self.owned_cpu
+        return self.cpu.get("bot", 0.0) / owned if owned else float("nan")
 
     @property
     def bot_seconds(self) -> float:
@@ -411,8 +421,10 @@ class CpuSplit:
             )
             for name, seconds in p.threads.items():
                 out.threads[name] = out.threads.get(name, 0.0) + seconds
-            for name, count in p.areas.items():
-                out.areas[name] = out.areas.get(name, 0) + count
+            for name, seconds in p.areas.items():
+                out.areas[name] = out.areas.get(name, 0.0) + seconds
+            for name, seconds in p.cpu.items():
+                out.cpu[name] = out.cpu.get(name, 0.0) + seconds
         return out
 
 
@@ -423,10 +435,14 @@ def cpu_split(sink: list[CpuSplit]) -> Iterator[None]:
     loop_tid = threading.get_native_id()
     split = CpuSplit()
     stop = threading.Event()
+    clock = time.pthread_getcpuclockid(loop_ident)
 
     def sample() -> None:
+        last = time.clock_gettime(clock)
         while not stop.wait(SAMPLE_SECONDS):
             frame = sys._current_frames().get(loop_ident)
+            now = time.clock_gettime(clock)
+            used, last = now - last, now
             side = "plumbing"
             if frame is not None and frame.f_code.co_name in ("select", "poll", "epoll"):
                 side = "idle"
@@ -441,7 +457,8 @@ def cpu_split(sink: list[CpuSplit]) -> Iterator[None]:
                 frame = frame.f_back
             if side == "bot":
                 area = _area(name)
-                split.areas[area] = split.areas.get(area, 0) + 1
+                split.areas[area] = split.areas.get(area, 0.0) + used
+            split.cpu[side] = split.cpu.get(side, 0.0) + used
             setattr(split, side, getattr(split, side) + 1)
 
     sampler = threading.Thread(target=sample, name="bench-cpu-sampler", daemon=True)
@@ -1479,17 +1496,17 @@ def _print_cpu(res: SizeResult, opts: Options) -> None:
     )
     print(
         f"  the event loop thread {cpu.loop_seconds:.1f} s x the bot's {cpu.bot_share:.0%} of "
-        f"its owned busy samples (bot {cpu.bot}, simulated Discord and bench {cpu.sim}, loop "
-        f"plumbing {cpu.plumbing}, idle {cpu.idle}); threads: {threads}; the whole process "
-        f"(simulated Discord included) {whole:.2f} ms per move"
+        f"its owned CPU in samples (samples: bot {cpu.bot}, simulated Discord and bench "
+        f"{cpu.sim}, loop plumbing {cpu.plumbing}, idle {cpu.idle}); threads: {threads}; the "
+        f"whole process (simulated Discord included) {whole:.2f} ms per move"
     )
-    owned = cpu.bot + cpu.sim
+    owned = cpu.owned_cpu
     if cpu.areas and owned:
         areas = sorted(cpu.areas.items(), key=lambda kv: -kv[1])
-        per_sample = cpu.loop_seconds * 1000 / owned / res.moves
+        scale = cpu.loop_seconds * 1000 / owned / res.moves  # plumbing shared pro rata
         print(
             "  event loop by area, ms per move: "
-            + "; ".join(f"{name} {count * per_sample:.3f}" for name, count in areas)
+            + "; ".join(f"{name} {seconds * scale:.3f}" for name, seconds in areas)
         )
 
 
