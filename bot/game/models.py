@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from engine import Card, Event, Game, RuleSet
+from engine import Card, Event, Game, Observation, RuleSet
 
 from .series import Series
 
@@ -255,6 +255,31 @@ class GameSession:
     #: Members watching the game now (bot.surfaces.live_hands keeps the count; memory only):
     #: the table and the hands say "👁 3 watching".
     watchers: int = 0
+    #: Observations of the current state by seat (-1: the public one), see observation().
+    _seen: dict[int, Observation] = field(default_factory=dict, repr=False)
+    _seen_of: tuple[Game, int] | None = field(default=None, repr=False)
+
+    def observation(self, seat: int) -> Observation:
+        """``game.observation(seat)`` (-1: the public one), computed once per state: a move
+        is rendered for the table, both hands, the picture and the spectators, each of which
+        needs the same observations. The engine's game changes only by ``apply`` (which bumps
+        its version) or by being replaced, so the game and its version tell when to forget."""
+        game = self.game
+        of = self._seen_of
+        if of is None or of[0] is not game or of[1] != game.version:
+            # a new dict, never cleared in place: a shallow copy of the session (a spectator's
+            # frame one move behind) shares the old one
+            self._seen = {}
+            self._seen_of = (game, game.version)
+        seen = self._seen.get(seat)
+        if seen is None:
+            seen = game.observation(seat) if seat >= 0 else game.public_observation()
+            self._seen[seat] = seen
+        return seen
+
+    def public_observation(self) -> Observation:
+        """What the channel may see (``game.public_observation()``), once per state."""
+        return self.observation(-1)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat a human plays, or None (also for a human who already left)."""

@@ -45,7 +45,7 @@ def learn_tips(session: GameSession, seat: int, locale: str) -> list[str]:
     shown = LEARN_GAMES.get(session.game_id)
     if shown is None or session.finished:
         return []
-    obs = session.game.observation(seat)
+    obs = session.observation(seat)
     kinds = {a.kind for a in obs.legal_actions}
     tips = []
     for concept, kind in _CONCEPTS:
