@@ -186,6 +186,14 @@ class LobbyInfo:
         )
 
 
+#: Observations of the games that moved last, by game: (the game, its version, by seat).
+#: Not kept on the session: an idle game would hold its three observations (~7 KB) for
+#: nothing, while the renders of one move all come within a second or two of it (the
+#: answer, the live hands, the coalesced table edit), so the last few hundred games suffice.
+_SEEN: dict[int, tuple[Game, int, dict[int, Observation]]] = {}
+SEEN_GAMES = 512
+
+
 @dataclass(eq=False)
 class GameSession:
     """A running (or just ended) game held in memory; its state is mirrored in SQLite."""
@@ -255,9 +263,6 @@ class GameSession:
     #: Members watching the game now (bot.surfaces.live_hands keeps the count; memory only):
     #: the table and the hands say "👁 3 watching".
     watchers: int = 0
-    #: Observations of the current state by seat (-1: the public one), see observation().
-    _seen: dict[int, Observation] = field(default_factory=dict, repr=False)
-    _seen_of: tuple[Game, int] | None = field(default=None, repr=False)
 
     def observation(self, seat: int) -> Observation:
         """``game.observation(seat)`` (-1: the public one), computed once per state: a move
@@ -265,16 +270,16 @@ class GameSession:
         needs the same observations. The engine's game changes only by ``apply`` (which bumps
         its version) or by being replaced, so the game and its version tell when to forget."""
         game = self.game
-        of = self._seen_of
-        if of is None or of[0] is not game or of[1] != game.version:
-            # a new dict, never cleared in place: a shallow copy of the session (a spectator's
-            # frame one move behind) shares the old one
-            self._seen = {}
-            self._seen_of = (game, game.version)
-        seen = self._seen.get(seat)
+        entry = _SEEN.pop(self.game_id, None)
+        if entry is None or entry[0] is not game or entry[1] != game.version:
+            entry = (game, game.version, {})
+        if len(_SEEN) >= SEEN_GAMES:
+            del _SEEN[next(iter(_SEEN))]
+        _SEEN[self.game_id] = entry  # the most recently used last
+        seen = entry[2].get(seat)
         if seen is None:
             seen = game.observation(seat) if seat >= 0 else game.public_observation()
-            self._seen[seat] = seen
+            entry[2][seat] = seen
         return seen
 
     def public_observation(self) -> Observation:
