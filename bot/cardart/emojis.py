@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import itertools
 import logging
 import re
 from collections.abc import Sequence
@@ -145,6 +146,9 @@ class SyncReport:
     deleted: int = 0
 
 
+_GENERATIONS = itertools.count()
+
+
 class CardEmojis:
     """Card -> emoji lookup; every lookup answers None until a sync has made all faces exist."""
 
@@ -152,8 +156,9 @@ class CardEmojis:
         self._emojis: dict[str, discord.PartialEmoji] = {}
         #: ``markdown`` per registry key: every table and hand render asks for its cards.
         self._markdown: dict[str, str | None] = {}
-        #: Changes whenever the emojis do, so a text cached from them knows it is stale.
-        self.generation = 0
+        #: Changes whenever the emojis do, so a text cached from them knows it is stale;
+        #: unique across registries (a test may render with a registry of its own).
+        self.generation = next(_GENERATIONS)
 
     @property
     def ready(self) -> bool:
@@ -163,12 +168,12 @@ class CardEmojis:
         """Back to text cards (a new bot starts from here; its sync switches emojis on)."""
         self._emojis = {}
         self._markdown = {}
-        self.generation += 1
+        self.generation = next(_GENERATIONS)
 
     def set(self, emojis: dict[str, discord.PartialEmoji]) -> None:
         self._emojis = dict(emojis)
         self._markdown = {}
-        self.generation += 1
+        self.generation = next(_GENERATIONS)
 
     def card(
         self,
