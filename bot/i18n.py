@@ -200,7 +200,7 @@ def t(key: str, locale: LocaleLike = DEFAULT_LOCALE, /, **kwargs: Any) -> str:
     :class:`_Names`, in the reader's words."""
     if not kwargs:
         # keyed by the locale as given: "en" and "ru", the usual callers' values, hit at once
-        text = _TEXTS.get((locale, key))  # type: ignore[arg-type]
+        text = _TEXTS.get((locale, key))
         if text is not None:
             return text
     loc = normalize_locale(locale)
