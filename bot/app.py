@@ -115,8 +115,21 @@ def discord_clock() -> float:
     return discord.utils.utcnow().timestamp()
 
 
+def _intents() -> discord.Intents:
+    """Discord's default intents without the message events.
+
+    The bot reads no message event: it answers slash commands and components and edits its
+    own messages by id. With the message intents on, Discord sends a ``MESSAGE_UPDATE`` back
+    for every edit of a table (one per move) and discord.py parses each into a ``Message``
+    nobody reads; without them those events are never sent."""
+    intents = discord.Intents.default()
+    intents.guild_messages = False
+    intents.dm_messages = False
+    return intents
+
+
 class DurakBot(commands.AutoShardedBot):
-    """Slash-command-only bot: default intents, no privileged ones.
+    """Slash-command-only bot: default intents but the message events, no privileged ones.
 
     Always the sharded client: with neither ``SHARD_IDS`` nor ``SHARD_COUNT`` set it runs
     every shard Discord recommends (one below 1,000 servers, more as the bot grows, without a
@@ -153,7 +166,7 @@ class DurakBot(commands.AutoShardedBot):
             shards["shard_ids"] = list(config.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=_intents(),
             help_command=None,
             tree_cls=DurakTree,
             # Nothing the bot sends pings unless the send says whom (the turn ping and the

@@ -128,6 +128,7 @@ def set_command_ids(top_level: dict[str, int], paths: list[str] | None = None) -
     (``</durak help:ID>``): each client then shows the command in its own language and a
     click fills it in."""
     _COMMAND_IDS.clear()
+    _TEXTS.clear()  # texts that named a command by its typed name now mention it
     for path in paths or []:
         top = path.split(" ", 1)[0]
         if top in top_level:
@@ -185,32 +186,61 @@ class _Names:
 NAME_FIELDS: frozenset[str] = frozenset({"cmd", "opt", "choice"})
 
 
+#: Per (locale, key): the template and whether it names commands, options or choices.
+_TEMPLATES: dict[tuple[str, str], tuple[str, bool]] = {}
+#: Per (locale, key): the finished text of a template that takes no values (button labels,
+#: headings), which every render of a table or a hand asks for again. Cleared when the
+#: command ids change, since a text that names a command mentions it from then on.
+_TEXTS: dict[tuple[LocaleLike, str], str] = {}
+
+
 def t(key: str, locale: LocaleLike = DEFAULT_LOCALE, /, **kwargs: Any) -> str:
     """Translate ``key`` into ``locale`` and fill its placeholders from ``kwargs``.
     Commands, options and choices the text names (``{cmd:durak new}``) are filled in by
     :class:`_Names`, in the reader's words."""
+    if not kwargs:
+        # keyed by the locale as given: "en" and "ru", the usual callers' values, hit at once
+        text = _TEXTS.get((locale, key))
+        if text is not None:
+            return text
     loc = normalize_locale(locale)
-    template = catalog(loc).get(key)
-    if template is None:
-        if _strict():
-            raise MissingTranslation(f"no translation for {key!r} in {loc!r}")
-        log.warning("missing translation %r for locale %r", key, loc)
-        template = catalog(DEFAULT_LOCALE).get(key, key)
-    if "{cmd:" in template or "{opt:" in template or "{choice:" in template:
-        kwargs = {**{kind: _Names(kind, loc) for kind in NAME_FIELDS}, **kwargs}
+    entry = _TEMPLATES.get((loc, key))
+    if entry is None:
+        found = catalog(loc).get(key)
+        if found is None:
+            if _strict():
+                raise MissingTranslation(f"no translation for {key!r} in {loc!r}")
+            log.warning("missing translation %r for locale %r", key, loc)
+            template = catalog(DEFAULT_LOCALE).get(key, key)
+            names = "{cmd:" in template or "{opt:" in template or "{choice:" in template
+        else:
+            names = "{cmd:" in found or "{opt:" in found or "{choice:" in found
+            entry = _TEMPLATES[(loc, key)] = (found, names)
+            template = found
+    else:
+        template, names = entry
+    values = {**{kind: _Names(kind, loc) for kind in NAME_FIELDS}, **kwargs} if names else kwargs
     try:
-        return template.format(**kwargs)
+        text = template.format(**values)
     except (KeyError, IndexError, ValueError) as exc:
         if _strict():
             raise MissingTranslation(f"cannot format {key!r} in {loc!r}: {exc!r}") from exc
         log.warning("cannot format translation %r (%s): %r", key, loc, exc)
         return template
+    if not kwargs and entry is not None:
+        _TEXTS[(loc, key)] = text
+    return text
 
 
 @cache
 def _plural_rule(locale: str) -> PluralRule:
     """Babel's copy of the CLDR plural rule of a supported locale, built once."""
     return Locale.parse(locale).plural_form
+
+
+#: Per (locale, count): the plural category of the small counts texts show (cards, players,
+#: moves), so Babel's rule is evaluated once per count and not on every render.
+_PLURALS: dict[tuple[str, int], str] = {}
 
 
 def plural_category(count: int, locale: LocaleLike) -> str:
@@ -221,7 +251,13 @@ def plural_category(count: int, locale: LocaleLike) -> str:
     because a hand-written rule gets the teens (11-14, 111-114) wrong sooner or later, and
     every new language would need its own.
     """
-    return str(_plural_rule(normalize_locale(locale))(abs(count)))
+    loc = normalize_locale(locale)
+    category = _PLURALS.get((loc, count))
+    if category is None:
+        category = str(_plural_rule(loc)(abs(count)))
+        if -1000 < count < 1000:  # bounded: larger counts are rare and not kept
+            _PLURALS[(loc, count)] = category
+    return category
 
 
 def plural_forms(locale: LocaleLike) -> frozenset[str]:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Final, Literal
 
 import discord
@@ -226,6 +227,13 @@ def inert(
     otherwise); a text with nothing visible left is ``fallback`` (a caller with a better
     label, such as "Player 2", passes it). Idempotence is not promised: call it once, where
     the text meets its place."""
+    return _inert(text, form, limit, fallback)
+
+
+@lru_cache(maxsize=4096)
+def _inert(text: str, form: Form, limit: int | None, fallback: str) -> str:
+    """:func:`inert`, once per text: a table or a hand shows the same few names on every
+    render, and cleaning a name walks it character by character."""
     cap = _LIMITS[form] if limit is None else limit
     cut = clean(text, cap)
     if is_blank(cut):

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import itertools
 import logging
 import re
 from collections.abc import Sequence
@@ -145,11 +146,19 @@ class SyncReport:
     deleted: int = 0
 
 
+_GENERATIONS = itertools.count()
+
+
 class CardEmojis:
     """Card -> emoji lookup; every lookup answers None until a sync has made all faces exist."""
 
     def __init__(self) -> None:
         self._emojis: dict[str, discord.PartialEmoji] = {}
+        #: ``markdown`` per registry key: every table and hand render asks for its cards.
+        self._markdown: dict[str, str | None] = {}
+        #: Changes whenever the emojis do, so a text cached from them knows it is stale;
+        #: unique across registries (a test may render with a registry of its own).
+        self.generation = next(_GENERATIONS)
 
     @property
     def ready(self) -> bool:
@@ -158,9 +167,13 @@ class CardEmojis:
     def clear(self) -> None:
         """Back to text cards (a new bot starts from here; its sync switches emojis on)."""
         self._emojis = {}
+        self._markdown = {}
+        self.generation = next(_GENERATIONS)
 
     def set(self, emojis: dict[str, discord.PartialEmoji]) -> None:
         self._emojis = dict(emojis)
+        self._markdown = {}
+        self.generation = next(_GENERATIONS)
 
     def card(
         self,
@@ -187,8 +200,13 @@ class CardEmojis:
         local_ranks: bool = True,
     ) -> str | None:
         """``<:dk_As_3f9a1c0b:123…>`` for message text, or None."""
-        emoji = self.card(card, trump, locale, local_ranks=local_ranks)
-        return str(emoji) if emoji is not None else None
+        key = card_key(card, trump, letters_of(locale, local_ranks))
+        try:
+            return self._markdown[key]
+        except KeyError:
+            emoji = self._emojis.get(key)
+            text = self._markdown[key] = str(emoji) if emoji is not None else None
+            return text
 
     async def sync(self, client: discord.Client) -> SyncReport | None:
         """Make sure every face exists as an application emoji, then switch the registry on.

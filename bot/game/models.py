@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from engine import Card, Event, Game, RuleSet
+from engine import Card, Event, Game, Observation, RuleSet
 
 from .lesson_plan import LessonState
 from .series import Series
@@ -188,6 +188,14 @@ class LobbyInfo:
         )
 
 
+#: Observations of the games that moved last, by game: (the game, its version, by seat).
+#: Not kept on the session: an idle game would hold its three observations (~7 KB) for
+#: nothing, while the renders of one move all come within a second or two of it (the
+#: answer, the live hands, the coalesced table edit), so the last few hundred games suffice.
+_SEEN: dict[int, tuple[Game, int, dict[int, Observation]]] = {}
+SEEN_GAMES = 512
+
+
 @dataclass(eq=False)
 class GameSession:
     """A running (or just ended) game held in memory; its state is mirrored in SQLite."""
@@ -261,6 +269,28 @@ class GameSession:
     #: other game. Stored in the snapshot. A lesson is never rated or counted, hands out no
     #: dare and pings nobody.
     lesson: LessonState | None = None
+
+    def observation(self, seat: int) -> Observation:
+        """``game.observation(seat)`` (-1: the public one), computed once per state: a move
+        is rendered for the table, both hands, the picture and the spectators, each of which
+        needs the same observations. The engine's game changes only by ``apply`` (which bumps
+        its version) or by being replaced, so the game and its version tell when to forget."""
+        game = self.game
+        entry = _SEEN.pop(self.game_id, None)
+        if entry is None or entry[0] is not game or entry[1] != game.version:
+            entry = (game, game.version, {})
+        if len(_SEEN) >= SEEN_GAMES:
+            del _SEEN[next(iter(_SEEN))]
+        _SEEN[self.game_id] = entry  # the most recently used last
+        seen = entry[2].get(seat)
+        if seen is None:
+            seen = game.observation(seat) if seat >= 0 else game.public_observation()
+            entry[2][seat] = seen
+        return seen
+
+    def public_observation(self) -> Observation:
+        """What the channel may see (``game.public_observation()``), once per state."""
+        return self.observation(-1)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat a human plays, or None (also for a human who already left)."""

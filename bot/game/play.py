@@ -217,7 +217,7 @@ class _PlayFlow(_ServiceCore):
                 acted = False
                 for seat in order:
                     # The computer decides from its own observation only, off the event loop.
-                    obs = session.game.observation(seat)
+                    obs = session.observation(seat)
                     try:
                         choice = await asyncio.to_thread(
                             metrics.think,

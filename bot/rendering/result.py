@@ -37,7 +37,7 @@ def result_text(session: GameSession, locale: str, *, tally: bool = True) -> str
             lines.append(t("announce.forfeit_winners", locale, users=users))
         lines += _forfeit_lines(session, locale)
         return "\n".join(lines + _epilogue(session, None, locale, tally))
-    result = session.game.public_observation().result
+    result = session.public_observation().result
     if result is None:
         return ""
     order = list(result.finish_order)
@@ -104,7 +104,7 @@ def _numbered(seats: Sequence[SeatInfo], order: Sequence[int], locale: str) -> s
 
 def _final_scores(session: GameSession) -> list[str]:
     """Each seat's final score in a scoring variant (point, epaulet fool), else []."""
-    return score_texts(session.game.public_observation(), session.locale)
+    return score_texts(session.public_observation(), session.locale)
 
 
 def _epilogue(session: GameSession, result: Any, locale: str, tally: bool) -> list[str]:
@@ -194,7 +194,7 @@ def session_tally(session: GameSession, locale: str) -> str:
     """The tally as the table shows it: including this deal once it has ended."""
     if session.series is None:
         return ""
-    result = session.game.public_observation().result
+    result = session.public_observation().result
     return tally_text(
         session, locale, deal_losers(result, session.ended_by, session.forfeits, void=session.void)
     )

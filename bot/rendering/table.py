@@ -332,7 +332,7 @@ def table_embed(session: GameSession, locale: str | None = None) -> discord.Embe
     """The public table: built from the spectator observation and public events only (the
     channel's, and every spectator's in the spectator's own ``locale``)."""
     loc = locale or session.locale
-    obs = session.game.public_observation()
+    obs = session.public_observation()
     over = session.finished
     embed = discord.Embed(
         title=t(

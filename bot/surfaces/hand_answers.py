@@ -88,7 +88,7 @@ async def edit_hand(
     locale = reader_locale(interaction, session.locale)
     draw = draw_hand(interaction)
     content, embed, view = draw(session, seat, locale, selection=selection, note=note)
-    shown = controls(session.game.observation(seat), selection).selection
+    shown = controls(session.observation(seat), selection).selection
     track(interaction, session, locale, selection=shown)
     await update_message(
         interaction,

@@ -264,7 +264,7 @@ class _HandItem(_GameItem):
         if self.version != session.version:
             raise StaleAction()
         chosen = [Card.parse(c) for c in _cards(self.fields["selection"])]
-        obs = session.game.observation(seat)
+        obs = session.observation(seat)
         outcome = tap(obs, chosen, Card.parse(card))
         if outcome is None:
             raise StaleAction()
@@ -536,7 +536,7 @@ class SeveralSelect(
     ) -> None:
         """A starter: show it selected, taps add the rest."""
         chosen = [Card.parse(c) for c in self._choice()[1]]
-        shown = valid_selection(session.game.observation(seat), chosen)
+        shown = valid_selection(session.observation(seat), chosen)
         if self.version != session.version or len(shown) != len(chosen):
             raise StaleAction()
         await edit_hand(interaction, session, seat, selection=shown)

@@ -98,7 +98,7 @@ def layout(hc: HandControls) -> HandLayout:
 
 def hand_controls(session: GameSession, seat: int, selection: Sequence[Card] = ()) -> HandLayout:
     """The laid-out controls of ``seat``'s hand (the bench and tests read it too)."""
-    return layout(controls(session.game.observation(seat), selection))
+    return layout(controls(session.observation(seat), selection))
 
 
 def hand_message(
@@ -117,7 +117,7 @@ def hand_message(
     are the "Play several cards…" menu (the last row). Take, done, pass and the other
     card-less moves are always buttons. Only legal moves get a control.
     """
-    obs = session.game.observation(seat)
+    obs = session.observation(seat)
     gid, ver = session.game_id, session.version
     ranks = session.local_ranks
     view = _components_view()

@@ -100,7 +100,7 @@ class HintButton(
         await service.record_settings(session.guild_id)  # the server's current choice
         if not hints_offered(session, seat):
             raise ServiceError("hint.not_here")
-        obs = session.game.observation(seat)
+        obs = session.observation(seat)
         if not obs.legal_actions:
             raise ServiceError("hint.nothing_to_do")
         if op != "ok" and not session.hints.get(seat) and session.lesson is None:

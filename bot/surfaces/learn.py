@@ -38,7 +38,7 @@ def learn_tips(session: GameSession, seat: int, locale: str) -> list[str]:
     lesson = session.lesson
     if lesson is None or session.finished or seat != session.learner:
         return []
-    obs = session.game.observation(seat)
+    obs = session.observation(seat)
     ranks = session.local_ranks
 
     def card(c: Card) -> str:

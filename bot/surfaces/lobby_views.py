@@ -67,9 +67,21 @@ def lobby_view(info: LobbyInfo) -> discord.ui.View:
     return view
 
 
+#: The table's components by (game, language, over, Activity button): the same on every edit
+#: of a running table, so one stopped view serves them all (discord.py only serialises it; a
+#: stopped view is never stored). Bounded: the oldest tables' views are dropped and built
+#: again if needed.
+_TABLE_VIEWS: dict[tuple[int, str, bool, bool], discord.ui.View] = {}
+TABLE_VIEWS_KEPT = 2048
+
+
 def table_view(session: GameSession, *, activity: bool = False) -> discord.ui.View:
     """The running table's buttons; ``activity``: the bot serves the Activity, so "Play at
     the table" too."""
+    key = (session.game_id, session.locale, session.finished, activity)
+    view = _TABLE_VIEWS.get(key)
+    if view is not None:
+        return view
     view = _components_view()
     if not session.finished:
         view.add_item(ShowHandButton(session.game_id, t("table.button.show_hand", session.locale)))
@@ -79,6 +91,9 @@ def table_view(session: GameSession, *, activity: bool = False) -> discord.ui.Vi
         if activity:
             label = t("activity.button.play", session.locale)
             view.add_item(PlayAtTableButton(session.game_id, label))
+    if len(_TABLE_VIEWS) >= TABLE_VIEWS_KEPT:
+        del _TABLE_VIEWS[next(iter(_TABLE_VIEWS))]
+    _TABLE_VIEWS[key] = view
     return view
 
 

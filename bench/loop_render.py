@@ -1,0 +1,87 @@
+"""CPU of the event loop's renders of one move, apart from Discord: both hands of a
+two-player Podkidnoy game and the table, each built (embed and components) and serialised as
+discord.py sends them, in English and Russian, over 300 positions of random play.
+
+bench/bot_load.py measures the whole bot under load, where one run's event-loop figure moves
+by 10-20 % with the machine's load; this one isolates the part the bot's own code decides
+(rendering, views, i18n, observations), so a change to it can be compared in a few seconds.
+It prints CPU time (``time.process_time``), never asserts.
+
+    .venv/bin/python bench/loop_render.py [--repeats 3] [--profile tottime]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import os
+import pstats
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.game.models import GameSession, SeatInfo
+from bot.rendering.table import table_embed
+from bot.surfaces.hand_views import hand_message
+from bot.surfaces.lobby_views import table_view
+from engine import Game, RuleSet
+
+
+def sessions(count: int, seed: int = 1) -> list[GameSession]:
+    """Running two-player games after 0-19 random moves (the moves of a game's first deals)."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        game = Game.new(RuleSet.preset("podkidnoy", players=2), seed=i)
+        for _ in range(rng.randrange(0, 20)):
+            if game.result is not None:
+                break
+            game.apply(rng.choice(game.all_legal_actions()))
+        if game.result is None:
+            seats = [SeatInfo(0, "Alice", 100, None), SeatInfo(1, "Боб", 101, None)]
+            out.append(GameSession(i, 10, 20, 30, 100, "podkidnoy", seats, game, i, game.version))
+    return out
+
+
+def one_pass(games: list[GameSession]) -> None:
+    for session in games:
+        for locale in ("en", "ru"):
+            for seat in (0, 1):
+                _, embed, view = hand_message(session, seat, locale)
+                view.to_components()
+                embed.to_dict()
+            table_embed(session, locale).to_dict()
+            table_view(session).to_components()
+
+
+async def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--profile", default="", help="print a cProfile sorted by this key")
+    args = p.parse_args(argv)
+    games = sessions(300)
+    one_pass(games)  # warm: imports, caches a running bot has warm too
+    start = time.process_time()
+    for _ in range(args.repeats):
+        one_pass(games)
+    moves = args.repeats * len(games) * 2  # each game once per language
+    per_move = (time.process_time() - start) / moves * 1000
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(
+        f"{per_move:.3f} ms CPU per move: two hands and the table built and serialised "
+        f"({moves} moves; load {load})"
+    )
+    if args.profile:
+        profiler = cProfile.Profile()
+        profiler.enable()
+        one_pass(games)
+        profiler.disable()
+        pstats.Stats(profiler).sort_stats(args.profile).print_stats(30)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
