@@ -20,17 +20,12 @@ from __future__ import annotations
 
 import random
 
-from engine import Action, Observation
+from engine import Action
 from engine.actions import EX, PA, PI, SH, TK, TR, A, D, T
 from engine.ai.policies import normal_policy
-from engine.ai.search import EndgameSolver, NodeCapReached, exact_world
-from engine.ai.view import View, defence_plan, view_of_observation
+from engine.ai.view import View, defence_plan
 
-#: "The talon is long": more cards than this left to draw.
-LONG_TALON = 4
-#: Nodes its endgame search ("can I avoid being the fool") may visit before it falls back to
-#: the rules (small, like the hobby program's; ours gives ``hard`` a larger cap).
-NODE_CAP = 3000
+from .base import LONG_TALON, SparringPlayer
 
 
 def _rank(card: int) -> int:
@@ -112,27 +107,11 @@ def hoarder_policy(v: View, rng: random.Random) -> Action | None:
     return _add(v)
 
 
-class Hoarder:
+class Hoarder(SparringPlayer):
     """The trump hoarder as a player (``choose(obs)``), with the shared endgame solver."""
 
     kind = "hoarder"
-
-    def __init__(self, seed: int | str = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, obs: Observation) -> Action | None:
-        v = view_of_observation(obs)
-        default = hoarder_policy(v, self.rng)
-        if v.must_act() and not obs.face_down:
-            world = exact_world(obs)
-            if world is not None and len(v.acts) > 1:
-                try:
-                    wins = EndgameSolver(obs.seat, NODE_CAP).winning_moves(world, list(v.acts))
-                    if wins:
-                        return default if default in wins else wins[0]
-                except NodeCapReached:
-                    pass
-        return default
+    policy = staticmethod(hoarder_policy)
 
 
 __all__ = ["LONG_TALON", "Hoarder", "hoarder_policy"]
