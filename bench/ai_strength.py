@@ -38,8 +38,12 @@ from typing import TypeVar
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from bench.sparring.base import SparringPlayer
+from bench.sparring.collector import Collector
 from bench.sparring.hard_v1 import HardV1
 from bench.sparring.hoarder import Hoarder
+from bench.sparring.spender import Spender
+from bench.sparring.transferer import Transferer
 from engine import Action, Game, Observation, RuleSet
 from engine.ai import BOT_MAX_ITERATIONS, BOT_MAX_SECONDS, Player, make_player
 from engine.ai import hard as hard_module
@@ -47,14 +51,21 @@ from engine.ai.arena import play_game
 from engine.rules import PRESETS
 
 SEARCHERS = ("hard", "hard-v1")
+#: The rules-of-thumb members of the sparring league (``bench/sparring``), by kind.
+SPARRING: dict[str, type[SparringPlayer]] = {
+    "collector": Collector,
+    "hoarder": Hoarder,
+    "spender": Spender,
+    "transferer": Transferer,
+}
 T = TypeVar("T")
 R = TypeVar("R")
 
 
 def new_player(kind: str, seed: int, iters: int | None, secs: float | None) -> Player:
     """Our levels through ``make_player``; the sparring partners from ``bench/sparring``."""
-    if kind == "hoarder":
-        return Hoarder(seed)
+    if kind in SPARRING:
+        return SPARRING[kind](seed)
     if kind == "hard-v1":
         return HardV1(seed, max_seconds=secs, max_iterations=iters)
     return make_player(kind, seed=seed, max_iterations=iters, max_seconds=secs)
