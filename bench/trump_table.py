@@ -64,7 +64,8 @@ ROWS: list[tuple[str, str]] = [
 ]
 
 
-def _record(c: TrumpCounts, g: Game, seat: int, act: Action) -> None:
+def count_move(c: TrumpCounts, g: Game, seat: int, act: Action) -> None:
+    """Add ``act`` (about to be made by ``seat`` in ``g``) to the rows it belongs to."""
     if len(g.talon) <= LONG_TALON:
         return
     trump = g.seat_trump(seat)
@@ -106,7 +107,7 @@ def play_counted(
             action = players[seat].choose(game.observation(seat))
             if action is None:
                 continue
-            _record(counts[seat], game, seat, action)
+            count_move(counts[seat], game, seat, action)
             game.apply(action)
             break
         else:
@@ -142,4 +143,4 @@ def table_text(counts: dict[str, TrumpCounts]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["ROWS", "TrumpCounts", "play_counted", "table_text"]
+__all__ = ["ROWS", "TrumpCounts", "count_move", "play_counted", "table_text"]
