@@ -426,16 +426,24 @@ def trumps(ns: argparse.Namespace) -> None:
         work = [(rules, kinds, seed, ns.iterations, ns.seconds, ns.wall_cap) for seed in seeds]
         t0 = time.perf_counter()
         counts: dict[str, TrumpCounts] = {k: TrumpCounts() for k in kinds}
+        done = 0
         with ProcessPoolExecutor(ns.jobs) if ns.jobs > 1 else _Serial() as ex:
             for part in ex.map(play_trump_deal, work, chunksize=1):
                 for k, c in part.items():
                     counts[k].add(c)
-        tally = Tally(
-            games={k: c.games for k, c in counts.items()},
-            not_fool={k: c.not_fool for k, c in counts.items()},
-        )
-        print(f"{label:48s} {rates(tally, kinds)}  ({time.perf_counter() - t0:.0f}s)")
-        print(table_text(counts), flush=True)
+                done += 1
+                if ns.progress and done % ns.progress == 0 and done < len(work):
+                    _print_trumps(f"  ... {label} after {done} deals", kinds, counts)
+        _print_trumps(f"{label} ({time.perf_counter() - t0:.0f}s)", kinds, counts)
+
+
+def _print_trumps(head: str, kinds: Sequence[str], counts: dict[str, TrumpCounts]) -> None:
+    tally = Tally(
+        games={k: c.games for k, c in counts.items()},
+        not_fool={k: c.not_fool for k, c in counts.items()},
+    )
+    print(f"{head}: {rates(tally, kinds)}")
+    print(table_text(counts), flush=True)
 
 
 if __name__ == "__main__":
