@@ -18,6 +18,8 @@ import random
 from collections.abc import Callable
 
 from engine import Action, Observation
+from engine.actions import EX, PA, PI, SH, TK, TR, A, D, T
+from engine.ai.policies import normal_policy
 from engine.ai.search import EndgameSolver, NodeCapReached, exact_world
 from engine.ai.view import View, view_of_observation
 
@@ -28,6 +30,36 @@ LONG_TALON = 4
 NODE_CAP = 3000
 
 Policy = Callable[[View, random.Random], Action | None]
+#: The moves a plan has rules for; anything else (a variant's blind slots, take on trust)
+#: is left to ``normal``.
+PLAIN_KINDS = frozenset({A, T, D, TR, SH, TK, PI, PA})
+
+
+def plan_policy(
+    defend: Callable[[View], Action],
+    lead: Callable[[View], Action],
+    add: Callable[[View], Action | None],
+) -> Policy:
+    """A plan's three parts as one policy: the turned-up trump is always exchanged (it is
+    worth more than the lowest trump), a defender's turn goes to ``defend``, a lead to
+    ``lead``, throwing in and passing to ``add``."""
+
+    def policy(v: View, rng: random.Random) -> Action | None:
+        acts = v.acts
+        if not acts:
+            return None
+        kinds = {a.kind for a in acts}
+        if EX in kinds:
+            return next(a for a in acts if a.kind is EX)
+        if kinds - PLAIN_KINDS:
+            return normal_policy(v, rng)
+        if TK in kinds:
+            return defend(v)
+        if A in kinds:
+            return lead(v)
+        return add(v)
+
+    return policy
 
 
 def rank(card: int) -> int:
@@ -63,4 +95,13 @@ class SparringPlayer:
         return default
 
 
-__all__ = ["LONG_TALON", "NODE_CAP", "Policy", "SparringPlayer", "long_talon", "rank"]
+__all__ = [
+    "LONG_TALON",
+    "NODE_CAP",
+    "PLAIN_KINDS",
+    "Policy",
+    "SparringPlayer",
+    "long_talon",
+    "plan_policy",
+    "rank",
+]

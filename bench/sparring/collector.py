@@ -28,15 +28,12 @@ Variant actions it has no rule for (blind slots, take on trust) go to ``normal``
 
 from __future__ import annotations
 
-import random
-
 from engine import Action
-from engine.actions import EX, PA, PI, SH, TK, TR, A, D, T
-from engine.ai.policies import normal_policy
+from engine.actions import PA, PI, SH, TK, TR, A, D, T
 from engine.ai.view import View, defence_plan
 from engine.cards import bits
 
-from .base import SparringPlayer, long_talon, rank
+from .base import SparringPlayer, long_talon, plan_policy, rank
 
 #: Highest plain rank it counts as a cheap attack (taken early) or throws in early.
 CHEAP_RANK = 10
@@ -136,21 +133,8 @@ def _add(v: View) -> Action | None:
     return next((a for a in v.acts if a.kind is PA), None)
 
 
-def collector_policy(v: View, rng: random.Random) -> Action | None:
-    """The plan above, on one seat's view."""
-    acts = v.acts
-    if not acts:
-        return None
-    kinds = {a.kind for a in acts}
-    if EX in kinds:
-        return next(a for a in acts if a.kind is EX)
-    if kinds - {A, T, D, TR, SH, TK, PI, PA}:
-        return normal_policy(v, rng)
-    if TK in kinds:
-        return _defend(v)
-    if A in kinds:
-        return _lead(v)
-    return _add(v)
+#: The plan above, on one seat's view.
+collector_policy = plan_policy(_defend, _lead, _add)
 
 
 class Collector(SparringPlayer):
