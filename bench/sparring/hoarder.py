@@ -18,14 +18,11 @@ players. Variant actions it has no rule for (blind slots, take on trust) go to `
 
 from __future__ import annotations
 
-import random
-
 from engine import Action
-from engine.actions import EX, PA, PI, SH, TK, TR, A, D, T
-from engine.ai.policies import normal_policy
+from engine.actions import PA, PI, SH, TK, TR, A, D, T
 from engine.ai.view import View, defence_plan
 
-from .base import LONG_TALON, SparringPlayer
+from .base import LONG_TALON, SparringPlayer, plan_policy
 
 
 def _rank(card: int) -> int:
@@ -89,22 +86,8 @@ def _add(v: View) -> Action | None:
     return next((a for a in v.acts if a.kind is PA), None)
 
 
-def hoarder_policy(v: View, rng: random.Random) -> Action | None:
-    """The rules above, on one seat's view."""
-    acts = v.acts
-    if not acts:
-        return None
-    kinds = {a.kind for a in acts}
-    if EX in kinds:
-        return next(a for a in acts if a.kind is EX)
-    known = {A, T, D, TR, SH, TK, PI, PA}
-    if kinds - known:
-        return normal_policy(v, rng)
-    if TK in kinds:
-        return _defend(v)
-    if A in kinds:
-        return _lead(v)
-    return _add(v)
+#: The rules above, on one seat's view.
+hoarder_policy = plan_policy(_defend, _lead, _add)
 
 
 class Hoarder(SparringPlayer):
