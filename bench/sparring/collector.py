@@ -7,9 +7,10 @@ defender spends trumps on the set and is then thrown more. The collector plays e
 
 * **defending while the talon is long** (more than ``LONG_TALON`` cards): an attack of plain
   cards no higher than ``CHEAP_RANK``, bringing home at most ``TAKE_MAX_CARDS`` cards, it
-  *takes* when taking builds a rank it already holds, or when beating it would cost a trump
-  or a card of ``DEAR_RANK`` and up; otherwise it transfers with a lone low plain card where
-  transfers are allowed, and beats with the cheapest cards that do;
+  passes it on with one low plain card where transfers are allowed (a transfer costs no
+  trump and brings nothing home); otherwise it *takes* when taking builds a rank it already
+  holds, or when beating it would cost a trump or a card of ``DEAR_RANK`` and up; else it
+  beats with the cheapest cards that do;
 * **defending late**: beats with the cheapest cards that do (trumps too), else transfers,
   else takes;
 * **leading while the talon is long**: its lowest plain card that belongs to no set (the
@@ -69,8 +70,6 @@ def _defend(v: View) -> Action:
     if long_talon(v):
         cheap = all(not v.is_trump(a) and rank(a) <= CHEAP_RANK for a in unbeaten)
         if cheap and _cards_home(v) <= TAKE_MAX_CARDS:
-            if any(counts.get(rank(a), 0) for a in unbeaten):
-                return take  # builds a rank it holds
             lone = [
                 a
                 for a in transfers
@@ -80,6 +79,8 @@ def _defend(v: View) -> Action:
             ]
             if lone:
                 return min(lone, key=lambda a: v.value(a.cards[0]))
+            if any(counts.get(rank(a), 0) for a in unbeaten):
+                return take  # builds a rank it holds
             if plan is None or any(v.is_trump(d) or rank(d) >= DEAR_RANK for _, d in plan):
                 return take  # a trump (or a high card) is worth more than a cheap bout
     if plan is not None:

@@ -73,6 +73,9 @@ def test_collector_takes_a_cheap_card_of_a_rank_it_collects() -> None:
     assert _choice(Collector(), g, 1) == "1 take"
     other = _position(PODKIDNOY, [_two("8d Jc"), _two("8s 9d Jd Qc")], [["7s", None]], talon=12)
     assert _choice(Collector(), other, 1) == "1 defend 7s/8s"
+    hands = [_two("8d Jc Qd"), _two("8s 7d Jd Qc")]
+    passes = _position(PEREVODNOY, hands, [["7s", None]], talon=12)
+    assert _choice(Collector(), passes, 1) == "1 transfer 7d"  # costs nothing, brings nothing
 
 
 def test_collector_leads_a_lone_card_early_and_its_set_late_with_a_trump_in_reserve() -> None:
