@@ -4,8 +4,9 @@ Duplicate deals: every deal (one seed) is played once per distinct rotation of t
 each kind sits in every seat with every hand and luck of the deal largely cancels (two players:
 the same deal twice, seats swapped). A kind's score is its not-fool rate (draws count as not
 fool; in team games, not on the losing team) with a 95% Wilson interval, over "games" =
-seat-games. Besides our levels it knows two sparring partners (``bench/sparring``): the trump
-``hoarder`` and ``hard-v1`` (hard as it was before issue 20, frozen).
+seat-games. Besides our levels it knows the sparring league (``bench/sparring``): the
+``collector``, the trump ``hoarder``, the ``spender``, the ``transferer`` and ``hard-v1``
+(hard as it was before issue 20, frozen).
 
 The searching players (``hard``, ``hard-v1``) get the bot's think budget from
 ``engine.ai.BOT_MAX_SECONDS``/``BOT_MAX_ITERATIONS`` unless ``--iterations``/``--seconds``
