@@ -4,8 +4,9 @@ Duplicate deals: every deal (one seed) is played once per distinct rotation of t
 each kind sits in every seat with every hand and luck of the deal largely cancels (two players:
 the same deal twice, seats swapped). A kind's score is its not-fool rate (draws count as not
 fool; in team games, not on the losing team) with a 95% Wilson interval, over "games" =
-seat-games. Besides our levels it knows two sparring partners (``bench/sparring``): the trump
-``hoarder`` and ``hard-v1`` (hard as it was before issue 20, frozen).
+seat-games. Besides our levels it knows the sparring league (``bench/sparring``): the
+``collector``, the trump ``hoarder``, the ``spender``, the ``transferer`` and ``hard-v1``
+(hard as it was before issue 20, frozen).
 
 The searching players (``hard``, ``hard-v1``) get the bot's think budget from
 ``engine.ai.BOT_MAX_SECONDS``/``BOT_MAX_ITERATIONS`` unless ``--iterations``/``--seconds``
@@ -22,6 +23,14 @@ for all moves, with hard's playouts per CPU-second.
     .venv/bin/python bench/ai_strength.py --quick                   # smoke: 2 deals, 8 playouts
     .venv/bin/python bench/ai_strength.py --variants --deals 10     # each level vs the one below
     .venv/bin/python bench/ai_strength.py --variants --deals 10 --only "reverse "
+    .venv/bin/python bench/ai_strength.py --league --jobs 2 --only "normal vs"
+    .venv/bin/python bench/ai_strength.py --trumps --deals 40 --jobs 2   # hard vs collector
+
+``--league`` plays ``hard`` and ``normal`` against each member of the sparring league
+(issue 31): ``hard`` against every member and ``hard-v1``, ``normal`` against the
+rules-of-thumb members (its aim is about those), on the three tables of ``TABLES``.
+``--trumps`` plays one pair (``--pair``, default hard and the collector) on the two-handed
+tables and prints issue 31's trump table for both sides (``bench/trump_table.py``).
 """
 
 from __future__ import annotations
@@ -38,8 +47,13 @@ from typing import TypeVar
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from bench.sparring.base import SparringPlayer
+from bench.sparring.collector import Collector
 from bench.sparring.hard_v1 import HardV1
 from bench.sparring.hoarder import Hoarder
+from bench.sparring.spender import Spender
+from bench.sparring.transferer import Transferer
+from bench.trump_table import TrumpCounts, play_counted, table_text
 from engine import Action, Game, Observation, RuleSet
 from engine.ai import BOT_MAX_ITERATIONS, BOT_MAX_SECONDS, Player, make_player
 from engine.ai import hard as hard_module
@@ -47,14 +61,21 @@ from engine.ai.arena import play_game
 from engine.rules import PRESETS
 
 SEARCHERS = ("hard", "hard-v1")
+#: The rules-of-thumb members of the sparring league (``bench/sparring``), by kind.
+SPARRING: dict[str, type[SparringPlayer]] = {
+    "collector": Collector,
+    "hoarder": Hoarder,
+    "spender": Spender,
+    "transferer": Transferer,
+}
 T = TypeVar("T")
 R = TypeVar("R")
 
 
 def new_player(kind: str, seed: int, iters: int | None, secs: float | None) -> Player:
     """Our levels through ``make_player``; the sparring partners from ``bench/sparring``."""
-    if kind == "hoarder":
-        return Hoarder(seed)
+    if kind in SPARRING:
+        return SPARRING[kind](seed)
     if kind == "hard-v1":
         return HardV1(seed, max_seconds=secs, max_iterations=iters)
     return make_player(kind, seed=seed, max_iterations=iters, max_seconds=secs)
@@ -156,6 +177,24 @@ def play_deal(
     return tally
 
 
+def play_trump_deal(
+    args: tuple[RuleSet, Sequence[str], int, int | None, float | None, bool],
+) -> dict[str, TrumpCounts]:
+    """``play_deal`` with issue 31's trump counts per kind instead of times."""
+    rules, kinds, seed, iters, secs, wall_cap = args
+    if not wall_cap:
+        hard_module.WALL_FACTOR = 1e9
+    out: dict[str, TrumpCounts] = {k: TrumpCounts() for k in dict.fromkeys(kinds)}
+    for rot, seat_kinds in enumerate(seatings(kinds, rules.players)):
+        players = [
+            new_player(k, seed * 101 + rot * 7 + s, iters, secs) for s, k in enumerate(seat_kinds)
+        ]
+        _, counts = play_counted(Game.new(rules, seed=seed), players)
+        for k, c in zip(seat_kinds, counts, strict=True):
+            out[k].add(c)
+    return out
+
+
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     if n == 0:
         return (0.0, 0.0)
@@ -182,6 +221,20 @@ PAIRS: list[tuple[str, str]] = [
     ("hard", "normal"),
 ]
 TABLES: list[tuple[str, int]] = [("podkidnoy", 2), ("perevodnoy", 2), ("podkidnoy", 4)]
+#: ``--league`` (issue 31): who plays each level. ``normal``'s aim is about the rules-of-thumb
+#: members, so it does not spend the machine on ``hard-v1``.
+LEAGUE: dict[str, tuple[str, ...]] = {
+    "hard": ("collector", "hoarder", "spender", "transferer", "hard-v1"),
+    "normal": ("collector", "hoarder", "spender", "transferer"),
+}
+LEAGUE_MATCHES: list[tuple[str, str, list[str]]] = [
+    (preset, f"{n}p", [(level, member)[s % 2] for s in range(n)])
+    for preset, n in TABLES
+    for level, members in LEAGUE.items()
+    for member in members
+]
+#: ``--trumps``: the tables its table is measured on (the issue's were two-handed).
+TRUMP_TABLES: list[tuple[str, int]] = [("podkidnoy", 2), ("perevodnoy", 2)]
 #: ``--variants``: each level against the one below it.
 VARIANT_PAIRS: list[tuple[str, str]] = [("hard", "normal"), ("normal", "easy")]
 MATCHES: list[tuple[str, str, list[str]]] = [
@@ -296,6 +349,23 @@ def main(argv: list[str] | None = None) -> None:
         help="each level vs the one below (hard vs normal, normal vs easy) on every preset,"
         " smallest table each (use a small --deals)",
     )
+    ap.add_argument(
+        "--league",
+        action="store_true",
+        help="hard and normal against each member of the sparring league (issue 31)",
+    )
+    ap.add_argument(
+        "--trumps",
+        action="store_true",
+        help="issue 31's trump table for one pair (--pair) on the two-handed tables",
+    )
+    ap.add_argument(
+        "--pair",
+        nargs=2,
+        default=["hard", "collector"],
+        metavar=("A", "B"),
+        help="the two kinds --trumps plays (default: hard collector)",
+    )
     ns = ap.parse_args(argv)
     if ns.quick:
         ns.deals, ns.iterations, ns.seconds = min(ns.deals, 2), 8, None
@@ -306,8 +376,11 @@ def main(argv: list[str] | None = None) -> None:
         f" {'no time limit' if ns.seconds is None else f'{ns.seconds:g} CPU-s'}",
         flush=True,
     )
+    if ns.trumps:
+        trumps(ns)
+        return
     total = Tally()
-    matches = variant_matches() if ns.variants else MATCHES
+    matches = variant_matches() if ns.variants else LEAGUE_MATCHES if ns.league else MATCHES
     for preset, size, kinds in matches:
         label = f"{preset} {size}: {' vs '.join(dict.fromkeys(kinds))}"
         if ns.only and ns.only not in label:
@@ -340,6 +413,38 @@ def main(argv: list[str] | None = None) -> None:
             flush=True,
         )
     print_times(total.times)
+
+
+def trumps(ns: argparse.Namespace) -> None:
+    """``--trumps``: the pair's not-fool rates and the trump table, per two-handed table."""
+    kinds = list(ns.pair)
+    for preset, n in TRUMP_TABLES:
+        label = f"{preset} {n}p: {' vs '.join(kinds)}"
+        if ns.only and ns.only not in label:
+            continue
+        rules = RuleSet.preset(preset, players=n)
+        seeds = range(ns.first_deal, ns.first_deal + ns.deals)
+        work = [(rules, kinds, seed, ns.iterations, ns.seconds, ns.wall_cap) for seed in seeds]
+        t0 = time.perf_counter()
+        counts: dict[str, TrumpCounts] = {k: TrumpCounts() for k in kinds}
+        done = 0
+        with ProcessPoolExecutor(ns.jobs) if ns.jobs > 1 else _Serial() as ex:
+            for part in ex.map(play_trump_deal, work, chunksize=1):
+                for k, c in part.items():
+                    counts[k].add(c)
+                done += 1
+                if ns.progress and done % ns.progress == 0 and done < len(work):
+                    _print_trumps(f"  ... {label} after {done} deals", kinds, counts)
+        _print_trumps(f"{label} ({time.perf_counter() - t0:.0f}s)", kinds, counts)
+
+
+def _print_trumps(head: str, kinds: Sequence[str], counts: dict[str, TrumpCounts]) -> None:
+    tally = Tally(
+        games={k: c.games for k, c in counts.items()},
+        not_fool={k: c.not_fool for k, c in counts.items()},
+    )
+    print(f"{head}: {rates(tally, kinds)}")
+    print(table_text(counts), flush=True)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """Tune ``normal``'s trump economy (``engine.ai.policies.Weights``) by playing.
 
 Each candidate setting (the tuned defaults with one knob changed) plays seat-swapped deals
-against the trump hoarder (``bench/sparring/hoarder.py``) and against ``normal`` with the
-weights it had before issue 20 (``OLD``), on Podkidnoy and Perevodnoy two-handed; the
+against the trump hoarder (``bench/sparring/hoarder.py``; ``--against`` names any member of
+the sparring league) and against ``normal`` with the weights it had before issue 20
+(``OLD``), on Podkidnoy and Perevodnoy two-handed; the
 not-fool rate is printed with its 95% interval. Pick a knob's value from the rows, put it in
 ``Weights``' defaults and note the run there.
 
@@ -25,8 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from bench.ai_strength import wilson
-from bench.sparring.hoarder import Hoarder
+from bench.ai_strength import SPARRING, wilson
 from engine import Action, Game, Observation, RuleSet
 from engine.ai import Player
 from engine.ai.arena import play_game
@@ -58,7 +58,7 @@ def play(args: tuple[str, Weights, str, int]) -> tuple[int, int]:
     for me in (0, 1):
         players: list[Player] = [
             Weighted(w, seed * 7 + me),
-            Hoarder(seed) if opponent == "hoarder" else Weighted(OLD, seed * 3 + me),
+            SPARRING[opponent](seed) if opponent in SPARRING else Weighted(OLD, seed * 3 + me),
         ]
         if me:
             players.reverse()
@@ -84,7 +84,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--deals", type=int, default=100)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--knob", action="append", default=[], help="name=v1,v2,... (repeatable)")
-    ap.add_argument("--against", default="hoarder,old")
+    ap.add_argument(
+        "--against",
+        default="hoarder,old",
+        help=f"comma-separated: old, {', '.join(SPARRING)} (the sparring league)",
+    )
     ap.add_argument("--presets", default="podkidnoy,perevodnoy")
     ap.add_argument("--no-base", action="store_true", help="skip the defaults and old rows")
     ns = ap.parse_args(argv)

@@ -18,19 +18,11 @@ players. Variant actions it has no rule for (blind slots, take on trust) go to `
 
 from __future__ import annotations
 
-import random
+from engine import Action
+from engine.actions import PA, PI, SH, TK, TR, A, D, T
+from engine.ai.view import View, defence_plan
 
-from engine import Action, Observation
-from engine.actions import EX, PA, PI, SH, TK, TR, A, D, T
-from engine.ai.policies import normal_policy
-from engine.ai.search import EndgameSolver, NodeCapReached, exact_world
-from engine.ai.view import View, defence_plan, view_of_observation
-
-#: "The talon is long": more cards than this left to draw.
-LONG_TALON = 4
-#: Nodes its endgame search ("can I avoid being the fool") may visit before it falls back to
-#: the rules (small, like the hobby program's; ours gives ``hard`` a larger cap).
-NODE_CAP = 3000
+from .base import LONG_TALON, SparringPlayer, plan_policy
 
 
 def _rank(card: int) -> int:
@@ -94,45 +86,15 @@ def _add(v: View) -> Action | None:
     return next((a for a in v.acts if a.kind is PA), None)
 
 
-def hoarder_policy(v: View, rng: random.Random) -> Action | None:
-    """The rules above, on one seat's view."""
-    acts = v.acts
-    if not acts:
-        return None
-    kinds = {a.kind for a in acts}
-    if EX in kinds:
-        return next(a for a in acts if a.kind is EX)
-    known = {A, T, D, TR, SH, TK, PI, PA}
-    if kinds - known:
-        return normal_policy(v, rng)
-    if TK in kinds:
-        return _defend(v)
-    if A in kinds:
-        return _lead(v)
-    return _add(v)
+#: The rules above, on one seat's view.
+hoarder_policy = plan_policy(_defend, _lead, _add)
 
 
-class Hoarder:
+class Hoarder(SparringPlayer):
     """The trump hoarder as a player (``choose(obs)``), with the shared endgame solver."""
 
     kind = "hoarder"
-
-    def __init__(self, seed: int | str = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, obs: Observation) -> Action | None:
-        v = view_of_observation(obs)
-        default = hoarder_policy(v, self.rng)
-        if v.must_act() and not obs.face_down:
-            world = exact_world(obs)
-            if world is not None and len(v.acts) > 1:
-                try:
-                    wins = EndgameSolver(obs.seat, NODE_CAP).winning_moves(world, list(v.acts))
-                    if wins:
-                        return default if default in wins else wins[0]
-                except NodeCapReached:
-                    pass
-        return default
+    policy = staticmethod(hoarder_policy)
 
 
 __all__ = ["LONG_TALON", "Hoarder", "hoarder_policy"]
