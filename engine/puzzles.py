@@ -273,18 +273,20 @@ def winning_moves(
     return out
 
 
-def defence(g: Game, seat: int) -> Action:
+def defence(g: Game, seat: int, within: _Within | None = None) -> Action:
     """The opponent's reply on the puzzle's line: the move that keeps the win furthest away
     (first in legal order among equals). ``g`` must be a won position for ``seat`` with the
-    opponent to move."""
+    opponent to move. The distances come from the yes/no search the generator proved the
+    puzzle with (:class:`_Within`): the exact minimax of :func:`win_depth` cannot finish
+    some of the positions the generator proves."""
     mover, acts = next_to_move(g)
     if not g.is_opponent(mover, seat):
         raise ValueError("it is not the opponent's move")
-    solver = _Depth(seat, NODE_CAP * 4)
+    search = within or _Within(seat, NODE_CAP * 4)
     best = acts[0]
     longest = -1
     for a in acts:
-        d = solver.depth(after(g, a))
+        d = search.depth(after(g, a), MAX_DEPTH)
         if d is None:
             raise ValueError("the position is not won: the opponent has an escape")
         if d > longest:
@@ -380,16 +382,14 @@ def solution_line(p: Puzzle) -> list[Action]:
     g = p.game()
     line = [p.answer]
     g.apply_unchecked(p.answer)
-    solver = _Depth(p.seat, NODE_CAP * 4)
+    search = _Within(p.seat, NODE_CAP * 4)
     while g.result is None:
         mover, acts = next_to_move(g)
         if g.is_opponent(mover, p.seat):
-            a = defence(g, p.seat)
+            a = defence(g, p.seat, search)
         else:
-            a = min(
-                (x for x in acts if solver.depth(after(g, x)) is not None),
-                key=lambda x: solver.depth(after(g, x)) or 0,
-            )
+            depths = [(search.depth(after(g, x), MAX_DEPTH), x) for x in acts]
+            a = min(((d, i, x) for i, (d, x) in enumerate(depths) if d is not None))[2]
         line.append(a)
         g.apply_unchecked(a)
     return line

@@ -12,12 +12,13 @@ import datetime as dt
 import pytest
 
 from engine.ai.arena import next_to_move
-from engine.ai.search import EndgameSolver
+from engine.ai.search import EndgameSolver, NodeCapReached
 from engine.puzzles import (
     MIN_MOVES,
     MODES,
     Puzzle,
     _prove,
+    _Within,
     after,
     daily_puzzle,
     defence,
@@ -47,8 +48,19 @@ def assert_proved(p: Puzzle) -> None:
     solver = EndgameSolver(p.seat, 400_000, target=2)
     wins = [a for a in acts if solver.wins(after(g, a))]
     assert wins == [p.answer]
-    depth = win_depth(after(g, p.answer), p.seat, cap=400_000)
-    assert depth is not None and depth + 1 == p.depth
+    rest = after(g, p.answer)
+    try:
+        depth = win_depth(rest, p.seat, cap=400_000)
+    except NodeCapReached:
+        # The exact minimax weighs every defence and cannot finish some days' positions
+        # (days 4 and 8 of the sweep need more than 8 million nodes). There the depth is
+        # checked by its definition instead: the win is forced within depth - 1 further
+        # choices and not within one fewer.
+        within = _Within(p.seat, 4_000_000)
+        assert within.within(rest, p.depth - 1)
+        assert p.depth < 2 or not _Within(p.seat, 4_000_000).within(rest, p.depth - 2)
+    else:
+        assert depth is not None and depth + 1 == p.depth
     assert p.grade == grade(p.depth)
 
 

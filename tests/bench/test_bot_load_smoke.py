@@ -33,8 +33,13 @@ def test_tiny_run_prints_every_row(capsys: pytest.CaptureFixture[str]) -> None:
     assert live is not None, out
     memory = re.search(r"^\s+2\s+(\d+\.\d)\s+(\d+\.\d)\s+(\d+\.\d)\s+\S+\s+0\s+0\s+0$", out, re.M)
     assert memory is not None and float(memory.group(1)) > 0, out
-    cpu = re.search(r"^2 games, bot CPU per move: (\d+\.\d+) ms over 8 moves", out, re.M)
-    assert cpu is not None and float(cpu.group(1)) > 0, out
+    cpu = re.search(
+        r"^2 games, pictures on, 1 process: bot CPU per move (\d+\.\d+) ms = event loop "
+        r"(\d+\.\d+) \+ picture thread (\d+\.\d+) .*\(8 moves applied",
+        out,
+        re.M,
+    )
+    assert cpu is not None and float(cpu.group(1)) > 0 and float(cpu.group(2)) > 0, out
 
 
 @pytest.mark.slow(sample=0)  # runs the benchmark: CI (a full sweep) only
@@ -67,7 +72,8 @@ def test_two_processes_on_postgresql(capsys: pytest.CaptureFixture[str]) -> None
     argv = ["--sizes", "4", "--clicks", "2", "--think", "0", "--processes", "2"]
     assert bot_load.main([*argv, "--database", postgres.base_url()]) == 0
     out = capsys.readouterr().out
-    assert "2 bot process(es) sharing it" in out, out
+    assert "the bot processes of each row sharing it" in out, out
+    assert re.search(r"^4 games, pictures on, 2 processes: bot CPU per move", out, re.M), out
     # 4 games (2 per process) x (Join + Start) at setup; 2 rounds x 4 games of moves
     assert re.search(r"^\s+4 lobby\s+8\s", out, re.MULTILINE), out
     assert re.search(r"^\s+4 move\s+8\s", out, re.MULTILINE), out
