@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 
-__all__ = ["HEALTH_TIMEOUT_SECONDS", "MetricsServer"]
+__all__ = ["HEALTH_TIMEOUT_SECONDS", "MetricsServer", "serve"]
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +29,23 @@ HEALTH_TIMEOUT_SECONDS = 5.0
 
 #: {"discord": problem or None, "database": problem or None}
 HealthReport = Callable[[], Awaitable[dict[str, str | None]]]
+
+
+async def serve(app: web.Application, host: str, port: int) -> tuple[web.AppRunner, int]:
+    """Serve ``app`` on ``host:port`` without access logs (a scrape every 15 s, or a
+    browser's every request, is no news); returns the runner and the port bound.
+
+    The socket is bound here, so port 0 (an ephemeral port, for tests) can say which port
+    it got, and a port in use fails the start-up with one clear line."""
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    try:
+        sock = socket.create_server((host, port), reuse_port=False)
+    except OSError:
+        await runner.cleanup()
+        raise
+    await web.SockSite(runner, sock).start()
+    return runner, int(sock.getsockname()[1])
 
 
 class MetricsServer:
@@ -47,18 +64,7 @@ class MetricsServer:
         app = web.Application()
         app.router.add_get("/metrics", self._metrics)
         app.router.add_get("/healthz", self._healthz)
-        runner = web.AppRunner(app, access_log=None)  # a scrape every 15 s is no news
-        await runner.setup()
-        # The socket is bound here, so port 0 (an ephemeral port, for tests) can say which
-        # port it got; a port in use fails the start-up with one clear line.
-        try:
-            sock = socket.create_server((self.host, self.port), reuse_port=False)
-        except OSError:
-            await runner.cleanup()
-            raise
-        self.port = int(sock.getsockname()[1])
-        await web.SockSite(runner, sock).start()
-        self._runner = runner
+        self._runner, self.port = await serve(app, self.host, self.port)
         log.info("metrics and health on http://%s:%d/metrics and /healthz", self.host, self.port)
 
     async def stop(self) -> None:

@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import socket
 import time
 from dataclasses import dataclass, field
 from importlib import resources
@@ -39,6 +38,7 @@ from .. import metrics
 from ..game.errors import ServiceError
 from ..game.models import GameSession, PingKind, Publisher
 from ..game.service import GameService
+from ..httpd import serve
 from ..i18n import SUPPORTED_LOCALES, catalog, has_key, normalize_locale, t
 from .auth import AuthError, OAuth, SessionSigner
 from .frames import seat_frame
@@ -276,18 +276,7 @@ class ActivityServer:
         return app
 
     async def start(self) -> None:
-        runner = web.AppRunner(self.app(), access_log=None)
-        await runner.setup()
-        # Bound here, as bot/httpd.py does: port 0 (tests) says which port it got, and a
-        # port in use fails the start-up with one clear line.
-        try:
-            sock = socket.create_server((self.host, self.port), reuse_port=False)
-        except OSError:
-            await runner.cleanup()
-            raise
-        self.port = int(sock.getsockname()[1])
-        await web.SockSite(runner, sock).start()
-        self._runner = runner
+        self._runner, self.port = await serve(self.app(), self.host, self.port)
         log.info("activity on http://%s:%d/", self.host, self.port)
 
     async def stop(self) -> None:
