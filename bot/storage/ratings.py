@@ -468,4 +468,3 @@ async def _rivals(
         ((pid, names.get(pid, ""), b) for pid, _, b in rows if b), key=lambda x: (-x[2], x[0])
     )
     return beats[:3], loses[:3]
-

@@ -100,8 +100,9 @@ from .tables_views import TABLES_ID, TablesPageButton
 
 log = logging.getLogger(__name__)
 
-#: The typed items' ids (without the prefix), their named groups made plain so they can be
-#: alternatives of one pattern.
+#: The ids an item takes exactly (typed items, and the quick match's strict templates), their
+#: named groups made plain so they can be alternatives of one pattern: the catch-all answers
+#: any other id with our prefix, so no click on a mangled id goes unanswered.
 TYPED_IDS: tuple[str, ...] = (
     *HAND_IDS.values(),
     *LOBBY_IDS.values(),
@@ -111,6 +112,8 @@ TYPED_IDS: tuple[str, ...] = (
     LESSON_ID,
     *PUZZLE_IDS.values(),
     ACTIVITY_ID,
+    QuickLeaveButton.__discord_ui_compiled_template__.pattern,
+    QuickOfferButton.__discord_ui_compiled_template__.pattern,
 )
 _TYPED_IDS = "|".join(
     re.sub(r"\(\?P<\w+>", "(?:", template.removeprefix("durak:")) for template in TYPED_IDS
@@ -121,7 +124,7 @@ class UnknownDurakItem(
     _Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
-        r"durak:(?!(?:again|rec|hint|replay|replayjump|rules|watch|unwatch|quick|tourney):)"
+        r"durak:(?!(?:again|rec|hint|replay|replayjump|rules|watch|unwatch|tourney):)"
         rf"(?!(?:{_TYPED_IDS})\Z)(?P<rest>.*)"
     ),
 ):

@@ -123,8 +123,8 @@ async def profile_message(
     embed = profile_embed(profile, total, locale)
     wins = await service.tournament_wins(guild_id, user_id)
     if wins:
-        embed.description = (embed.description or "") + "\n" + t(
-            "tournament.profile_wins", locale, count=wins
+        embed.description = (
+            (embed.description or "") + "\n" + t("tournament.profile_wins", locale, count=wins)
         )
     streak = await service.puzzle_streak(guild_id, user_id)
     if streak.solved:

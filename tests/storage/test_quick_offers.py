@@ -128,7 +128,6 @@ async def test_taking_the_offer_leaves_the_queue_with_a_table_for_the_computer(
         assert err.value.key == "quick.not_waiting"
 
 
-
 async def test_a_player_at_a_table_meanwhile_is_not_offered_and_keeps_the_place(
     storage: Storage, clock: FakeClock
 ) -> None:
