@@ -236,6 +236,8 @@ class ActivityHub:
             for sock in list(self._games.pop(game_id, ())):
                 sock.game_id, sock.seat = None, None
                 self._idle.add(sock)
+                if self.relay is not None:  # the next game may be another process's
+                    self.relay.wait(sock.channel_id, sock.user_id)
 
     async def _push(
         self, sock: _Socket, session: GameSession, built: dict[int | None, str] | None = None

@@ -49,9 +49,8 @@ def _head_body(payload: str) -> tuple[dict[str, Any], str]:
 async def test_relay_postgresql_a_socket_on_another_process_plays(db_path: Path) -> None:
     async with fresh_schema() as url:
         bot = make_bot(db_path, database_url=url)
-        async with simcord.run(bot) as env:
+        async with simcord.run(bot) as env, aiohttp.ClientSession() as http:
             world = build_world(env)
-            session = await three_player_game(env, world)
             base_a = await serve_activity(bot)
             assert bot.activity_server is not None and bot.activity_server.hub.relay is not None
             # process B: the same database, none of the game's shard, its own endpoint
@@ -64,7 +63,14 @@ async def test_relay_postgresql_a_socket_on_another_process_plays(db_path: Path)
             await server_b.start()
             base_b = f"http://127.0.0.1:{server_b.port}/"
             try:
-                await _play_through_b(env, world, session, base_a, base_b)
+                # a socket on B waits in the channel; the game starts on A; it joins
+                early = Client(http, base_b)
+                assert (await early.sign_in(world["alice"], world["channel"].id))["op"] == "idle"
+                session = await three_player_game(env, world)
+                joined = await early.receive()
+                assert joined["op"] == "frame" and joined["game_id"] == session.game_id
+                assert joined["seat"] == session.seat_of(world["alice"].id)
+                await _play_through_b(http, env, world, session, base_a, base_b)
             finally:
                 await server_b.stop()
                 await storage_b.close()
@@ -72,58 +78,62 @@ async def test_relay_postgresql_a_socket_on_another_process_plays(db_path: Path)
 
 
 async def _play_through_b(
-    env: simcord.Env, world: dict[str, Any], session: GameSession, base_a: str, base_b: str
+    http: aiohttp.ClientSession,
+    env: simcord.Env,
+    world: dict[str, Any],
+    session: GameSession,
+    base_a: str,
+    base_b: str,
 ) -> None:
     game = session.game
     users = [world[n] for n in ("alice", "bob", "carol")]
     by_seat = {session.seat_of(u.id): u for u in users}
     attacker, defender = by_seat[game.attacker], by_seat[game.defender]
     refusals = {t(f"activity.refused.{k}", "en") for k in ("stale", "malformed", "illegal")}
-    async with aiohttp.ClientSession() as http:
-        on_b, on_a = Client(http, base_b), Client(http, base_a)
-        watcher_b = Client(http, base_b)
-        first = await on_b.sign_in(attacker)  # the frame comes from A, through the database
-        assert first["op"] == "frame" and first["game_id"] == session.game_id
-        assert first["seat"] == game.attacker
-        assert set(first["hand"]) == {str(c) for c in game.observation(game.attacker).hand}
-        defending = await on_a.sign_in(defender)
-        public = await watcher_b.sign_in(world["eve"], world["channel"].id)
-        assert public["seat"] == -1 and public["hand"] == [] and public["moves"] == []
-        version = session.version
-        hands = [game.hands[s] for s in range(game.n)]
+    on_b, on_a = Client(http, base_b), Client(http, base_a)
+    watcher_b = Client(http, base_b)
+    first = await on_b.sign_in(attacker)  # the frame comes from A, through the database
+    assert first["op"] == "frame" and first["game_id"] == session.game_id
+    assert first["seat"] == game.attacker
+    assert set(first["hand"]) == {str(c) for c in game.observation(game.attacker).hand}
+    defending = await on_a.sign_in(defender)
+    public = await watcher_b.sign_in(world["eve"], world["channel"].id)
+    assert public["seat"] == -1 and public["hand"] == [] and public["moves"] == []
+    version = session.version
+    hands = [game.hands[s] for s in range(game.n)]
 
-        # forged from B: refused by A as on one process, in the same words; nothing changes
-        lead = next(m["send"] for m in first["moves"] if m["kind"] == "attack")
-        not_held = defending["hand"][0]
-        forged = [
-            {"op": "act", "version": version, "action": f"{game.defender} take"},  # other seat
-            {"op": "act", "version": version - 1, "action": lead},  # stale
-            {"op": "act", "version": version, "action": f"{game.attacker} attack {not_held}"},
-        ]
-        for bad in forged:
-            await on_b.send(bad)
-            answer = await on_b.receive()
-            assert answer["op"] == "refused" and answer["text"] in refusals, (bad, answer)
-            assert (await on_b.receive())["version"] == version  # the true table again
-        assert session.version == version
-        assert [session.game.hands[s] for s in range(game.n)] == hands
+    # forged from B: refused by A as on one process, in the same words; nothing changes
+    lead = next(m["send"] for m in first["moves"] if m["kind"] == "attack")
+    not_held = defending["hand"][0]
+    forged = [
+        {"op": "act", "version": version, "action": f"{game.defender} take"},  # other seat
+        {"op": "act", "version": version - 1, "action": lead},  # stale
+        {"op": "act", "version": version, "action": f"{game.attacker} attack {not_held}"},
+    ]
+    for bad in forged:
+        await on_b.send(bad)
+        answer = await on_b.receive()
+        assert answer["op"] == "refused" and answer["text"] in refusals, (bad, answer)
+        assert (await on_b.receive())["version"] == version  # the true table again
+    assert session.version == version
+    assert [session.game.hands[s] for s in range(game.n)] == hands
 
-        # a real move from B: applied once, by A; every screen hears it
-        await on_b.send({"op": "act", "version": version, "action": lead})
-        mine = await on_b.frame(version + 1)
-        assert mine["version"] == version + 1 == session.version
-        card = mine["table"][0][0]
-        assert card not in mine["hand"] and len(mine["table"]) == 1
-        seen = await on_a.frame(version + 1)
-        assert seen["table"] == mine["table"] and not set(seen["hand"]) & set(mine["hand"])
-        watched = await watcher_b.frame(version)  # spectators may be a move behind
-        assert watched["hand"] == [] and watched["moves"] == []
-        await chat_table_shows(env, world["channel"], session.message_id or 0, card)
+    # a real move from B: applied once, by A; every screen hears it
+    await on_b.send({"op": "act", "version": version, "action": lead})
+    mine = await on_b.frame(version + 1)
+    assert mine["version"] == version + 1 == session.version
+    card = mine["table"][0][0]
+    assert card not in mine["hand"] and len(mine["table"]) == 1
+    seen = await on_a.frame(version + 1)
+    assert seen["table"] == mine["table"] and not set(seen["hand"]) & set(mine["hand"])
+    watched = await watcher_b.frame(version)  # spectators may be a move behind
+    assert watched["hand"] == [] and watched["moves"] == []
+    await chat_table_shows(env, world["channel"], session.message_id or 0, card)
 
-        # a move made on A (the defender's socket there) reaches B's socket
-        answer = next(m["send"] for m in seen["moves"] if m["kind"] in ("defend", "take"))
-        await on_a.send({"op": "act", "version": version + 1, "action": answer})
-        after = await on_b.frame(version + 2)
-        there = await on_a.frame(version + 2)
-        assert after["version"] == version + 2 == session.version
-        assert after["table"] == there["table"] and after["table"] != mine["table"]
+    # a move made on A (the defender's socket there) reaches B's socket
+    answer = next(m["send"] for m in seen["moves"] if m["kind"] in ("defend", "take"))
+    await on_a.send({"op": "act", "version": version + 1, "action": answer})
+    after = await on_b.frame(version + 2)
+    there = await on_a.frame(version + 2)
+    assert after["version"] == version + 2 == session.version
+    assert after["table"] == there["table"] and after["table"] != mine["table"]
