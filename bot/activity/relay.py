@@ -265,10 +265,6 @@ class Relay:
                 del self._waits[(proc, channel, user)]
                 self._send("p" + proc, {"t": "start", "c": channel, "u": user})
 
-    def _mine(self, game_id: int) -> GameSession | None:
-        session = self.service.session(game_id)
-        return session if session is not None and not session.finished else None
-
     async def _move(self, head: dict[str, Any], action: str) -> None:
         game_id = int(head["g"])
         session = self.service.session(game_id)
@@ -328,10 +324,12 @@ class Relay:
             if future is not None and not future.done():
                 future.set_result((head["k"], head.get("l")))
         elif kind == "sub":
-            session = self._mine(int(head["g"]))
+            session = self.service.session(int(head["g"]))
             seat = _seat(head["s"])
             if session is not None:
-                self._subs.setdefault(session.game_id, set()).add((str(head["p"]), seat))
+                if not session.finished:
+                    self._subs.setdefault(session.game_id, set()).add((str(head["p"]), seat))
+                # an ended game: its last frame, after which the sockets wait again
                 self._send_frame(str(head["p"]), session, seat, None)
         elif kind == "unsub":
             subs = self._subs.get(int(head["g"]))
