@@ -309,6 +309,10 @@ class Relay:
                 await self._handle(head, body)
             except (ValueError, KeyError, TypeError):
                 log.warning("activity relay: a malformed %r message", head.get("t"))
+            except Exception:
+                # one message's failure (a storage error while attaching, say) must not stop
+                # the relay for every other socket
+                log.exception("activity relay: a %r message failed", head.get("t"))
 
     async def _handle(self, head: dict[str, Any], body: str) -> None:
         kind = head["t"]
