@@ -5,7 +5,9 @@ the sockets that reach it still play."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,7 @@ from bot.game.service import GameService
 from bot.i18n import t
 from bot.sharding import ShardScope
 from bot.storage import Storage
-from bot.storage.notify import MAX_PAYLOAD
+from bot.storage.notify import MAX_PAYLOAD, Notifier
 from tests.activity.sockets import Client, chat_table_shows, serve_activity, three_player_game
 from tests.bot.conftest import build_world, make_bot
 from tests.postgres import fresh_schema
@@ -38,6 +40,45 @@ def test_a_long_message_travels_in_pieces_cut_between_characters() -> None:
     got = [join_parts(store, *_head_body(p)) for p in parts[:1] + parts[2:]]
     assert got == [None] * (len(parts) - 1) and not store
     assert split_message("short", "ab12", 8) == ["short"]
+
+
+async def test_notify_postgresql_listens_again_after_its_connection_is_cut() -> None:
+    """The server drops the listening connection (a restart, a network cut): it is opened
+    again, the owner is told (the relay then asks again for what it follows), and messages
+    flow again. Another schema's channels are not heard."""
+    import asyncpg
+
+    async with fresh_schema() as url, fresh_schema() as elsewhere:
+        heard: list[str] = []
+        back = asyncio.Event()
+        listener, sender, stranger = Notifier(url), Notifier(url), Notifier(elsewhere)
+        await listener.start(["x"], lambda name, payload: heard.append(payload), back.set)
+        await sender.start([], lambda name, payload: None)
+        await stranger.start([], lambda name, payload: None)
+        try:
+            stranger.send("x", "not for you")
+            sender.send("x", "one")
+            await _until(lambda: "one" in heard)
+            conn = listener._conn
+            assert conn is not None
+            killer = await asyncpg.connect(url)
+            await killer.execute("SELECT pg_terminate_backend($1)", conn.get_server_pid())
+            await killer.close()
+            await asyncio.wait_for(back.wait(), 10)
+            sender.send("x", "two")
+            await _until(lambda: "two" in heard)
+            assert heard == ["one", "two"]
+        finally:
+            for notifier in (listener, sender, stranger):
+                await notifier.close()
+
+
+async def _until(condition: Callable[[], bool]) -> None:
+    for _ in range(200):
+        if condition():
+            return
+        await asyncio.sleep(0.025)
+    raise AssertionError("not within 5 s")
 
 
 def _head_body(payload: str) -> tuple[dict[str, Any], str]:
