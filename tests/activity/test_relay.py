@@ -28,6 +28,10 @@ from tests.activity.sockets import Client, chat_table_shows, serve_activity, thr
 from tests.bot.conftest import build_world, make_bot
 from tests.postgres import fresh_schema
 
+#: Seconds a relayed message may take here: two trips through PostgreSQL on a machine that
+#: may be running eight test suites at once.
+RELAYED = 20.0
+
 
 def test_a_long_message_travels_in_pieces_cut_between_characters() -> None:
     text = '{"t":"frame"}\n' + "Ёжик в тумане ♠ " * 700  # > 8000 bytes, mostly 2-byte letters
@@ -108,7 +112,7 @@ async def test_relay_postgresql_a_socket_on_another_process_plays(db_path: Path)
                 early = Client(http, base_b)
                 assert (await early.sign_in(world["alice"], world["channel"].id))["op"] == "idle"
                 session = await three_player_game(env, world)
-                joined = await early.receive()
+                joined = await early.receive(RELAYED)
                 assert joined["op"] == "frame" and joined["game_id"] == session.game_id
                 assert joined["seat"] == session.seat_of(world["alice"].id)
                 await _play_through_b(http, env, world, session, base_a, base_b)
@@ -133,12 +137,14 @@ async def _play_through_b(
     refusals = {t(f"activity.refused.{k}", "en") for k in ("stale", "malformed", "illegal")}
     on_b, on_a = Client(http, base_b), Client(http, base_a)
     watcher_b = Client(http, base_b)
-    first = await on_b.sign_in(attacker)  # the frame comes from A, through the database
+    first = await on_b.sign_in(
+        attacker, timeout=RELAYED
+    )  # the frame comes from A, through the database
     assert first["op"] == "frame" and first["game_id"] == session.game_id
     assert first["seat"] == game.attacker
     assert set(first["hand"]) == {str(c) for c in game.observation(game.attacker).hand}
     defending = await on_a.sign_in(defender)
-    public = await watcher_b.sign_in(world["eve"], world["channel"].id)
+    public = await watcher_b.sign_in(world["eve"], world["channel"].id, RELAYED)
     assert public["seat"] == -1 and public["hand"] == [] and public["moves"] == []
     version = session.version
     hands = [game.hands[s] for s in range(game.n)]
@@ -153,28 +159,28 @@ async def _play_through_b(
     ]
     for bad in forged:
         await on_b.send(bad)
-        answer = await on_b.receive()
+        answer = await on_b.receive(RELAYED)
         assert answer["op"] == "refused" and answer["text"] in refusals, (bad, answer)
-        assert (await on_b.receive())["version"] == version  # the true table again
+        assert (await on_b.receive(RELAYED))["version"] == version  # the true table again
     assert session.version == version
     assert [session.game.hands[s] for s in range(game.n)] == hands
 
     # a real move from B: applied once, by A; every screen hears it
     await on_b.send({"op": "act", "version": version, "action": lead})
-    mine = await on_b.frame(version + 1)
+    mine = await on_b.frame(version + 1, RELAYED)
     assert mine["version"] == version + 1 == session.version
     card = mine["table"][0][0]
     assert card not in mine["hand"] and len(mine["table"]) == 1
     seen = await on_a.frame(version + 1)
     assert seen["table"] == mine["table"] and not set(seen["hand"]) & set(mine["hand"])
-    watched = await watcher_b.frame(version)  # spectators may be a move behind
+    watched = await watcher_b.frame(version, RELAYED)  # spectators may be a move behind
     assert watched["hand"] == [] and watched["moves"] == []
     await chat_table_shows(env, world["channel"], session.message_id or 0, card)
 
     # a move made on A (the defender's socket there) reaches B's socket
     answer = next(m["send"] for m in seen["moves"] if m["kind"] in ("defend", "take"))
     await on_a.send({"op": "act", "version": version + 1, "action": answer})
-    after = await on_b.frame(version + 2)
+    after = await on_b.frame(version + 2, RELAYED)
     there = await on_a.frame(version + 2)
     assert after["version"] == version + 2 == session.version
     assert after["table"] == there["table"] and after["table"] != mine["table"]
