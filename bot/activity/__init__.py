@@ -13,6 +13,7 @@ import secrets
 from ..config import Config
 from ..game.service import GameService
 from .auth import DiscordOAuth, LocalOAuth, OAuth, SessionSigner
+from .relay import relay_for
 from .server import ActivityPublisher, ActivityServer
 
 __all__ = ["ActivityPublisher", "ActivityServer", "new_activity_server"]
@@ -42,7 +43,7 @@ def new_activity_server(
             oauth = LocalOAuth()
     # The client secret is every process's shared key; the local mode gets one of its own.
     signing = secret or secrets.token_urlsafe(32)
-    return ActivityServer(
+    server = ActivityServer(
         service,
         oauth,
         SessionSigner(signing),
@@ -50,3 +51,6 @@ def new_activity_server(
         config.activity_host if host is None else host,
         config.activity_port if port is None else port,
     )
+    # Several processes share PostgreSQL: a socket may reach one that does not run its game.
+    server.hub.relay = relay_for(server.hub)
+    return server

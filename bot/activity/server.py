@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
@@ -43,7 +43,17 @@ from ..i18n import SUPPORTED_LOCALES, catalog, has_key, normalize_locale, t
 from .auth import AuthError, OAuth, SessionSigner
 from .frames import seat_frame
 
-__all__ = ["CLIENT_KEYS", "STATIC_DIR", "ActivityHub", "ActivityPublisher", "ActivityServer"]
+if TYPE_CHECKING:
+    from .relay import Relay
+
+__all__ = [
+    "CLIENT_KEYS",
+    "STATIC_DIR",
+    "ActivityHub",
+    "ActivityPublisher",
+    "ActivityServer",
+    "frame_text",
+]
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +120,8 @@ class _Socket:
     seat: int | None = None
     sent: tuple[int, int] = (-1, -1)  # (version, watchers) of the last frame
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: Its game runs in another process: frames and moves go through the relay.
+    remote: bool = False
 
 
 class ActivityHub:
@@ -120,32 +132,86 @@ class ActivityHub:
         self._games: dict[int, set[_Socket]] = {}
         #: Sockets of people with no game yet: attached when one starts in their channel.
         self._idle: set[_Socket] = set()
+        #: With several processes on PostgreSQL: games of the others (bot/activity/relay.py).
+        self.relay: Relay | None = None
 
     async def attach(self, sock: _Socket) -> None:
         """Find the socket's game (or leave it waiting for one) and send its frame."""
         found = await self.service.activity_game(sock.user_id, sock.channel_id)
+        elsewhere = None
+        if self.relay is not None and (found is None or found[1] is None):
+            # the player's own seat, wherever it runs, before watching a game here
+            elsewhere = await self.service.activity_game_elsewhere(sock.user_id, sock.channel_id)
+            if found is not None and elsewhere is not None and elsewhere[1] is None:
+                elsewhere = None
         self._detach(sock)
-        if found is None:
+        sock.sent, sock.remote = (-1, -1), False
+        if elsewhere is not None and self.relay is not None:
+            sock.game_id, sock.seat = elsewhere
+            sock.remote = True
+            self._games.setdefault(sock.game_id, set()).add(sock)
+            await self.relay.follow(sock.game_id, sock.seat)
+        elif found is not None:
+            session, sock.seat = found
+            sock.game_id = session.game_id
+            self._games.setdefault(session.game_id, set()).add(sock)
+            await self._push(sock, session)
+        else:
             sock.game_id, sock.seat = None, None
             self._idle.add(sock)
+            if self.relay is not None:
+                self.relay.wait(sock.channel_id, sock.user_id)
             await self.send(sock, {"op": "idle"})
-            return
-        session, seat = found
-        sock.game_id, sock.seat, sock.sent = session.game_id, seat, (-1, -1)
-        self._games.setdefault(session.game_id, set()).add(sock)
-        await self._push(sock, session)
 
     def _detach(self, sock: _Socket) -> None:
-        self._idle.discard(sock)
+        if sock in self._idle:
+            self._idle.discard(sock)
+            if self.relay is not None and not self.idle_for(sock.channel_id, sock.user_id):
+                self.relay.unwait(sock.channel_id, sock.user_id)
         if sock.game_id is not None:
             group = self._games.get(sock.game_id)
             if group is not None:
                 group.discard(sock)
                 if not group:
                     del self._games[sock.game_id]
+            if (
+                sock.remote
+                and self.relay is not None
+                and not self.remote_sockets(sock.game_id, sock.seat)
+            ):
+                self.relay.unfollow(sock.game_id, sock.seat)
 
     def remove(self, sock: _Socket) -> None:
         self._detach(sock)
+
+    def remote_sockets(self, game_id: int, seat: int | None) -> list[_Socket]:
+        """The sockets of this process on ``game_id``'s ``seat``, a game another one runs."""
+        group = self._games.get(game_id, ())
+        return [s for s in group if s.remote and s.seat == seat]
+
+    def idle_for(self, channel_id: int | None, user_id: int) -> list[_Socket]:
+        """The waiting sockets of ``user_id`` opened in ``channel_id``."""
+        return [s for s in self._idle if s.channel_id == channel_id and s.user_id == user_id]
+
+    async def remote_frame(
+        self, game_id: int, seat: int | None, stamp: tuple[int, int], text: str, end: bool
+    ) -> None:
+        """A frame of a game another process runs, for this process's sockets on that seat;
+        after the last one of an ended game they wait again, as on one process."""
+        socks = self.remote_sockets(game_id, seat)
+        await asyncio.gather(*(self._push_text(sock, stamp, text) for sock in socks))
+        if end:
+            for sock in socks:
+                self._detach(sock)
+                sock.game_id, sock.seat, sock.remote = None, None, False
+                self._idle.add(sock)
+                if self.relay is not None:
+                    self.relay.wait(sock.channel_id, sock.user_id)
+
+    async def remote_started(self, channel_id: int | None, user_id: int) -> None:
+        """A game began that the waiting sockets of ``user_id`` in ``channel_id`` may mean."""
+        for sock in self.idle_for(channel_id, user_id):
+            await self.attach(sock)
 
     async def changed(self, game_id: int) -> None:
         """The game moved (or its watchers changed): every socket on it gets its new frame
@@ -161,13 +227,17 @@ class ActivityHub:
                 if here or session.seat_of(sock.user_id) is not None:
                     await self.attach(sock)
         group = self._games.get(game_id)
+        built: dict[int | None, str] = {}
         if group:
-            built: dict[int | None, str] = {}
             await asyncio.gather(*(self._push(sock, session, built) for sock in list(group)))
+        if self.relay is not None:
+            self.relay.changed(session, built)
         if session.finished:
             for sock in list(self._games.pop(game_id, ())):
                 sock.game_id, sock.seat = None, None
                 self._idle.add(sock)
+                if self.relay is not None:  # the next game may be another process's
+                    self.relay.wait(sock.channel_id, sock.user_id)
 
     async def _push(
         self, sock: _Socket, session: GameSession, built: dict[int | None, str] | None = None
@@ -176,17 +246,31 @@ class ActivityHub:
             stamp = (session.version, session.watchers)
             if stamp == sock.sent:
                 return
-            text = built.get(sock.seat) if built is not None else None
-            if text is None:
-                text = _dump(seat_frame(session, sock.seat))
-                if built is not None:
-                    built[sock.seat] = text
+            text = frame_text(session, sock.seat, built)
+            sock.sent = stamp
+            await self._send_text(sock, text)
+
+    async def _push_text(self, sock: _Socket, stamp: tuple[int, int], text: str) -> None:
+        """A frame built elsewhere; never an older one after a newer (the relay delivers in
+        order, but a socket's first frame may come from the cache while a newer one is on
+        its way)."""
+        async with sock.lock:
+            if stamp == sock.sent or stamp[0] < sock.sent[0]:
+                return
             sock.sent = stamp
             await self._send_text(sock, text)
 
     async def resend(self, sock: _Socket) -> None:
         """The current frame again (after a refusal: the client redraws what is true)."""
-        session = self.service.session(sock.game_id) if sock.game_id is not None else None
+        if sock.game_id is None:
+            return
+        if sock.remote:
+            last = self.relay.last_frame(sock.game_id, sock.seat) if self.relay else None
+            if last is not None:
+                sock.sent = (-1, -1)
+                await self._push_text(sock, *last)
+            return
+        session = self.service.session(sock.game_id)
         if session is not None:
             sock.sent = (-1, -1)
             await self._push(sock, session)
@@ -208,6 +292,18 @@ class ActivityHub:
 
 def _dump(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def frame_text(
+    session: GameSession, seat: int | None, built: dict[int | None, str] | None = None
+) -> str:
+    """The frame of ``seat`` as sent, built once per seat and change (``built``)."""
+    text = built.get(seat) if built is not None else None
+    if text is None:
+        text = _dump(seat_frame(session, seat))
+        if built is not None:
+            built[seat] = text
+    return text
 
 
 class ActivityPublisher:
@@ -276,6 +372,8 @@ class ActivityServer:
         return app
 
     async def start(self) -> None:
+        if self.hub.relay is not None:
+            await self.hub.relay.start()
         self._runner, self.port = await serve(self.app(), self.host, self.port)
         log.info("activity on http://%s:%d/", self.host, self.port)
 
@@ -285,6 +383,9 @@ class ActivityServer:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        if self.hub.relay is not None:
+            await self.hub.relay.stop()
+            self.hub.relay = None
         await self.oauth.close()
 
     # ----------------------------------------------------------------- HTTP
@@ -382,19 +483,29 @@ class ActivityServer:
             await self._refuse(sock, "error.malformed_id")
             return
         started = time.perf_counter()
-        try:
-            await self.service.act_notation(sock.game_id, sock.user_id, version, action)
-        except ServiceError as exc:
-            log.info("activity: game %d, user %d: %s refused", sock.game_id, sock.user_id, exc.key)
-            await self._refuse(sock, exc.key)
-            return
+        if sock.remote and self.hub.relay is not None:
+            key, locale = await self.hub.relay.act(sock.game_id, sock.user_id, version, action)
+            if key is not None:
+                await self._refuse(sock, key, locale)
+                return
+        else:
+            try:
+                await self.service.act_notation(sock.game_id, sock.user_id, version, action)
+            except ServiceError as exc:
+                log.info(
+                    "activity: game %d, user %d: %s refused", sock.game_id, sock.user_id, exc.key
+                )
+                await self._refuse(sock, exc.key)
+                return
         metrics.activity_move(time.perf_counter() - started)
 
-    async def _refuse(self, sock: _Socket, key: str) -> None:
+    async def _refuse(self, sock: _Socket, key: str, locale: str | None = None) -> None:
         """Say why, in the table's language, and send the true table again (the client may
         have drawn a move that never happened)."""
-        session = self.service.session(sock.game_id) if sock.game_id is not None else None
-        locale = normalize_locale(session.locale if session is not None else None)
+        if locale is None:
+            session = self.service.session(sock.game_id) if sock.game_id is not None else None
+            locale = session.locale if session is not None else None
+        locale = normalize_locale(locale)
         text = t(REFUSALS.get(key, key), locale) if key in REFUSALS or has_key(key) else None
         await self.hub.send(
             sock, {"op": "refused", "key": key, "text": text or t("error.internal", locale)}

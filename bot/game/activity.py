@@ -53,3 +53,27 @@ class _ActivityFlow(_PlayFlow):
         except (ActionParseError, ValueError):
             raise ServiceError("error.malformed_id") from None
         return await self.act(game_id, user_id, expected_version, action)
+
+    async def activity_game_elsewhere(
+        self, user_id: int, channel_id: int | None
+    ) -> tuple[int, int | None] | None:
+        """:meth:`activity_game`'s choice among the running games this process does not run
+        (another process's shards; bot/activity/relay.py): the game's id and the user's
+        seat, read from storage, since there is no session here to ask."""
+        mine = await self.storage.user_active_game(user_id)
+        for game_id in (mine, await self._channel_game(channel_id)):
+            if game_id is None or self.session(game_id) is not None:
+                continue
+            row = await self.storage.get_game(game_id)
+            if row is None or row.status != "running":
+                continue
+            seats = await self.storage.seats(game_id)
+            seat = next((s.seat for s in seats if s.user_id == user_id and s.left_at is None), None)
+            if seat is not None:
+                return game_id, seat
+            if game_id != mine and row.options.get("lesson") is None:
+                return game_id, None
+        return None
+
+    async def _channel_game(self, channel_id: int | None) -> int | None:
+        return None if channel_id is None else await self.storage.active_game_in_channel(channel_id)

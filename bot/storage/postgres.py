@@ -32,6 +32,7 @@ import asyncpg
 from .backend import Database, StateWrite, take_batch
 from .dialect import Connection, Cursor, IntegrityError, postgres_ddl, postgres_sql
 from .migrations import MIGRATIONS_DIR, load_migrations, pending_migrations
+from .notify import Notifier
 
 __all__ = ["POOL_SIZE", "SYNCHRONOUS_COMMIT", "PostgresConnection", "PostgresDatabase"]
 
@@ -110,9 +111,11 @@ class PostgresDatabase(Database):
 
     dialect = "postgresql"
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, url: str = "") -> None:
         super().__init__()
         self.pool = pool
+        #: Where it is, for a connection of its own (:meth:`notifier`).
+        self.url = url
 
     @classmethod
     async def open(
@@ -139,7 +142,7 @@ class PostgresDatabase(Database):
                 "synchronous_commit": SYNCHRONOUS_COMMIT,
             },
         )
-        db = cls(pool)
+        db = cls(pool, url)
         try:
             db.schema_version = await db._migrate(migrations_dir, target_version)
         except BaseException:
@@ -176,6 +179,11 @@ class PostgresDatabase(Database):
 
     async def _close(self) -> None:
         await self.pool.close()
+
+    def notifier(self) -> Notifier:
+        """``LISTEN/NOTIFY`` between the processes sharing this database (bot/storage/notify.py),
+        on a connection of its own; call ``start`` on it."""
+        return Notifier(self.url)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:

@@ -43,14 +43,16 @@ class Client:
         self.ws: aiohttp.ClientWebSocketResponse | None = None
         self.token = ""
 
-    async def sign_in(self, user: Any, channel_id: int | None = None) -> dict[str, Any]:
+    async def sign_in(
+        self, user: Any, channel_id: int | None = None, timeout: float = 5.0
+    ) -> dict[str, Any]:
         code = f"local:{user.id}:{user.name}"
         async with self.http.post(self.base + "api/token", json={"code": code}) as response:
             assert response.status == 200
             self.token = (await response.json())["session"]
         self.ws = await self.http.ws_connect(self.base + "ws")
         await self.send({"op": "hello", "channel_id": str(channel_id) if channel_id else None})
-        return await self.receive()
+        return await self.receive(timeout)
 
     async def send(self, message: dict[str, Any], token: str | None = None) -> None:
         assert self.ws is not None
@@ -66,10 +68,10 @@ class Client:
         data: dict[str, Any] = json.loads(msg.data)
         return data
 
-    async def frame(self, version: int) -> dict[str, Any]:
+    async def frame(self, version: int, timeout: float = 5.0) -> dict[str, Any]:
         """The next frame of at least ``version`` (older ones, already in flight, skipped)."""
         while True:
-            data = await self.receive()
+            data = await self.receive(timeout)
             if data["op"] == "frame" and data["version"] >= version:
                 return data
 
