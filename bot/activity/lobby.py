@@ -141,6 +141,7 @@ def lobby_frame(info: LobbyInfo, user_id: int, level: str, avatars: Avatars) -> 
                 "computer": s.user_id is None,
                 "host": s.user_id == info.host_id,
                 "you": s.user_id == user_id,
+                "level": s.difficulty if s.user_id is None else None,
                 "avatar": avatars(s.user_id) if s.user_id is not None else None,
             }
             for s in info.seats

@@ -88,6 +88,7 @@ CLIENT_KEYS = (
     "suit.diamonds",
     "suit.hearts",
     "suit.spades",
+    "lobby.title",
     "lobby.button.join",
     "lobby.button.leave",
     "lobby.button.start",

@@ -1,10 +1,12 @@
 """The screenshots of docs/activity.md: the table at a desktop and a phone size, two and six
-players, English and Russian, mid-bout, from a seat that has a move to make.
+players, English and Russian, mid-bout, from a seat that has a move to make; the lobby
+opened from the Activity's own form; a team game with its partners marked.
 
     .venv/bin/python -m tests.activity.screens docs/img
 
 Needs Chromium like the browser tests (tests/activity/browser.py). Not a test: it makes
-pictures for people to look at."""
+pictures for people to look at. Without network the avatars show their initials, as they do
+wherever Discord's CDN cannot be reached."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import asyncio
 import shutil
 import sys
 import tempfile
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +22,7 @@ import simcord
 from PIL import Image
 
 from bot.cardart.emojis import wanted_emojis
+from bot.game.models import GameSession, PlayerRef
 from engine import ActionKind
 from tests.activity.browser import activity_url, chromium
 from tests.activity.sockets import serve_activity
@@ -27,17 +31,12 @@ from tests.bot.helpers import message, service
 
 NAMES = ("alice", "bob", "carol", "dave", "eve", "mod")
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+LOCALES = ("en", "ru")
 
 
-async def _game(env: simcord.Env, world: dict[str, Any], players: int) -> Any:
-    channel, host = world["channel"], world["alice"]
-    created = await host.slash(channel, "durak new", seats=players, deck=36)
-    for name in NAMES[1:players]:
-        await world[name].click(message(channel, created.response.id), label="Join")
-    await host.click(message(channel, created.response.id), label="Start")
-    session = service(env).running_sessions()[0]
+async def _bout(env: simcord.Env, session: GameSession) -> None:
+    """A bout under way: a lead, a defence if there is one, a throw-in."""
     svc = service(env)
-    # a bout under way: a lead, a defence if there is one, a throw-in
     for wanted in (ActionKind.ATTACK, ActionKind.DEFEND, ActionKind.THROW):
         game = session.game
         moves = [a for s in range(game.n) for a in game.legal_actions(s) if a.kind is wanted]
@@ -45,47 +44,127 @@ async def _game(env: simcord.Env, world: dict[str, Any], players: int) -> Any:
             move = min(moves, key=lambda a: a.cards[-1] % 13)
             user = session.seats[move.seat].user_id
             await svc.act(session.game_id, user, session.version, move)
+
+
+async def _game(
+    env: simcord.Env, world: dict[str, Any], players: int, preset: str | None = None
+) -> GameSession:
+    channel, host = world["channel"], world["alice"]
+    options = {"mode": preset} if preset else {}
+    created = await host.slash(channel, "durak new", seats=players, deck=36, **options)
+    for name in NAMES[1:players]:
+        await world[name].click(message(channel, created.response.id), label="Join")
+    await host.click(message(channel, created.response.id), label="Start")
+    session = service(env).running_sessions()[0]
+    await _bout(env, session)
     return session
+
+
+async def _shoot(
+    browser: Any,
+    url: str,
+    path: Path,
+    size: str,
+    locale: str,
+    ready: str,
+    then: Callable[[Any], Awaitable[None]] | None = None,
+) -> None:
+    width, height = SIZES[size]
+    context = await browser.new_context(
+        viewport={"width": width, "height": height},
+        device_scale_factor=1,
+        reduced_motion="reduce",
+        locale=locale,
+    )
+    page = await context.new_page()
+    await page.goto(url)
+    await page.wait_for_selector(ready)
+    if then is not None:
+        await then(page)
+    await page.screenshot(path=str(path))
+    # 256 colours: a third of the bytes, no difference a reader sees
+    with Image.open(path) as shot:
+        shot.convert("RGB").quantize(256).save(path, optimize=True)
+    print(path)
+    await context.close()
+
+
+async def _choose_a_card(page: Any) -> None:
+    playable = page.locator("#hand .card.playable")
+    if await playable.count():
+        await playable.first.click()
+
+
+async def _tables(out: Path, folder: Path, players: int, preset: str | None, name: str) -> None:
+    """The table of a game of ``players`` (``preset``: the house default), from the seat that
+    must answer the bout, at both sizes and in both languages."""
+    db = folder / f"{name}.db"
+    shutil.copyfile(migrated_database(), db)
+    bot = make_bot(db)
+    async with simcord.run(bot) as env:
+        world = build_world(env)
+        session = await _game(env, world, players, preset)
+        base = await serve_activity(bot)
+        game = session.game
+        seat = next(s for s in [game.defender, *range(game.n)] if game.legal_actions(s))
+        url = activity_url(base, world[NAMES[seat]], world["channel"].id)
+        async with chromium() as browser:
+            for locale in LOCALES:
+                session.locale = locale
+                for size in SIZES:
+                    path = out / f"activity-{size}-{name}-{locale}.png"
+                    await _shoot(
+                        browser, url, path, size, locale, "#app[data-version]", _choose_a_card
+                    )
+        await bot.close()
+
+
+async def _lobbies(out: Path, folder: Path) -> None:
+    """alice opens a table from the Activity's form; bob joins there, carol in chat, and a
+    computer sits down: the lobby as its host sees it. The form itself once, on a phone."""
+    db = folder / "lobby.db"
+    shutil.copyfile(migrated_database(), db)
+    bot = make_bot(db)
+    async with simcord.run(bot) as env:
+        world = build_world(env)
+        channel = world["channel"]
+        base = await serve_activity(bot)
+        url = activity_url(base, world["alice"], channel.id)
+        async with chromium() as browser:
+            await _shoot(
+                browser, url, out / "activity-lobby-form-phone-ru.png", "phone", "ru", "#lobby-form"
+            )
+            context = await browser.new_context()
+            page = await context.new_page()
+            await page.goto(url)
+            await page.wait_for_selector("#lobby-form")
+            await page.select_option("#lobby-form select[name=seats]", "4")
+            await page.click("#lobby-form button[type=submit]")
+            await page.wait_for_selector("#app[data-state=lobby]")
+            game_id = int(await page.get_attribute("#app", "data-lobby"))
+            svc = service(env)
+            await svc.activity_lobby_action(game_id, PlayerRef(world["bob"].id, "bob"), "join")
+            info = await svc.lobby(game_id)
+            assert info.message_id is not None
+            await world["carol"].click(message(channel, info.message_id), label="Join")
+            await svc.add_computer(game_id, world["alice"].id, "hard")
+            await context.close()
+            for locale in LOCALES:
+                await svc.storage.update_guild_settings(world["guild"].id, locale=locale)
+                for size in SIZES:
+                    path = out / f"activity-lobby-{size}-{locale}.png"
+                    await _shoot(browser, url, path, size, locale, ".lobby-seats")
+        await bot.close()
 
 
 async def main(out: Path) -> None:
     wanted_emojis()
     out.mkdir(parents=True, exist_ok=True)
     folder = Path(tempfile.mkdtemp())
+    await _lobbies(out, folder)
     for players in (2, 6):
-        db = folder / f"{players}.db"
-        shutil.copyfile(migrated_database(), db)
-        bot = make_bot(db)
-        async with simcord.run(bot) as env:
-            world = build_world(env)
-            session = await _game(env, world, players)
-            base = await serve_activity(bot)
-            game = session.game
-            seat = next(s for s in [game.defender, *range(game.n)] if game.legal_actions(s))
-            user = world[NAMES[seat]]
-            async with chromium() as browser:
-                for locale in ("en", "ru"):
-                    session.locale = locale
-                    for size, (width, height) in SIZES.items():
-                        context = await browser.new_context(
-                            viewport={"width": width, "height": height},
-                            device_scale_factor=1,
-                            reduced_motion="reduce",
-                        )
-                        page = await context.new_page()
-                        await page.goto(activity_url(base, user, world["channel"].id))
-                        await page.wait_for_selector("#app[data-version]")
-                        playable = page.locator("#hand .card.playable")
-                        if await playable.count():
-                            await playable.first.click()
-                        path = out / f"activity-{size}-{players}-{locale}.png"
-                        await page.screenshot(path=str(path))
-                        # 256 colours: a third of the bytes, no difference a reader sees
-                        with Image.open(path) as shot:
-                            shot.convert("RGB").quantize(256).save(path, optimize=True)
-                        print(path)
-                        await context.close()
-            await bot.close()
+        await _tables(out, folder, players, None, str(players))
+    await _tables(out, folder, 4, "teams-2v2", "teams")
 
 
 if __name__ == "__main__":

@@ -93,6 +93,9 @@ async def test_a_table_opened_in_the_activity_is_joined_there_and_in_chat(db_pat
         world = build_world(env)
         channel = world["channel"]
         base = await serve_activity(bot)
+        # every human has an avatar on Discord's CDN, which a test cannot reach: initials
+        hub = bot.activity_server.hub  # type: ignore[union-attr]
+        hub.avatars = lambda user_id: f"avatars/{user_id}/{'0' * 32}.png?size=128"
         async with chromium() as browser:
             pages = {}
             for name in ("alice", "bob"):
@@ -112,6 +115,11 @@ async def test_a_table_opened_in_the_activity_is_joined_there_and_in_chat(db_pat
 
             await bob.click("#lobby-actions [data-action=join]")  # seen at once, no reload
             await alice.wait_for_selector(".lobby-seats li:nth-child(2):not(.free)")
+            await alice.wait_for_function(  # the avatar failed to load: its initials stay
+                "!document.querySelector('.lobby-seats li:nth-child(2) .avatar img')"
+            )
+            assert await alice.inner_text(".lobby-seats li:nth-child(2) .initials") == "B"
+            assert await alice.locator(".avatar.loaded").count() == 0
             await world["carol"].click(chat, label=t("lobby.button.join", "en"))
             await alice.wait_for_selector(".lobby-seats li:nth-child(3):not(.free)")
             await bob.wait_for_selector(".lobby-seats li:nth-child(3):not(.free)")

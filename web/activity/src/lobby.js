@@ -106,6 +106,7 @@ export class Lobby {
       const name = el('span', 'name', seat.name);
       item.append(name);
       if (seat.host) item.append(el('span', 'tag', this.t('activity.host')));
+      if (seat.level) item.append(el('span', 'tag level', this.t(`difficulty.${seat.level}`)));
       list.append(item);
     }
     for (let i = frame.seats.length; i < frame.max_seats; i += 1) {
@@ -120,15 +121,17 @@ export class Lobby {
     else if (seated) box.append(el('p', 'note', this.t('activity.lobby.waiting_host')));
     const bar = el('div', 'actions lobby-actions');
     bar.id = 'lobby-actions';
+    if (frame.actions.includes('level')) {
+      // the chat lobby's level menu: every computer seated, and those added next
+      const level = this.select('level', this.t('activity.lobby.level'),
+        frame.levels.map((l) => [l, this.t(`difficulty.${l}`)]), frame.level);
+      level.select.dataset.focusKey = 'l-level';
+      level.select.addEventListener('change', () => this.send({ op: 'lobby', action: 'level', level: level.select.value }));
+      level.label.classList.add('level-field');
+      bar.append(level.label);
+    }
     for (const action of frame.actions) {
-      if (action === 'level') {
-        const level = this.select('level', this.t('activity.lobby.level'),
-          frame.levels.map((l) => [l, this.t(`difficulty.${l}`)]), frame.level);
-        level.select.dataset.focusKey = 'l-level';
-        level.select.addEventListener('change', () => this.send({ op: 'lobby', action: 'level', level: level.select.value }));
-        bar.append(level.label);
-        continue;
-      }
+      if (action === 'level') continue;
       const button = el('button', `move lobby-${action}`, this.t(BUTTONS[action]));
       button.type = 'button';
       button.dataset.action = action;
