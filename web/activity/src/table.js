@@ -19,6 +19,11 @@ const VERBS = {
   accept: 'hand.button.accept',
   challenge: 'hand.button.challenge',
   top: 'hand.button.lead_top',
+  // reverse fool: the same moves with a card named by its place in the hand
+  lead_blind: 'hand.button.attack',
+  throw_blind: 'hand.button.throw_in',
+  beat_blind: 'hand.button.defend',
+  transfer_blind: 'hand.button.transfer',
 };
 
 export class Table {
@@ -29,6 +34,7 @@ export class Table {
     this.words = {};
     this.frame = null;
     this.selected = [];
+    this.slot = null;
     this.previous = null;
     root.addEventListener('keydown', (e) => this.key(e));
   }
@@ -41,7 +47,11 @@ export class Table {
     const verb = move.kind === 'pass'
       ? this.t(this.frame.taking ? 'hand.button.pass' : 'hand.button.done')
       : this.t(VERBS[move.kind] || move.kind);
-    if (move.slots) return `${verb}: ${this.t('activity.slot', { number: move.slots[0] + 1 })}`;
+    if (move.slots) {
+      const slot = this.t('activity.slot', { number: move.slots[0] + 1 });
+      const on = move.on && move.on.length ? ` → ${this.cardText(move.on[0])}` : '';
+      return `${verb}: ${slot}${on}`;
+    }
     if (!move.cards || !move.cards.length) return verb;
     return `${verb} ${move.cards.map((c) => this.cardText(c)).join(' ')}`;
   }
@@ -67,6 +77,7 @@ export class Table {
   send(move) {
     if (!move) return;
     this.selected = [];
+    this.slot = null;
     this.root.classList.add('sending');
     this.play(move);
   }
@@ -75,6 +86,7 @@ export class Table {
     this.previous = this.frame;
     if (!this.frame || frame.game_id !== this.frame.game_id || frame.version !== this.frame.version) {
       this.selected = [];
+      this.slot = null;
     }
     this.frame = frame;
     this.root.classList.remove('sending');
@@ -262,7 +274,8 @@ export class Table {
   drawActions(f) {
     const bar = el('div', 'actions');
     bar.id = 'actions';
-    for (const move of buttonMoves(f.moves, this.selected)) {
+    const slotted = (m) => !m.slots || this.slot === null || this.slot === undefined || m.slots[0] === this.slot;
+    for (const move of buttonMoves(f.moves, this.selected).filter(slotted)) {
       const button = el('button', `move move-${move.kind}`, this.label(move));
       button.type = 'button';
       button.dataset.kind = move.kind;
@@ -282,10 +295,22 @@ export class Table {
       // reverse fool: the hand is held backwards; its cards are played by their place
       const count = f.seats[f.seat].count;
       for (let i = 0; i < count; i += 1) {
-        const back = el('div', 'card back');
+        // a click plays the card in this place when it has one move; with several (which
+        // attack card to beat) the buttons then show only this card's
+        const moves = f.moves.filter((m) => m.slots && m.slots[0] === i);
+        const back = el('button', 'card back');
+        back.type = 'button';
+        back.dataset.focusKey = `s-${i}`;
         back.style.setProperty('--i', String(i - (count - 1) / 2));
-        back.setAttribute('role', 'img');
         back.setAttribute('aria-label', this.t('activity.slot', { number: i + 1 }));
+        back.classList.add(moves.length ? 'playable' : 'idle');
+        if (this.slot === i) {
+          back.classList.add('selected');
+          back.setAttribute('aria-pressed', 'true');
+        }
+        if (moves.length === 1) back.addEventListener('click', () => this.send(moves[0]));
+        else if (moves.length) back.addEventListener('click', () => { this.slot = this.slot === i ? null : i; this.draw(); });
+        else back.setAttribute('aria-disabled', 'true');
         hand.append(back);
       }
       hand.append(el('p', 'hint hidden-hint', this.t('activity.hidden_hand')));
@@ -336,8 +361,9 @@ export class Table {
 
   key(e) {
     if (!this.frame || this.root.dataset.state !== 'game') return;
-    if (e.key === 'Escape' && this.selected.length) {
+    if (e.key === 'Escape' && (this.selected.length || this.slot !== null)) {
       this.selected = [];
+      this.slot = null;
       this.draw();
       return;
     }
