@@ -219,8 +219,9 @@ async def lobby_action(
     level = message.get("level")
     name = ""
     if action == "join":
+        # only the lobby of the channel the Activity runs in, by someone who may post there
         member = await discord.member(channel_id, user_id) if channel_id else None
-        if member is None:
+        if member is None or (await service.lobby(game_id)).channel_id != channel_id:
             raise ServiceError("activity.lobby.not_here")
         name = member.name
     await service.activity_lobby_action(

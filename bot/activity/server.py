@@ -95,16 +95,11 @@ CLIENT_KEYS = (
     "lobby.button.cancel",
     "lobby.button.add_ai",
     "lobby.button.remove_ai",
-    "lobby.level_option",
-    "lobby.host_marker",
     "difficulty.easy",
     "difficulty.normal",
     "difficulty.hard",
-    "cmd.param.preset.description",
-    "option.deck_size",
     "option.deck_size.label",
     "table.players",
-    "table.team_marker",
 )
 #: Refusals in the Activity's words where the chat's speak of buttons and hands; any other
 #: refusal (the game ended, you left) is the chat's own sentence.
@@ -540,7 +535,12 @@ class ActivityServer:
                 locale = normalize_locale(info.locale)
                 names = {s.user_id: s.name for s in info.seats if s.user_id is not None}
                 names.setdefault(info.host_id, "?")
-        text = t(exc.key, locale, **exc.params) if has_key(exc.key) else None
+        text = None
+        if has_key(exc.key):
+            try:
+                text = t(exc.key, locale, **exc.params)
+            except (KeyError, IndexError, ValueError):  # a sentence it cannot fill: the general one
+                log.warning("activity: refusal %s could not be filled", exc.key)
         await self.hub.send(
             sock,
             {

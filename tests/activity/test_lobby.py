@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 import simcord
 
@@ -14,7 +15,7 @@ from bot.game.models import LobbyInfo, SeatInfo
 from bot.game.modes import BASE_PRESETS
 from bot.i18n import t
 from tests.activity.browser import activity_url, chromium, skip_unless_available
-from tests.activity.sockets import serve_activity
+from tests.activity.sockets import Client, serve_activity
 from tests.bot.conftest import build_world, make_bot
 from tests.bot.helpers import labels, message, service
 
@@ -139,4 +140,44 @@ async def test_a_table_opened_in_the_activity_is_joined_there_and_in_chat(db_pat
             assert {s.name for s in session.seats} == {"alice", "bob", "carol"}
             seats = await bob.evaluate("window.durak.table.frame.seat")
             assert session.seats[seats].name == "bob"
+    await bot.close()
+
+
+@pytest.mark.slow(sample=1)
+async def test_lobby_messages_a_button_would_not_send_are_refused(db_path: Path) -> None:
+    """Sockets without a browser: a form with a mode that does not exist, a Start by a
+    guest, a Join from another channel and a lobby message with nothing open are refused,
+    in words a page can show (a name, never a mention), and change nothing."""
+    bot = make_bot(db_path)
+    async with simcord.run(bot) as env:
+        world = build_world(env)
+        channel = world["channel"]
+        elsewhere = world["guild"].create_text_channel("elsewhere")
+        base = await serve_activity(bot)
+        async with aiohttp.ClientSession() as http:
+            ann, bo, eve = Client(http, base), Client(http, base), Client(http, base)
+            assert (await ann.sign_in(world["alice"], channel.id))["op"] == "idle"
+            await ann.send({"op": "lobby", "action": "start"})  # nothing open yet
+            assert (await ann.receive())["key"] == "error.lobby_closed"
+            assert (await ann.receive())["op"] == "idle"
+            await ann.send({"op": "lobby", "action": "new", "form": {"preset": "nonsense"}})
+            assert (await ann.receive())["key"] == "error.malformed_id"
+            assert (await ann.receive())["op"] == "idle"
+            assert await service(env).activity_lobby(world["alice"].id, channel.id) is None
+
+            await ann.send({"op": "lobby", "action": "new", "form": {"seats": 3, "deck": 24}})
+            lobby = await ann.receive()
+            assert lobby["op"] == "lobby" and lobby["actions"][0] == "start"
+            assert (await bo.sign_in(world["bob"], channel.id))["actions"] == ["join"]
+            await bo.send({"op": "lobby", "action": "start"})
+            refused = await bo.receive()
+            assert refused["key"] == "error.only_host"
+            assert "<@" not in refused["text"] and "alice" in refused["text"]
+            assert (await bo.receive())["op"] == "lobby"
+            # eve opened the Activity in another channel: the lobby is not hers to join
+            assert (await eve.sign_in(world["eve"], elsewhere.id))["op"] == "idle"
+            await eve.send({"op": "lobby", "action": "join"})
+            assert (await eve.receive())["key"] == "error.lobby_closed"
+            info = await service(env).lobby(lobby["game_id"])
+            assert [s.name for s in info.seats] == ["alice"] and info.status == "lobby"
     await bot.close()
