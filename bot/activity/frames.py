@@ -1,8 +1,11 @@
 """What one socket of the Activity is sent: a seat's observation, or the public view, as JSON.
 
-The frame is built from :class:`engine.Observation` only (the view computer players get),
-never from the game itself, so a frame cannot hold a card its reader may not see: another
-seat's hand, the talon, a face-down defence. Cards travel in the engine's notation (``6s``,
+The frame is built from :class:`engine.Observation` (the view computer players get) and the
+session's public events (the chat table's "last moves", for the pass card just shown), never
+from the game itself, so a frame cannot hold a card its reader may not see: another seat's
+hand, the talon, a face-down defence. The variants' marks come the same way: partners from
+the public rules, scores from the variant's public state, closed cards and own trumps from
+the observation; avatars are CDN paths of the seated humans (:data:`Avatars`). Cards travel in the engine's notation (``6s``,
 ``Th``, ``6s'`` for a twin) and moves as the engine's action notation with the seat
 (``0 attack 6s 6h``): the client sends a move back exactly as it got it, and the server parses
 and checks it like any other (bot/activity/server.py), so the browser holds no rule of its own.
