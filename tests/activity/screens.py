@@ -147,7 +147,8 @@ async def _lobbies(out: Path, folder: Path) -> None:
             info = await svc.lobby(game_id)
             assert info.message_id is not None
             await world["carol"].click(message(channel, info.message_id), label="Join")
-            await svc.add_computer(game_id, world["alice"].id, "hard")
+            await svc.set_computer_level(game_id, world["alice"].id, "hard")
+            await svc.add_computer(game_id, world["alice"].id)
             await context.close()
             for locale in LOCALES:
                 await svc.storage.update_guild_settings(world["guild"].id, locale=locale)
