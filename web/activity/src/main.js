@@ -15,6 +15,7 @@ let locale = (navigator.language || 'en').toLowerCase().startsWith('ru') ? 'ru' 
 
 const table = new Table(root, (move) => send({ op: 'act', version: table.frame.version, action: move.send }));
 const lobby = new Lobby(root, (message) => send(message));
+table.again = () => hello();
 
 async function words(lang) {
   if (!wordsCache[lang]) {
@@ -28,6 +29,11 @@ function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) {
     socket.send(JSON.stringify({ ...message, token: auth.session }));
   }
+}
+
+/** Who is here and where (again after a game: the bot answers with what the channel has now). */
+function hello() {
+  send({ op: 'hello', channel_id: auth.channelId, locale: navigator.language || 'en' });
 }
 
 function toast(text) {
@@ -75,7 +81,7 @@ function connect() {
   socket = new WebSocket(url);
   socket.onopen = () => {
     retry = 0;
-    send({ op: 'hello', channel_id: auth.channelId, locale: navigator.language || 'en' });
+    hello();
   };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = () => {

@@ -283,6 +283,14 @@ export class Table {
       button.addEventListener('click', () => this.send(move));
       bar.append(button);
     }
+    if (f.status !== 'running' && this.again) {
+      // the game is over: the form that opens the next table (or the channel's next game)
+      const again = el('button', 'move move-again', this.t('activity.lobby.again'));
+      again.type = 'button';
+      again.dataset.focusKey = 'again';
+      again.addEventListener('click', () => this.again());
+      bar.append(again);
+    }
     return bar;
   }
 
