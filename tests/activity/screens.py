@@ -5,12 +5,15 @@ opened from the Activity's own form; a team game with its partners marked.
     .venv/bin/python -m tests.activity.screens docs/img
 
 Needs Chromium like the browser tests (tests/activity/browser.py). Not a test: it makes
-pictures for people to look at. Without network the avatars show their initials, as they do
-wherever Discord's CDN cannot be reached."""
+pictures for people to look at. The machine has no network: alice, carol and eve get
+avatars drawn here and served in place of Discord's CDN (the page asks the CDN's address, as
+in the local mode); the others have none, and show their initials, as anyone does whose
+avatar cannot load."""
 
 from __future__ import annotations
 
 import asyncio
+import io
 import shutil
 import sys
 import tempfile
@@ -19,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import simcord
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from bot.cardart.emojis import wanted_emojis
 from bot.game.models import GameSession, PlayerRef
@@ -32,6 +35,40 @@ from tests.bot.helpers import message, service
 NAMES = ("alice", "bob", "carol", "dave", "eve", "mod")
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 LOCALES = ("en", "ru")
+#: Who has an avatar in the pictures, and its colour.
+AVATARS = {"alice": (222, 120, 60), "carol": (130, 90, 200), "eve": (40, 150, 120)}
+
+
+def _avatar_png(colour: tuple[int, int, int]) -> bytes:
+    """A plain portrait (a head and shoulders on a colour) standing in for a Discord avatar."""
+    image = Image.new("RGB", (128, 128), colour)
+    draw = ImageDraw.Draw(image)
+    light = tuple(min(255, c + 90) for c in colour)
+    draw.ellipse((40, 22, 88, 70), fill=light)
+    draw.ellipse((18, 78, 110, 160), fill=light)
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()
+
+
+def _avatars(bot: Any, world: dict[str, Any]) -> None:
+    """The seats of AVATARS have an avatar on the (stand-in) CDN; the others none."""
+    ids = {world[name].id for name in AVATARS}
+    hub = bot.activity_server.hub
+    hub.avatars = lambda user_id: f"avatars/{user_id}/{'0' * 32}.png" if user_id in ids else None
+
+
+async def _cdn(route: Any) -> None:
+    """Discord's CDN, for the pictures: the avatars of AVATARS, nothing else."""
+    user_id = int(route.request.url.split("/avatars/")[1].split("/")[0])
+    for name, colour in AVATARS.items():
+        if user_id == _IDS.get(name):
+            await route.fulfill(status=200, content_type="image/png", body=_avatar_png(colour))
+            return
+    await route.abort()
+
+
+_IDS: dict[str, int] = {}
 
 
 async def _bout(env: simcord.Env, session: GameSession) -> None:
@@ -76,9 +113,13 @@ async def _shoot(
         reduced_motion="reduce",
         locale=locale,
     )
+    await context.route("https://cdn.discordapp.com/**", _cdn)
     page = await context.new_page()
     await page.goto(url)
     await page.wait_for_selector(ready)
+    await page.wait_for_function(  # every avatar loaded or given up for its initials
+        "[...document.querySelectorAll('.avatar img')].every(i => i.complete)"
+    )
     if then is not None:
         await then(page)
     await page.screenshot(path=str(path))
@@ -105,6 +146,8 @@ async def _tables(out: Path, folder: Path, players: int, preset: str | None, nam
         world = build_world(env)
         session = await _game(env, world, players, preset)
         base = await serve_activity(bot)
+        _IDS.update({name: world[name].id for name in AVATARS})
+        _avatars(bot, world)
         game = session.game
         seat = next(s for s in [game.defender, *range(game.n)] if game.legal_actions(s))
         url = activity_url(base, world[NAMES[seat]], world["channel"].id)
@@ -129,6 +172,8 @@ async def _lobbies(out: Path, folder: Path) -> None:
         world = build_world(env)
         channel = world["channel"]
         base = await serve_activity(bot)
+        _IDS.update({name: world[name].id for name in AVATARS})
+        _avatars(bot, world)
         url = activity_url(base, world["alice"], channel.id)
         async with chromium() as browser:
             await _shoot(

@@ -3,12 +3,14 @@ game opened, joined and started from the table in a real browser alongside the c
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 import simcord
+from PIL import Image
 
 from bot.activity.lobby import idle_frame, lobby_frame, plain_text
 from bot.game.models import LobbyInfo, SeatInfo
@@ -73,6 +75,12 @@ def test_a_refusal_written_for_chat_names_people_on_the_page() -> None:
     assert plain_text("in <#5> or <#6>", {}) == "in # or #"
 
 
+def _png() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (8, 8), (200, 90, 40)).save(out, "PNG")
+    return out.getvalue()
+
+
 async def _open_form(page: Any) -> None:
     """alice fills the form by keyboard: 24 cards, up to three seats, then Enter."""
     await page.wait_for_selector("#lobby-form")
@@ -94,13 +102,24 @@ async def test_a_table_opened_in_the_activity_is_joined_there_and_in_chat(db_pat
         world = build_world(env)
         channel = world["channel"]
         base = await serve_activity(bot)
-        # every human has an avatar on Discord's CDN, which a test cannot reach: initials
+        # every human has an avatar on Discord's CDN, which a test cannot reach: initials;
+        # alice's page reaches a stand-in for the CDN that has carol's
         hub = bot.activity_server.hub  # type: ignore[union-attr]
         hub.avatars = lambda user_id: f"avatars/{user_id}/{'0' * 32}.png?size=128"
+        carol_png = _png()
+
+        async def cdn(route: Any) -> None:
+            if f"/avatars/{world['carol'].id}/" in route.request.url:
+                await route.fulfill(status=200, content_type="image/png", body=carol_png)
+            else:
+                await route.abort()
+
         async with chromium() as browser:
             pages = {}
             for name in ("alice", "bob"):
                 context = await browser.new_context(viewport={"width": 900, "height": 700})
+                if name == "alice":
+                    await context.route("https://cdn.discordapp.com/**", cdn)
                 pages[name] = await context.new_page()
                 await pages[name].goto(activity_url(base, world[name], channel.id))
             alice, bob = pages["alice"], pages["bob"]
@@ -123,6 +142,7 @@ async def test_a_table_opened_in_the_activity_is_joined_there_and_in_chat(db_pat
             assert await alice.locator(".avatar.loaded").count() == 0
             await world["carol"].click(chat, label=t("lobby.button.join", "en"))
             await alice.wait_for_selector(".lobby-seats li:nth-child(3):not(.free)")
+            await alice.wait_for_selector(".lobby-seats li:nth-child(3) .avatar.loaded img")
             await bob.wait_for_selector(".lobby-seats li:nth-child(3):not(.free)")
             assert await alice.locator("#lobby-actions [data-action=ai]").count() == 0
             assert await bob.locator("#lobby-actions [data-action=start]").count() == 0
