@@ -5,10 +5,12 @@ session's public events (the chat table's "last moves", for the pass card just s
 from the game itself, so a frame cannot hold a card its reader may not see: another seat's
 hand, the talon, a face-down defence. The variants' marks come the same way: partners from
 the public rules, scores from the variant's public state, closed cards and own trumps from
-the observation; avatars are CDN paths of the seated humans (:data:`Avatars`). Cards travel in the engine's notation (``6s``,
-``Th``, ``6s'`` for a twin) and moves as the engine's action notation with the seat
-(``0 attack 6s 6h``): the client sends a move back exactly as it got it, and the server parses
-and checks it like any other (bot/activity/server.py), so the browser holds no rule of its own.
+the observation; avatars are CDN paths of the seated humans (:data:`Avatars`).
+
+Cards travel in the engine's notation (``6s``, ``Th``, ``6s'`` for a twin) and moves as the
+engine's action notation with the seat (``0 attack 6s 6h``): the client sends a move back
+exactly as it got it, and the server parses and checks it like any other
+(bot/activity/server.py), so the browser holds no rule of its own.
 
 Spectators get ``Observation`` of seat -1, delayed one move when the server says so
 (:func:`bot.surfaces.spectators.spectator_frame`), like the chat's watch view.

@@ -52,7 +52,7 @@ class Member:
 
 
 class DiscordSide(Protocol):
-    """What the Activity needs of Discord itself (bot/surfaces/activity_views.py)."""
+    """What the Activity needs of Discord itself (bot/surfaces/activity_discord.py)."""
 
     def guild_of(self, channel_id: int) -> int | None:
         """The server of a channel the bot sees, else None."""
