@@ -33,6 +33,7 @@ from .i18n import DurakTranslator, t
 from .metrics import registry_for
 from .sharding import ShardScope
 from .storage import Storage
+from .surfaces.activity_discord import ActivityDiscord
 from .surfaces.answers import log_lost_answer
 from .surfaces.callbacks import callback_trace
 from .surfaces.dynamic_items import DYNAMIC_ITEMS
@@ -319,6 +320,7 @@ class DurakBot(commands.AutoShardedBot):
             self.activity_server = new_activity_server(
                 self.config, self.service, oauth=oauth, host=host, port=port
             )
+            self.activity_server.connect_discord(ActivityDiscord(self, self.service))
             await self.activity_server.start()
             self.service.activity_button = True
             self.service.publisher = ActivityPublisher(self.publisher, self.activity_server.hub)

@@ -21,6 +21,7 @@ import base64
 import hashlib
 import hmac
 import logging
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -45,6 +46,8 @@ DISCORD_API = "https://discord.com/api/v10"
 #: How long a session token is good for: a long game and then some; a reload after that
 #: simply authorizes again (the SDK does it without asking once the user agreed).
 SESSION_SECONDS = 12 * 3600
+#: An avatar hash as Discord writes it (``a_`` for an animated one): it goes into a CDN path.
+AVATAR_HASH = re.compile(r"(a_)?[0-9a-f]{32}")
 
 
 class AuthError(Exception):
@@ -55,6 +58,8 @@ class AuthError(Exception):
 class DiscordUser:
     id: int
     name: str
+    #: The avatar's hash on Discord's CDN (None: the default avatar, or not a hash).
+    avatar: str | None = None
 
 
 class OAuth(Protocol):
@@ -116,7 +121,12 @@ class DiscordOAuth:
             log.warning("activity: Discord's /users/@me did not answer: %r", exc)
             raise AuthError("Discord did not answer") from None
         try:
-            return DiscordUser(int(body["id"]), str(body.get("global_name") or body["username"]))
+            avatar = body.get("avatar")
+            return DiscordUser(
+                int(body["id"]),
+                str(body.get("global_name") or body["username"]),
+                avatar if isinstance(avatar, str) and AVATAR_HASH.fullmatch(avatar) else None,
+            )
         except (KeyError, TypeError, ValueError):
             raise AuthError("no user in Discord's answer") from None
 

@@ -187,7 +187,7 @@ class Relay:
             "w": session.watchers,
             "e": session.finished,
         }
-        self._send("p" + to, head, frame_text(session, seat, built))
+        self._send("p" + to, head, frame_text(session, seat, built, self.hub.avatars))
 
     # ----------------------------------------------------------------- the sockets' side
 

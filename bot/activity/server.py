@@ -35,13 +35,14 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import WSMsgType, web
 
 from .. import metrics
-from ..game.errors import ServiceError
-from ..game.models import GameSession, PingKind, Publisher
+from ..game.errors import GameMissing, ServiceError
+from ..game.models import GameSession, LobbyInfo, PingKind, Publisher
 from ..game.service import GameService
 from ..httpd import serve
 from ..i18n import SUPPORTED_LOCALES, catalog, has_key, normalize_locale, t
 from .auth import AuthError, OAuth, SessionSigner
-from .frames import seat_frame
+from .frames import Avatars, no_avatars, seat_frame
+from .lobby import DiscordSide, idle_frame, lobby_action, lobby_frame, open_lobby, plain_text
 
 if TYPE_CHECKING:
     from .relay import Relay
@@ -97,6 +98,18 @@ CLIENT_KEYS = (
     "suit.diamonds",
     "suit.hearts",
     "suit.spades",
+    "lobby.title",
+    "lobby.button.join",
+    "lobby.button.leave",
+    "lobby.button.start",
+    "lobby.button.cancel",
+    "lobby.button.add_ai",
+    "lobby.button.remove_ai",
+    "difficulty.easy",
+    "difficulty.normal",
+    "difficulty.hard",
+    "option.deck_size.label",
+    "table.players",
 )
 #: Refusals in the Activity's words where the chat's speak of buttons and hands; any other
 #: refusal (the game ended, you left) is the chat's own sentence.
@@ -118,6 +131,10 @@ class _Socket:
     channel_id: int | None
     game_id: int | None = None
     seat: int | None = None
+    #: The game is an open lobby (its frames are the lobby's; a start seats the socket).
+    lobby: bool = False
+    #: The browser's language, for what no game names one for (the form opening a lobby).
+    locale: str | None = None
     sent: tuple[int, int] = (-1, -1)  # (version, watchers) of the last frame
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: Its game runs in another process: frames and moves go through the relay.
@@ -129,6 +146,13 @@ class ActivityHub:
 
     def __init__(self, service: GameService) -> None:
         self.service = service
+        #: Discord itself (the channel's server, the member, posting a lobby, avatars); None
+        #: where the bot has no Discord client at hand: no lobby can be opened then.
+        self.discord: DiscordSide | None = None
+        self.avatars: Avatars = no_avatars
+        #: Avatars of the players who signed in here, as Discord's token exchange gave them
+        #: (the bot's own cache lacks most members without the privileged members intent).
+        self.signed_avatars: dict[int, str] = {}
         self._games: dict[int, set[_Socket]] = {}
         #: Sockets of people with no game yet: attached when one starts in their channel.
         self._idle: set[_Socket] = set()
@@ -145,7 +169,7 @@ class ActivityHub:
             if found is not None and elsewhere is not None and elsewhere[1] is None:
                 elsewhere = None
         self._detach(sock)
-        sock.sent, sock.remote = (-1, -1), False
+        sock.sent, sock.remote, sock.lobby = (-1, -1), False, False
         if elsewhere is not None and self.relay is not None:
             sock.game_id, sock.seat = elsewhere
             sock.remote = True
@@ -157,11 +181,17 @@ class ActivityHub:
             self._games.setdefault(session.game_id, set()).add(sock)
             await self._push(sock, session)
         else:
+            lobby = await self.service.activity_lobby(sock.user_id, sock.channel_id)
+            if lobby is not None:
+                sock.game_id, sock.seat, sock.lobby = lobby.game_id, None, True
+                self._games.setdefault(lobby.game_id, set()).add(sock)
+                await self._push_lobby(sock, lobby)
+                return
             sock.game_id, sock.seat = None, None
             self._idle.add(sock)
             if self.relay is not None:
                 self.relay.wait(sock.channel_id, sock.user_id)
-            await self.send(sock, {"op": "idle"})
+            await self.send(sock, await self._idle_frame(sock))
 
     def _detach(self, sock: _Socket) -> None:
         if sock in self._idle:
@@ -220,12 +250,16 @@ class ActivityHub:
         of their player or channel (a rematch, a new table)."""
         session = self.service.session(game_id)
         if session is None:
+            await self._lobby_changed(game_id)
             return
         if not session.finished:
+            waiting = [s for s in self._games.get(game_id, ()) if s.lobby]
             for sock in list(self._idle):
                 here = sock.channel_id == session.channel_id
                 if here or session.seat_of(sock.user_id) is not None:
-                    await self.attach(sock)
+                    waiting.append(sock)
+            for sock in waiting:  # the lobby started: its sockets sit down at the table
+                await self.attach(sock)
         group = self._games.get(game_id)
         built: dict[int | None, str] = {}
         if group:
@@ -246,7 +280,7 @@ class ActivityHub:
             stamp = (session.version, session.watchers)
             if stamp == sock.sent:
                 return
-            text = frame_text(session, sock.seat, built)
+            text = frame_text(session, sock.seat, built, self.avatars)
             sock.sent = stamp
             await self._send_text(sock, text)
 
@@ -260,20 +294,73 @@ class ActivityHub:
             sock.sent = stamp
             await self._send_text(sock, text)
 
+    async def _lobby_changed(self, game_id: int) -> None:
+        """A game without a session changed: an open lobby (its sockets get its frame, and
+        waiting sockets of its channel or players join it), or a lobby that closed (its
+        sockets wait again, with the form). Read from storage only when a socket may care."""
+        group = self._games.get(game_id)
+        if not group and not self._idle:
+            return
+        try:
+            info = await self.service.lobby(game_id)
+        except GameMissing:
+            return
+        if info.status != "lobby" or info.series is not None:
+            for sock in list(self._games.pop(game_id, ())):
+                sock.game_id, sock.seat, sock.lobby = None, None, False
+                self._idle.add(sock)
+                await self.send(sock, await self._idle_frame(sock, closed=True))
+            return
+        seated = {s.user_id for s in info.seats}
+        arrived = set()
+        for sock in list(self._idle):
+            if sock.channel_id == info.channel_id or sock.user_id in seated:
+                await self.attach(sock)  # sends the lobby's frame itself
+                arrived.add(sock)
+        level = (await self.service.settings(info.guild_id)).default_ai_difficulty
+        for sock in list(self._games.get(game_id, ())):
+            if sock not in arrived:
+                await self._push_lobby(sock, info, level)
+
+    async def _push_lobby(self, sock: _Socket, info: LobbyInfo, level: str | None = None) -> None:
+        if level is None:
+            level = (await self.service.settings(info.guild_id)).default_ai_difficulty
+        async with sock.lock:
+            sock.sent = (-1, -1)
+            await self._send_text(sock, _dump(lobby_frame(info, sock.user_id, level, self.avatars)))
+
+    async def _idle_frame(self, sock: _Socket, *, closed: bool = False) -> dict[str, Any]:
+        """The form that opens a lobby where this socket's channel is a server's channel the
+        bot serves, starting from that server's house rules."""
+        guild = (
+            self.discord.guild_of(sock.channel_id)
+            if self.discord is not None and sock.channel_id is not None
+            else None
+        )
+        if guild is None:
+            return idle_frame(sock.locale, can_open=False) | {"closed": closed}
+        settings = await self.service.settings(guild)
+        defaults = {
+            "preset": settings.default_preset,
+            "seats": settings.default_options.get("seats"),
+            "deck": settings.default_options.get("deck_size", 36),
+        }
+        return idle_frame(sock.locale, can_open=True, defaults=defaults) | {"closed": closed}
+
     async def resend(self, sock: _Socket) -> None:
         """The current frame again (after a refusal: the client redraws what is true)."""
-        if sock.game_id is None:
-            return
-        if sock.remote:
+        if sock.game_id is not None and sock.remote:
             last = self.relay.last_frame(sock.game_id, sock.seat) if self.relay else None
             if last is not None:
                 sock.sent = (-1, -1)
                 await self._push_text(sock, *last)
             return
-        session = self.service.session(sock.game_id)
+        session = self.service.session(sock.game_id) if sock.game_id is not None else None
         if session is not None:
             sock.sent = (-1, -1)
             await self._push(sock, session)
+        elif sock.lobby or sock.game_id is None:
+            await self.attach(sock)
 
     @classmethod
     async def send(cls, sock: _Socket, message: dict[str, Any]) -> None:
@@ -295,12 +382,15 @@ def _dump(message: dict[str, Any]) -> str:
 
 
 def frame_text(
-    session: GameSession, seat: int | None, built: dict[int | None, str] | None = None
+    session: GameSession,
+    seat: int | None,
+    built: dict[int | None, str] | None = None,
+    avatars: Avatars = no_avatars,
 ) -> str:
     """The frame of ``seat`` as sent, built once per seat and change (``built``)."""
     text = built.get(seat) if built is not None else None
     if text is None:
-        text = _dump(seat_frame(session, seat))
+        text = _dump(seat_frame(session, seat, avatars))
         if built is not None:
             built[seat] = text
     return text
@@ -388,6 +478,16 @@ class ActivityServer:
             self.hub.relay = None
         await self.oauth.close()
 
+    def connect_discord(self, side: DiscordSide) -> None:
+        """Discord itself, for the lobby and the avatars (the bot calls this at start)."""
+        self.hub.discord = side
+        signed = self.hub.signed_avatars
+
+        def avatar(user_id: int) -> str | None:
+            return signed.get(user_id) or side.avatar(user_id)
+
+        self.hub.avatars = avatar
+
     # ----------------------------------------------------------------- HTTP
 
     async def _index(self, request: web.Request) -> web.StreamResponse:
@@ -411,6 +511,8 @@ class ActivityServer:
             user = await self.oauth.user(access)
         except AuthError as exc:
             return web.json_response({"error": str(exc)}, status=401)
+        if user.avatar:
+            self.hub.signed_avatars[user.id] = f"avatars/{user.id}/{user.avatar}.png?size=128"
         return web.json_response(
             {
                 "access_token": access,
@@ -466,6 +568,8 @@ class ActivityServer:
             channel_id = int(channel) if isinstance(channel, str) and channel.isdigit() else None
             if sock is None:
                 sock = _Socket(ws, user_id, channel_id)
+            locale = message.get("locale")
+            sock.locale = locale if isinstance(locale, str) and len(locale) <= 16 else None
             await self.hub.attach(sock)
             if op == "hello":
                 return sock
@@ -475,7 +579,36 @@ class ActivityServer:
             return None
         if op == "act":
             await self._act(sock, message)
+        elif op == "lobby":
+            await self._lobby(sock, message)
         return sock
+
+    async def _lobby(self, sock: _Socket, message: dict[str, Any]) -> None:
+        """The lobby's form (``action: new``) or one of its buttons; a refusal is said on
+        the page, in the lobby's language, with names where chat would mention."""
+        discord = self.hub.discord
+        try:
+            if discord is None or sock.channel_id is None:
+                raise ServiceError("activity.lobby.not_here")
+            if message.get("action") == "new":
+                form = message.get("form")
+                info = await open_lobby(
+                    self.service,
+                    discord,
+                    sock.channel_id,
+                    sock.user_id,
+                    form if isinstance(form, dict) else {},
+                )
+                await self.hub.changed(info.game_id)
+                return
+            if sock.game_id is None or not sock.lobby:
+                raise ServiceError("error.lobby_closed")
+            await lobby_action(
+                self.service, discord, sock.channel_id, sock.game_id, sock.user_id, message
+            )
+        except ServiceError as exc:
+            log.info("activity: lobby, user %d: %s refused", sock.user_id, exc.key)
+            await self._refuse_lobby(sock, exc)
 
     async def _act(self, sock: _Socket, message: dict[str, Any]) -> None:
         version, action = message.get("version"), message.get("action")
@@ -498,6 +631,34 @@ class ActivityServer:
                 await self._refuse(sock, exc.key)
                 return
         metrics.activity_move(time.perf_counter() - started)
+
+    async def _refuse_lobby(self, sock: _Socket, exc: ServiceError) -> None:
+        names: dict[int, str] = {}
+        locale = normalize_locale(sock.locale)
+        if sock.game_id is not None:
+            try:
+                info = await self.service.lobby(sock.game_id)
+            except GameMissing:
+                pass
+            else:
+                locale = normalize_locale(info.locale)
+                names = {s.user_id: s.name for s in info.seats if s.user_id is not None}
+                names.setdefault(info.host_id, "?")
+        text = None
+        if has_key(exc.key):
+            try:
+                text = t(exc.key, locale, **exc.params)
+            except (KeyError, IndexError, ValueError):  # a sentence it cannot fill: the general one
+                log.warning("activity: refusal %s could not be filled", exc.key)
+        await self.hub.send(
+            sock,
+            {
+                "op": "refused",
+                "key": exc.key,
+                "text": plain_text(text or t("error.internal", locale), names),
+            },
+        )
+        await self.hub.resend(sock)
 
     async def _refuse(self, sock: _Socket, key: str, locale: str | None = None) -> None:
         """Say why, in the table's language, and send the true table again (the client may

@@ -11,13 +11,16 @@ from __future__ import annotations
 from engine import Action, ActionParseError
 
 from .errors import ServiceError
-from .models import GameSession
-from .play import _PlayFlow
+from .lobby import _LobbyFlow
+from .models import AI_DIFFICULTIES, GameSession, LobbyInfo, PlayerRef
 
-__all__ = ["_ActivityFlow"]
+__all__ = ["LOBBY_ACTIONS", "_ActivityFlow"]
+
+#: What the Activity's lobby offers once a lobby is open, each the chat lobby's own button.
+LOBBY_ACTIONS = ("join", "leave", "ai", "unai", "level", "start", "cancel")
 
 
-class _ActivityFlow(_PlayFlow):
+class _ActivityFlow(_LobbyFlow):
     """The Activity area of :class:`~bot.game.service.GameService`."""
 
     #: This process serves the Activity: table messages offer "Play at the table"
@@ -42,6 +45,70 @@ class _ActivityFlow(_PlayFlow):
             ):
                 return session, session.seat_of(user_id)
         return None
+
+    async def activity_lobby(self, user_id: int, channel_id: int | None) -> LobbyInfo | None:
+        """The open lobby the user sits in, else the one open in the channel the Activity was
+        opened in (joinable from there, like its chat message's Join), else None. A rematch
+        lobby (its series keeps the same seats) is the chat's: its buttons say who plays."""
+        for game_id in (
+            await self.storage.user_active_game(user_id),
+            await self.storage.active_game_in_channel(channel_id) if channel_id else None,
+        ):
+            if game_id is None or self.session(game_id) is not None:
+                continue
+            info = await self.lobby(game_id)
+            if info.status == "lobby" and info.series is None:
+                return info
+        return None
+
+    async def open_activity_lobby(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host: PlayerRef,
+        preset: str | None,
+        seats: int | None,
+        deck_size: int | None,
+        *,
+        discord_locale: str | None = None,
+    ) -> LobbyInfo:
+        """``/durak new`` from the Activity's form: the same channel check and the same
+        :meth:`create_lobby` (the guild's house rules fill what the form leaves to them).
+        The caller posts its message and attaches it, as the command does."""
+        await self.check_channel(guild_id, channel_id)
+        return await self.create_lobby(
+            guild_id,
+            channel_id,
+            host,
+            preset,
+            seats,
+            deck_size,
+            discord_locale=discord_locale,
+        )
+
+    async def activity_lobby_action(
+        self, game_id: int, player: PlayerRef, action: str, level: str | None = None
+    ) -> None:
+        """One of the chat lobby's buttons, pressed at the Activity's table: the same service
+        call as the button's, so the host's rights, a full lobby, a closed one are refused
+        alike."""
+        user = player.user_id
+        if action == "join":
+            await self.join(game_id, player)
+        elif action == "leave":
+            await self.leave_lobby(game_id, user)
+        elif action == "ai":
+            await self.add_computer(game_id, user)
+        elif action == "unai":
+            await self.remove_computer(game_id, user)
+        elif action == "level" and level in AI_DIFFICULTIES:
+            await self.set_computer_level(game_id, user, level)
+        elif action == "start":
+            await self.start(game_id, user)
+        elif action == "cancel":
+            await self.cancel(game_id, user)
+        else:
+            raise ServiceError("error.malformed_id")
 
     async def act_notation(
         self, game_id: int, user_id: int, expected_version: int, text: str

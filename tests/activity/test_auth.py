@@ -26,7 +26,9 @@ async def _fake_discord(aiohttp_port: list[int]) -> tuple[web.AppRunner, list[di
     async def me(request: web.Request) -> web.Response:
         if request.headers.get("Authorization") != "Bearer at-1":
             return web.json_response({"message": "401: Unauthorized"}, status=401)
-        return web.json_response({"id": "4242", "username": "ann", "global_name": "Ann <b>"})
+        return web.json_response(
+            {"id": "4242", "username": "ann", "global_name": "Ann <b>", "avatar": "0" * 32}
+        )
 
     app = web.Application()
     app.router.add_post("/oauth2/token", token)
@@ -46,7 +48,7 @@ async def test_the_code_is_exchanged_with_the_secret_and_names_the_user() -> Non
     try:
         access = await oauth.exchange("good")
         user = await oauth.user(access)
-        assert (user.id, user.name) == (4242, "Ann <b>")
+        assert (user.id, user.name, user.avatar) == (4242, "Ann <b>", "0" * 32)
         assert seen[0] == {
             "client_id": "123",
             "client_secret": "s3cret",

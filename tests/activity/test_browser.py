@@ -135,6 +135,9 @@ async def test_two_browsers_and_a_chat_player_finish_a_game(db_path: Path) -> No
                     "document.getElementById('status').textContent"
                     f".includes({t('activity.finished', 'en')!r})"
                 )
+            # over: the next table is opened from the form the button brings back
+            await page.click("#actions .move-again")
+            await page.wait_for_selector("#lobby-form")
     await bot.close()
 
 

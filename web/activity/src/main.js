@@ -2,6 +2,7 @@
 // draw every frame it sends, send the moves the player makes. The bot holds the game; a
 // reload or a dropped connection simply asks for the current frame again.
 import { signIn } from './discord.js';
+import { Lobby } from './lobby.js';
 import { Table } from './table.js';
 
 const root = document.getElementById('app');
@@ -13,6 +14,8 @@ let retry = 0;
 let locale = (navigator.language || 'en').toLowerCase().startsWith('ru') ? 'ru' : 'en';
 
 const table = new Table(root, (move) => send({ op: 'act', version: table.frame.version, action: move.send }));
+const lobby = new Lobby(root, (message) => send(message));
+table.again = () => hello();
 
 async function words(lang) {
   if (!wordsCache[lang]) {
@@ -28,6 +31,11 @@ function send(message) {
   }
 }
 
+/** Who is here and where (again after a game: the bot answers with what the channel has now). */
+function hello() {
+  send({ op: 'hello', channel_id: auth.channelId, locale: navigator.language || 'en' });
+}
+
 function toast(text) {
   const box = document.getElementById('toast');
   box.textContent = text;
@@ -36,18 +44,29 @@ function toast(text) {
   toast.timer = setTimeout(() => box.classList.remove('shown'), 3500);
 }
 
+/** The words of the language a frame speaks (a game's, or the reader's for the form). */
+async function speak(lang) {
+  if (lang !== locale || !table.words['activity.title']) {
+    locale = lang === 'ru' ? 'ru' : 'en';
+    table.words = await words(locale);
+    document.documentElement.lang = locale;
+    document.title = table.words['activity.title'];
+  }
+  lobby.words = table.words;
+}
+
 async function receive(message) {
   if (message.op === 'frame') {
-    if (message.locale !== locale || !table.words['activity.title']) {
-      locale = message.locale === 'ru' ? 'ru' : 'en';
-      table.words = await words(locale);
-      document.documentElement.lang = locale;
-      document.title = table.words['activity.title'];
-    }
+    await speak(message.locale);
     table.show(message);
   } else if (message.op === 'idle') {
+    await speak(message.locale);
     table.frame = null;
-    table.message(table.words['activity.idle']);
+    lobby.showIdle(message);
+  } else if (message.op === 'lobby') {
+    await speak(message.locale);
+    table.frame = null;
+    lobby.show(message);
   } else if (message.op === 'refused') {
     toast(message.text);
   } else if (message.op === 'unauthorized') {
@@ -62,7 +81,7 @@ function connect() {
   socket = new WebSocket(url);
   socket.onopen = () => {
     retry = 0;
-    send({ op: 'hello', channel_id: auth.channelId });
+    hello();
   };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = () => {
@@ -82,7 +101,7 @@ async function start() {
 
 // For the browser tests (tests/activity/): the state and the raw socket, so a test can also
 // send what no button would (a forged move) and see it refused.
-window.durak = { table, send, get socket() { return socket; } };
+window.durak = { table, lobby, send, get socket() { return socket; } };
 
 start().catch((error) => {
   console.error(error);

@@ -1,8 +1,9 @@
 // The table: draws a frame from the bot (bot/activity/frames.py) and turns clicks, drags and
 // keys into moves from the frame's own list. Every text is set as text, never as markup: a
 // player's name is whatever they chose.
-import { cardFace } from './cards.js';
+import { cardFace, SUIT_SYMBOLS } from './cards.js';
 import { beatMove, buttonMoves, playable, tableMove, toggle } from './moves.js';
+import { avatar, el, fill } from './people.js';
 
 const VERBS = {
   attack: 'hand.button.attack',
@@ -18,18 +19,12 @@ const VERBS = {
   accept: 'hand.button.accept',
   challenge: 'hand.button.challenge',
   top: 'hand.button.lead_top',
+  // reverse fool: the same moves with a card named by its place in the hand
+  lead_blind: 'hand.button.attack',
+  throw_blind: 'hand.button.throw_in',
+  beat_blind: 'hand.button.defend',
+  transfer_blind: 'hand.button.transfer',
 };
-
-export function fill(template, values) {
-  return String(template ?? '').replace(/\{(\w+)\}/g, (_, k) => (k in values ? values[k] : `{${k}}`));
-}
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 export class Table {
   /** `play(move)` sends a move; `root` is the page's #app. */
@@ -39,6 +34,7 @@ export class Table {
     this.words = {};
     this.frame = null;
     this.selected = [];
+    this.slot = null;
     this.previous = null;
     root.addEventListener('keydown', (e) => this.key(e));
   }
@@ -51,7 +47,11 @@ export class Table {
     const verb = move.kind === 'pass'
       ? this.t(this.frame.taking ? 'hand.button.pass' : 'hand.button.done')
       : this.t(VERBS[move.kind] || move.kind);
-    if (move.slots) return `${verb} #${move.slots[0] + 1}`;
+    if (move.slots) {
+      const slot = this.t('activity.slot', { number: move.slots[0] + 1 });
+      const on = move.on && move.on.length ? ` → ${this.cardText(move.on[0])}` : '';
+      return `${verb}: ${slot}${on}`;
+    }
     if (!move.cards || !move.cards.length) return verb;
     return `${verb} ${move.cards.map((c) => this.cardText(c)).join(' ')}`;
   }
@@ -77,6 +77,7 @@ export class Table {
   send(move) {
     if (!move) return;
     this.selected = [];
+    this.slot = null;
     this.root.classList.add('sending');
     this.play(move);
   }
@@ -85,6 +86,7 @@ export class Table {
     this.previous = this.frame;
     if (!this.frame || frame.game_id !== this.frame.game_id || frame.version !== this.frame.version) {
       this.selected = [];
+      this.slot = null;
     }
     this.frame = frame;
     this.root.classList.remove('sending');
@@ -118,22 +120,42 @@ export class Table {
     const n = f.seats.length;
     const order = f.seat >= 0 ? [...Array(n - 1).keys()].map((i) => (f.seat + 1 + i) % n) : [...Array(n).keys()];
     for (const s of order) box.append(this.seatBadge(f, f.seats[s]));
+    // the reader's own seat too where the variant marks seats (a score, a team, closed cards)
+    const me = f.seat >= 0 ? f.seats[f.seat] : null;
+    if (me && (me.score || me.team || me.closed)) box.append(this.seatBadge(f, me, true));
     return box;
   }
 
-  seatBadge(f, info) {
+  seatBadge(f, info, mine = false) {
     const badge = el('div', `seat role-${info.role}`);
     badge.dataset.seat = info.seat;
     badge.dataset.count = info.count;
+    if (mine) badge.classList.add('me');
     if (info.turn) badge.classList.add('turn');
-    const name = el('span', 'name', info.name);
+    const name = el('span', 'name', mine ? `${info.name} (${this.t('activity.you')})` : info.name);
     const count = el('span', 'count', String(info.count));
     count.setAttribute('aria-label', `${this.t('activity.cards_left')}: ${info.count}`);
     const backs = el('span', 'backs');
     backs.setAttribute('aria-hidden', 'true');
     for (let i = 0; i < Math.min(info.count, 8); i += 1) backs.append(el('i'));
     const role = el('span', 'role', this.t(info.left ? 'role.left' : `role.${info.role}`));
-    badge.append(name, backs, count, role);
+    badge.append(avatar(info, this.words), name, backs, count, role);
+    const marks = el('span', 'marks');
+    if (info.team) {
+      const partner = f.seat >= 0 && !mine && f.seats[f.seat].team === info.team;
+      marks.append(el('span', `tag team team-${info.team}`,
+        partner ? this.t('activity.partner') : this.t('activity.team', { team: info.team })));
+    }
+    if (f.own_trumps && info.trump) {
+      const suit = el('span', `tag own-trump suit-${info.trump}`, `${this.t('activity.trump')} ${SUIT_SYMBOLS[info.trump]}`);
+      marks.append(suit);
+    }
+    if (info.closed) marks.append(el('span', 'tag closed', this.t('activity.closed_cards', { count: info.closed })));
+    if (info.score) marks.append(el('span', 'tag score', info.score));
+    if (f.shown && f.shown.seat === info.seat) {
+      marks.append(el('span', 'tag shown', this.t('activity.shown', { card: this.cardText(f.shown.card) })));
+    }
+    if (marks.childElementCount) badge.append(marks);
     if (info.turn && f.deadline) badge.append(this.timer(f.deadline));
     if (f.result && f.result.fool === info.seat) badge.classList.add('fool');
     return badge;
@@ -160,10 +182,11 @@ export class Table {
     if (!f.trump) deck.append(el('div', 'no-trump', this.t('table.no_trump')));
     deck.append(stack, talon);
     if (f.trump) {
-      const suit = el('div', `trump-suit suit-${f.trump}`, `${this.t('activity.trump')}: ${'♣♦♥♠'['cdhs'.indexOf(f.trump)]}`);
-      deck.append(suit);
+      const word = this.t(f.own_trumps && f.seat >= 0 ? 'activity.your_trump' : 'activity.trump');
+      deck.append(el('div', `trump-suit suit-${f.trump}`, `${word}: ${SUIT_SYMBOLS[f.trump]}`));
     }
     deck.append(el('div', 'discard', this.t('table.discard', { count: f.discard })));
+    if (f.out_of_play) deck.append(el('div', 'out-of-play', this.t('activity.out_of_play', { count: f.out_of_play })));
     const table = el('div', 'table');
     table.id = 'table';
     table.setAttribute('aria-label', this.t('activity.table'));
@@ -251,13 +274,22 @@ export class Table {
   drawActions(f) {
     const bar = el('div', 'actions');
     bar.id = 'actions';
-    for (const move of buttonMoves(f.moves, this.selected)) {
+    const slotted = (m) => !m.slots || this.slot === null || this.slot === undefined || m.slots[0] === this.slot;
+    for (const move of buttonMoves(f.moves, this.selected).filter(slotted)) {
       const button = el('button', `move move-${move.kind}`, this.label(move));
       button.type = 'button';
       button.dataset.kind = move.kind;
       button.dataset.focusKey = `m-${move.send}`;
       button.addEventListener('click', () => this.send(move));
       bar.append(button);
+    }
+    if (f.status !== 'running' && this.again) {
+      // the game is over: the form that opens the next table (or the channel's next game)
+      const again = el('button', 'move move-again', this.t('activity.lobby.again'));
+      again.type = 'button';
+      again.dataset.focusKey = 'again';
+      again.addEventListener('click', () => this.again());
+      bar.append(again);
     }
     return bar;
   }
@@ -267,6 +299,31 @@ export class Table {
     hand.id = 'hand';
     hand.setAttribute('aria-label', this.t('activity.hand'));
     const n = f.hand.length;
+    if (f.hidden_hand && f.seat >= 0) {
+      // reverse fool: the hand is held backwards; its cards are played by their place
+      const count = f.seats[f.seat].count;
+      for (let i = 0; i < count; i += 1) {
+        // a click plays the card in this place when it has one move; with several (which
+        // attack card to beat) the buttons then show only this card's
+        const moves = f.moves.filter((m) => m.slots && m.slots[0] === i);
+        const back = el('button', 'card back');
+        back.type = 'button';
+        back.dataset.focusKey = `s-${i}`;
+        back.style.setProperty('--i', String(i - (count - 1) / 2));
+        back.setAttribute('aria-label', this.t('activity.slot', { number: i + 1 }));
+        back.classList.add(moves.length ? 'playable' : 'idle');
+        if (this.slot === i) {
+          back.classList.add('selected');
+          back.setAttribute('aria-pressed', 'true');
+        }
+        if (moves.length === 1) back.addEventListener('click', () => this.send(moves[0]));
+        else if (moves.length) back.addEventListener('click', () => { this.slot = this.slot === i ? null : i; this.draw(); });
+        else back.setAttribute('aria-disabled', 'true');
+        hand.append(back);
+      }
+      hand.append(el('p', 'hint hidden-hint', this.t('activity.hidden_hand')));
+      return hand;
+    }
     f.hand.forEach((card, i) => {
       const button = cardFace(el('button', ''), card, this.words, f.local_ranks, f.trump);
       button.type = 'button';
@@ -312,8 +369,9 @@ export class Table {
 
   key(e) {
     if (!this.frame || this.root.dataset.state !== 'game') return;
-    if (e.key === 'Escape' && this.selected.length) {
+    if (e.key === 'Escape' && (this.selected.length || this.slot !== null)) {
       this.selected = [];
+      this.slot = null;
       this.draw();
       return;
     }
