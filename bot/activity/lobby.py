@@ -62,6 +62,11 @@ class DiscordSide(Protocol):
         """The user, when they may see and post in the channel; else None."""
         ...
 
+    async def sees(self, channel_id: int, user_id: int) -> bool:
+        """Whether the user may see the channel (a server channel the bot sees, and a member
+        with the right to view it): the browser names the channel, so a watcher is checked."""
+        ...
+
     async def post_lobby(self, info: LobbyInfo) -> None:
         """Post the lobby's message in its channel and attach it to the lobby; raises when
         Discord refuses (the caller cancels the lobby)."""

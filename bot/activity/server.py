@@ -566,6 +566,15 @@ class ActivityServer:
                 return None
             channel = message.get("channel_id")
             channel_id = int(channel) if isinstance(channel, str) and channel.isdigit() else None
+            discord = self.hub.discord
+            if (
+                channel_id is not None
+                and discord is not None
+                and not await discord.sees(channel_id, user_id)
+            ):
+                # The browser names the channel: one its user may not see (another server's)
+                # shows nothing of it; their own seat still finds them.
+                channel_id = None
             if sock is None:
                 sock = _Socket(ws, user_id, channel_id)
             locale = message.get("locale")

@@ -43,19 +43,35 @@ class ActivityDiscord:
         channel = self._channel(channel_id)
         return channel.guild.id if channel is not None else None
 
+    async def sees(self, channel_id: int, user_id: int) -> bool:
+        person = await self._person(channel_id, user_id)
+        channel = self._channel(channel_id)
+        return (
+            person is not None
+            and channel is not None
+            and channel.permissions_for(person).view_channel
+        )
+
+    async def _person(self, channel_id: int, user_id: int) -> discord.Member | None:
+        channel = self._channel(channel_id)
+        if channel is None:
+            return None
+        person = channel.guild.get_member(user_id)
+        if person is None:
+            try:
+                person = await channel.guild.fetch_member(user_id)
+            except discord.HTTPException:
+                return None
+        return person
+
     async def member(self, channel_id: int, user_id: int) -> Member | None:
         """The player, if they may see and post in the channel (the browser names the
         channel; Discord says whether its user belongs there)."""
         channel = self._channel(channel_id)
-        if channel is None:
+        person = await self._person(channel_id, user_id)
+        if channel is None or person is None:
             return None
         guild = channel.guild
-        person = guild.get_member(user_id)
-        if person is None:
-            try:
-                person = await guild.fetch_member(user_id)
-            except discord.HTTPException:
-                return None
         rights = channel.permissions_for(person)
         if not (rights.view_channel and rights.send_messages):
             return None

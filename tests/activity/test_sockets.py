@@ -40,6 +40,12 @@ async def test_sockets_play_a_seat_and_forged_messages_change_nothing(db_path: P
             assert not set(seen["hand"]) & set(first["hand"])
             public = await watcher.sign_in(world["eve"], world["channel"].id)
             assert public["seat"] == -1 and public["hand"] == [] and public["moves"] == []
+            # the browser names the channel: someone of another server sees nothing of it
+            other_guild = env.create_guild("Elsewhere")
+            stranger = other_guild.add_member(env.create_user("mallory"))
+            async with aiohttp.ClientSession() as http2:
+                outsider = await Client(http2, base).sign_in(stranger, world["channel"].id)
+            assert outsider["op"] == "idle" and "hand" not in outsider
             version = session.version
             refusals = {t(f"activity.refused.{k}", "en") for k in ("stale", "malformed", "illegal")}
             hands = [game.hands[s] for s in range(game.n)]
