@@ -43,7 +43,7 @@ PLUMBING = "event loop plumbing"
 
 def _owner(func: Func) -> str | None:
     filename, _, name = func
-    if "epoll" in name or "select" in name and filename == "~":
+    if filename == "~" and ("epoll" in name or "select" in name):
         return IDLE
     if filename == _THREAD_BACKEND or filename.startswith(_CPU_BOT_DIRS):
         return _area(filename)
@@ -64,9 +64,7 @@ def areas(stats: dict[Func, Any]) -> Counter[str]:
             out = {owner: 1.0}
         else:
             callers = stats[func][4] if func in stats else {}
-            weights = {
-                c: edge[3] for c, edge in callers.items() if c not in path and edge[3] > 0
-            }
+            weights = {c: edge[3] for c, edge in callers.items() if c not in path and edge[3] > 0}
             total = sum(weights.values())
             if not total:
                 out = {PLUMBING: 1.0}
@@ -107,7 +105,8 @@ def main(argv: list[str] | None = None) -> None:
             continue
         part = seconds / bot
         scaled = f"  {part * args.loop_ms:.3f} ms per move" if args.loop_ms else ""
-        print(f"  {part * 100:5.1f}%  {seconds / args.moves * 1000:7.3f} ms profiled{scaled}  {area}")
+        profiled = seconds / args.moves * 1000
+        print(f"  {part * 100:5.1f}%  {profiled:7.3f} ms profiled{scaled}  {area}")
 
 
 if __name__ == "__main__":
