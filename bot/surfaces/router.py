@@ -16,6 +16,10 @@ click (tests/bot/test_door.py checks that exactly one does for every format the 
 wrote), a click whose component is not on its message is ignored as discord.py ignores it,
 and an item that fails to be made or to answer is logged the same way. Old messages keep
 working across restarts: routing depends on the id alone, never on memory of a view.
+
+discord.py itself routes nothing of ours: the items are not registered with it, and every
+view the bot sends is stopped (bot/surfaces/interactions.py ``_components_view``), which
+discord.py never stores, so it never learns an item's template from a sent view either.
 """
 
 from __future__ import annotations
