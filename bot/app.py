@@ -46,6 +46,7 @@ from .surfaces.publisher import DiscordPublisher
 from .surfaces.quick_offers import DiscordQuickPublisher
 from .surfaces.rematch_views import REMATCH_ITEMS
 from .surfaces.replay_views import RECORD_ITEMS
+from .surfaces.router import ComponentRouter
 from .surfaces.spectators import watch_message, watch_picture, watch_reopen_view
 from .surfaces.tournament_views import TOURNAMENT_ITEMS, DiscordTournamentPublisher
 
@@ -199,6 +200,8 @@ class DurakBot(commands.AutoShardedBot):
         self.storage: Storage | None = None
         self.service: GameService | None = None
         self.publisher: DiscordPublisher | None = None
+        #: Routes component clicks (set in setup_hook, with the rest of the service).
+        self.router: ComponentRouter | None = None
         self.live_hands: LiveHands | None = None
         #: How a hand message is drawn, for the hand items' answers (bot/surfaces/hand_answers.py).
         self.draw_hand: DrawHand = hand_message
@@ -264,7 +267,11 @@ class DurakBot(commands.AutoShardedBot):
         await self.tree.set_translator(DurakTranslator())
         await self.load_extension("cogs.durak")
         await self.load_extension("cogs.me")
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *REMATCH_ITEMS, *RECORD_ITEMS, *TOURNAMENT_ITEMS)
+        # Clicks are routed by the bot itself from on_interaction (bot/surfaces/router.py),
+        # not through discord.py's dynamic items, which build a View per click.
+        self.router = ComponentRouter(
+            (*DYNAMIC_ITEMS, *REMATCH_ITEMS, *RECORD_ITEMS, *TOURNAMENT_ITEMS)
+        )
         # Card emojis sync in the background (rendering plus up to 105 uploads on a first
         # start): until they are ready, and if Discord refuses them, cards are plain text.
         card_emojis.clear()
@@ -355,9 +362,12 @@ class DurakBot(commands.AutoShardedBot):
         return None
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Every interaction tells the ping policy that its user is here (bot.surfaces.pings)."""
+        """Every interaction tells the ping policy that its user is here (bot.surfaces.pings);
+        a component click goes to the item its custom id names (bot.surfaces.router)."""
         if self.pings is not None:
             self.pings.seen(interaction)
+        if self.router is not None:
+            await self.router.dispatch(interaction)
 
     async def _resume(self, sessions: list[GameSession]) -> None:
         """Once the gateway is up: draw every open table again (its own row is the record of

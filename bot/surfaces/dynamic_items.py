@@ -51,8 +51,9 @@ The templates of the hand, lobby, leaderboard, history, open-tables and puzzle i
 (``HAND_IDS`` in bot/surfaces/hand_items.py, ``LOBBY_IDS`` in lobby_views.py, ``BOARD_ID``,
 ``HISTORY_ID`` and ``TABLES_ID`` in their views: a game is digits, cards are card notation,
 an op one of its words), so
-their callbacks start from parts already checked (bot/surfaces/typed_items.py). Since
-discord.py silently drops a click whose custom_id matches no template, :class:`UnknownDurakItem`
+their callbacks start from parts already checked (bot/surfaces/typed_items.py). Clicks reach
+the items through the bot's router (bot/surfaces/router.py), which, like discord.py's dynamic
+items, leaves a click whose custom_id matches no template unanswered, so :class:`UnknownDurakItem`
 takes every id with our prefix that no item's template takes, and answers it politely as
 malformed; the other items' templates (again, rec, hint) are loose and parse in the callback.
 """

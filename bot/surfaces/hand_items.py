@@ -49,6 +49,7 @@ from .interactions import (
     reply_ephemeral,
 )
 from .language import reader_locale
+from .router import chosen_values
 from .typed_items import CARDS, GAME, PART, VERSION, _TypedItem
 
 log = logging.getLogger(__name__)
@@ -449,7 +450,7 @@ class CardSelect(
         )
 
     def move(self, interaction: discord.Interaction) -> Move | None:
-        values = self.item.values
+        values = chosen_values(interaction)
         card = _card_list(values[0]) if len(values) == 1 else None
         if not card or len(card) != 1:
             raise _Malformed
@@ -458,7 +459,7 @@ class CardSelect(
     async def clicked(
         self, interaction: discord.Interaction, session: GameSession, seat: int
     ) -> None:
-        await self.tap_card(interaction, session, seat, self.item.values[0])
+        await self.tap_card(interaction, session, seat, chosen_values(interaction)[0])
 
 
 class SeveralSelect(
@@ -519,8 +520,8 @@ class SeveralSelect(
             )
         )
 
-    def _choice(self) -> tuple[str, list[str]]:
-        values = self.item.values
+    def _choice(self, interaction: discord.Interaction) -> tuple[str, list[str]]:
+        values = chosen_values(interaction)
         choice = values[0].split(":", 1) if len(values) == 1 else []
         cards = _card_list(choice[1]) if len(choice) == 2 else None
         if not cards:
@@ -528,14 +529,14 @@ class SeveralSelect(
         return choice[0], cards
 
     def move(self, interaction: discord.Interaction) -> Move | None:
-        kind, cards = self._choice()
+        kind, cards = self._choice(interaction)
         return None if kind == "+" else _move(kind, cards)
 
     async def clicked(
         self, interaction: discord.Interaction, session: GameSession, seat: int
     ) -> None:
         """A starter: show it selected, taps add the rest."""
-        chosen = [Card.parse(c) for c in self._choice()[1]]
+        chosen = [Card.parse(c) for c in self._choice(interaction)[1]]
         shown = valid_selection(session.observation(seat), chosen)
         if self.version != session.version or len(shown) != len(chosen):
             raise StaleAction()

@@ -25,6 +25,7 @@ from .interactions import (
     reply_ephemeral,
 )
 from .language import reader_locale
+from .router import chosen_values
 from .spectators import WatchButton
 from .typed_items import GAME, _TypedItem
 
@@ -195,7 +196,7 @@ class LobbyAiSelect(
         )
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        values = self.item.values
+        values = chosen_values(interaction)
         if len(values) != 1:
             raise _Malformed
         await _service(interaction).set_computer_level(
@@ -240,7 +241,7 @@ class LobbyHostSelect(
         )
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        values = self.item.values
+        values = chosen_values(interaction)
         if len(values) != 1 or not values[0].isdigit():
             raise _Malformed
         await _service(interaction).hand_over(

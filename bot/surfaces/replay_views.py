@@ -33,6 +33,7 @@ from .callbacks import think_privately
 from .door import _Guarded
 from .interactions import _components_view, _service
 from .language import reader_locale
+from .router import chosen_values
 
 __all__ = [
     "RECORD_ITEMS",
@@ -331,7 +332,7 @@ class ReplayJump(
 
     async def handle(self, interaction: discord.Interaction) -> None:
         parts = self.rest.split(":")
-        values = self.item.values
+        values = chosen_values(interaction)
         if (
             len(parts) != 2
             or not parts[0].isdigit()

@@ -31,12 +31,20 @@ class _TypedItem(_Guarded):
     ) -> Self:
         return cls(rest=match.string.split(":", 2)[2])  # type: ignore[call-arg]
 
+    #: The custom id last parsed by :attr:`fields`, and its parts (None: not taken).
+    _parsed: tuple[str, dict[str, str] | None] | None = None
+
     @property
     def fields(self) -> dict[str, str]:
         """The parts of the custom id, by the names of the item's template (_Malformed for
-        an id the template does not take: an item built with parts out of type)."""
+        an id the template does not take: an item built with parts out of type). Parsed once
+        per id: a click reads its parts several times (game, version, kind, cards…)."""
         item: Any = self  # a DynamicItem: its template and custom id
-        match = item.template.fullmatch(item.custom_id)
-        if match is None:
+        custom_id: str = item.custom_id
+        parsed = self._parsed
+        if parsed is None or parsed[0] != custom_id:
+            match = item.template.fullmatch(custom_id)
+            parsed = self._parsed = (custom_id, None if match is None else match.groupdict())
+        if parsed[1] is None:
             raise _Malformed
-        return dict(match.groupdict())
+        return dict(parsed[1])
