@@ -26,7 +26,7 @@ EDGES = [
     "durak:quick:leave",
     "durak:quick:leave:5",
     "durak:quick:cpu:5",
-    "durak:quick:dance:5",  # taken by no item (as before the router): left unanswered
+    "durak:quick:dance:5",  # the catch-all answers it
     "durak::3",
     "durak",
     "durak:show",
