@@ -99,8 +99,8 @@ def _long_ones_first(config: pytest.Config, items: list[pytest.Item]) -> None:
     alone at the end. Every worker reads the same files, so they collect the same order.
     "Last time" is this clone's last run (pytest's cache), else the committed file."""
     cache = getattr(config, "cache", None)
-    last = _committed_durations()
-    last.update(cache.get(DURATIONS_KEY, {}) if cache is not None else {})
+    last: dict[str, float] = cache.get(DURATIONS_KEY, {}) if cache is not None else {}
+    last = last or _committed_durations()
     long = [item for item in items if last.get(item.nodeid, 0.0) >= LONG_SECONDS]
     if long:
         long.sort(key=lambda item: -last[item.nodeid])
