@@ -3,13 +3,15 @@ PostgreSQL summary at the end of every run."""
 
 from __future__ import annotations
 
+import json
 import os
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from bot.storage.url import parse_database_url
-from tests import postgres
+from tests import postgres, simcord_timers
 
 #: A test marked ``slow`` runs one case in this many by default (``@pytest.mark.slow(sample=n)``
 #: sets its own; ``sample=0``: only in a full sweep). The sample is the same on every run and
@@ -27,6 +29,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="run every case of the tests marked slow, not a sample (also DURAK_FULL_SWEEP=1;"
         " .ci/run sets it)",
     )
+    parser.addoption(
+        "--save-durations",
+        action="store_true",
+        default=False,
+        help=f"write the tests that took {LONG_SECONDS:g} s or more to tests/{DURATIONS_FILE.name}"
+        " (make durations)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    simcord_timers.install()  # a speed-up only: see tests/simcord_timers.py
 
 
 def full_sweep(config: pytest.Config) -> bool:
@@ -67,14 +80,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 #: long a test counts as long.
 DURATIONS_KEY = "durak/durations"
 LONG_SECONDS = 1.0
+#: The long tests of a whole run, committed (``make durations`` rewrites it): a fresh
+#: clone's first run has no cache yet and would start them wherever they are collected.
+DURATIONS_FILE = Path(__file__).with_name("durations.json")
+
+
+def _committed_durations() -> dict[str, float]:
+    try:
+        loaded = json.loads(DURATIONS_FILE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {str(k): float(v) for k, v in loaded.items()} if isinstance(loaded, dict) else {}
 
 
 def _long_ones_first(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Start the tests that took long last time first, longest first (the rest keep their
     order): the xdist workers then finish together instead of one running a whole game
-    alone at the end. Every worker reads the same file, so they collect the same order."""
+    alone at the end. Every worker reads the same files, so they collect the same order.
+    "Last time" is this clone's last run (pytest's cache), else the committed file."""
     cache = getattr(config, "cache", None)
     last: dict[str, float] = cache.get(DURATIONS_KEY, {}) if cache is not None else {}
+    last = last or _committed_durations()
     long = [item for item in items if last.get(item.nodeid, 0.0) >= LONG_SECONDS]
     if long:
         long.sort(key=lambda item: -last[item.nodeid])
@@ -92,8 +118,13 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """Keep this run's durations for the next run's order (the xdist controller sees every
     worker's reports; the workers themselves write nothing)."""
+    if hasattr(session.config, "workerinput") or not _durations:
+        return
+    if session.config.getoption("--save-durations"):
+        long = {k: round(v, 1) for k, v in sorted(_durations.items()) if v >= LONG_SECONDS}
+        DURATIONS_FILE.write_text(json.dumps(long, indent=0) + "\n", encoding="utf-8")
     cache = getattr(session.config, "cache", None)
-    if cache is None or hasattr(session.config, "workerinput") or not _durations:
+    if cache is None:
         return
     kept: dict[str, float] = cache.get(DURATIONS_KEY, {})
     for nodeid, seconds in _durations.items():  # only the long ones: the file stays small

@@ -31,7 +31,9 @@ def make_config(db_path: Path, **changes: Any) -> Config:
         "database_path": db_path,
         "dev_guild_id": None,
         "log_level": "INFO",
-        "ai_delay_seconds": 0.01,
+        # No pause before a computer's move: simcord waits for a short timer in real time (a
+        # test of the pause sets its own, as do tests/bot/test_restart_and_ai.py's).
+        "ai_delay_seconds": 0.0,
         "table_edit_interval": 0.0,
         "default_turn_timer_seconds": 0,
         # The bot is an AutoShardedBot; simcord needs the count that Discord would recommend.

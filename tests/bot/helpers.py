@@ -250,6 +250,37 @@ async def first_move_on(
     raise AssertionError("no move made after eight clicks")
 
 
+def open_hand(hand: Any, session: GameSession) -> discord.Message | None:
+    """The hand message a player still has open from their last click (``hand``: that
+    click's ``result.response``), when the bot has kept it current: live hands edit it in
+    place after every change, and each of its moves carries the game and its version. None
+    when there is none or it shows another game or an older version (a player then presses
+    "Show my hand")."""
+    if hand is None:
+        return None
+    msg: discord.Message = hand.message
+    moves = hand_moves(msg)
+    current = [str(session.game_id), str(session.version)]
+    if moves and all(m.split(":")[2:4] == current for m in moves):
+        return msg
+    return None
+
+
+async def move_by_clicks(
+    actor: Any, channel: Any, table: discord.Message, session: GameSession, hands: dict[int, Any]
+) -> tuple[str, simcord.InteractionResult]:
+    """One move of ``actor`` as a player makes it: on the hand they still have open if the
+    bot kept it current (see :func:`open_hand`), else on the hand "Show my hand" opens.
+    ``hands`` keeps each player's open hand between moves (by user id)."""
+    shown = open_hand(hands.get(actor.id), session)
+    if shown is not None:
+        chosen, result = await first_move_on(actor, shown)
+    else:
+        chosen, result = await click_first_move(actor, channel, table)
+    hands[actor.id] = result.response
+    return chosen, result
+
+
 def _selecting(result: simcord.InteractionResult) -> bool:
     """The click only changed the selection: the hand's refresh id carries a selection."""
     assert result.response is not None
@@ -270,9 +301,12 @@ async def play_out(
     stop_after: int | None = None,
     on_step: Callable[[GameSession], None] | None = None,
 ) -> list[str]:
-    """Play by clicks until the game ends (or ``stop_after`` moves); returns the moves."""
+    """Play by clicks until the game ends (or ``stop_after`` moves); returns the moves.
+    Each player moves on the hand they have open while the bot keeps it current, as a
+    player does, and opens it again from the table when it is not (:func:`move_by_clicks`)."""
     svc = service(env)
     moves: list[str] = []
+    hands: dict[int, Any] = {}
     first = svc.session(game_id)
     assert first is not None and first.message_id is not None
     # The "Show my hand" button never changes, so one read of the table message is enough.
@@ -290,7 +324,7 @@ async def play_out(
             continue
         user_id = session.seats[seat].user_id
         assert user_id is not None
-        chosen, _ = await click_first_move(by_user[user_id], channel, table)
+        chosen, _ = await move_by_clicks(by_user[user_id], channel, table, session, hands)
         moves.append(f"{seat}:{chosen.split(':', 4)[4]}")
         if spectator is not None:
             assert_no_leak(channel, spectator, session)

@@ -10,7 +10,7 @@ import discord
 import simcord
 
 from bot.game.models import GameSession
-from tests.bot.helpers import acting_seat, click_first_move, message, service
+from tests.bot.helpers import acting_seat, message, move_by_clicks, service
 
 TURN = 3600  # long: simcord also fires a timer once as much real time has passed
 
@@ -27,8 +27,8 @@ def tournament_world(env: simcord.Env, names: list[str]) -> dict[str, Any]:
 
 
 async def move_present(world: dict[str, Any], session: GameSession, absent: set[int]) -> bool:
-    """One move of a present player, by the clicks a player makes on the table in its
-    thread; False when the game waits only for an absent one."""
+    """One move of a present player, by the clicks a player makes on their open hand or
+    the table in its thread; False when the game waits only for an absent one."""
     humans = [s.seat for s in session.seats if s.user_id not in absent and not s.left]
     seat = acting_seat(session, humans)
     if seat is None:
@@ -43,7 +43,8 @@ async def move_present(world: dict[str, Any], session: GameSession, absent: set[
     table = tables.get(session.game_id)
     if table is None or table.id != session.message_id:
         table = tables[session.game_id] = message(thread, session.message_id)
-    await click_first_move(actor, thread, table)
+    hands: dict[int, Any] = world.setdefault("hands", {})
+    await move_by_clicks(actor, thread, table, session, hands)
     return True
 
 

@@ -102,6 +102,7 @@ async def _play_lesson(
     raise AssertionError("the lesson did not end")
 
 
+@pytest.mark.slow(sample=1)  # every lesson played to its end: in make test, not make check
 async def test_every_lesson_is_private_uncounted_and_teaches_every_decision(
     simcord_env: simcord.Env, world: Any
 ) -> None:
