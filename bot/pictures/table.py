@@ -203,11 +203,29 @@ def _caption(
 def _seat(
     img: Image.Image, draw: ImageDraw.ImageDraw, centre: tuple[int, int], seat: SeatScene
 ) -> None:
+    x0, y0 = centre[0] - PANEL_W // 2, centre[1] - PANEL_H // 2
+    record("panel", (x0, y0, x0 + PANEL_W, y0 + PANEL_H))
+    name_room = _seat_frame(draw, centre, seat)
+    _seat_name(draw, x0, y0, seat.name, _name_colour(seat), name_room)
+    _seat_role(draw, x0, y0, seat.role, seat.tone)
+    _seat_hand(img, draw, x0, y0, seat.cards, seat.closed, seat.score)
+
+
+def _panel_fill(tone: str) -> tuple[int, int, int]:
+    return {"out": _PANEL_OUT, "fool": _PANEL_FOOL}.get(tone, _PANEL)
+
+
+def _name_colour(seat: SeatScene) -> tuple[int, int, int]:
+    return _DIM if seat.tone == "out" else (_GOLD if seat.turn else _WHITE)
+
+
+def _seat_frame(draw: ImageDraw.ImageDraw, centre: tuple[int, int], seat: SeatScene) -> int:
+    """The panel, the turn's frame, a partner's team and a seat's own trump; returns the room
+    left for the name."""
     cx, cy = centre
     x0, y0 = cx - PANEL_W // 2, cy - PANEL_H // 2
     box = (x0, y0, x0 + PANEL_W, y0 + PANEL_H)
-    fill = {"out": _PANEL_OUT, "fool": _PANEL_FOOL}.get(seat.tone, _PANEL)
-    record("panel", box)
+    fill = _panel_fill(seat.tone)
     if seat.turn:
         draw.rounded_rectangle(
             (x0 - 4, y0 - 4, x0 + PANEL_W + 4, y0 + PANEL_H + 4),
@@ -218,8 +236,6 @@ def _seat(
         draw.rounded_rectangle(box, 14, fill=fill, outline=_GOLD, width=4)
     else:
         draw.rounded_rectangle(box, 14, fill=fill, outline=_PANEL_EDGE, width=2)
-    name_colour = _DIM if seat.tone == "out" else (_GOLD if seat.turn else _WHITE)
-    name_font = font(_NAME, bold=True)
     name_room = PANEL_W - 28
     disc_x = x0 + PANEL_W - 30
     if seat.team:
@@ -237,36 +253,51 @@ def _seat(
         # Double-trump fool: the seat's own trump on a small card-white disc, top right.
         name_room -= 48
         _suit_disc(draw, disc_x, y0 + 29, 21, seat.trump, font(MIN_TEXT))
-    draw_text(
-        draw,
-        (x0 + 16, y0 + 10),
-        fit(seat.name, name_font, name_room, bold=True),
-        name_font,
-        name_colour,
-    )
-    if seat.role:
+    return name_room
+
+
+def _seat_name(
+    draw: ImageDraw.ImageDraw, x0: int, y0: int, name: str, colour: tuple[int, int, int], room: int
+) -> None:
+    name_font = font(_NAME, bold=True)
+    draw_text(draw, (x0 + 16, y0 + 10), fit(name, name_font, room, bold=True), name_font, colour)
+
+
+def _seat_role(draw: ImageDraw.ImageDraw, x0: int, y0: int, role: str, tone: str) -> None:
+    if role:
         role_font = font(MIN_TEXT)
         draw_text(
             draw,
             (x0 + 16, y0 + 50),
-            fit(seat.role, role_font, PANEL_W - 30),
+            fit(role, role_font, PANEL_W - 30),
             role_font,
-            _TONE_COLOURS.get(seat.tone, _LABEL),
+            _TONE_COLOURS.get(tone, _LABEL),
         )
-    # The bottom row: the hand as a fan of backs on the left; on the right what a variant
-    # adds (a score, closed cards), drawn right to left so the fan gets what is left.
+
+
+def _seat_hand(
+    img: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    x0: int,
+    y0: int,
+    cards: int,
+    closed: int,
+    score: str,
+) -> None:
+    """The bottom row: the hand as a fan of backs on the left; on the right what a variant
+    adds (a score, closed cards), drawn right to left so the fan gets what is left."""
     row_y = y0 + PANEL_H - MINI_H - 10
     right = x0 + PANEL_W - 14
-    if seat.score:
+    if score:
         # regular weight: "12 эполет" in bold would leave the fan no room
         score_font = font(MIN_TEXT)
-        text = fit(seat.score, score_font, 180)
+        text = fit(score, score_font, 180)
         draw_text(draw, (right, row_y + MINI_H // 2), text, score_font, _GOLD, anchor="rm")
         right -= int(text_width(text, score_font)) + 14
-    if seat.closed:
-        right = _closed(img, draw, right, row_y, seat.closed)
-    if seat.cards:
-        _fan(img, draw, x0 + 16, row_y, seat.cards, right - (x0 + 16))
+    if closed:
+        right = _closed(img, draw, right, row_y, closed)
+    if cards:
+        _fan(img, draw, x0 + 16, row_y, cards, right - (x0 + 16))
 
 
 def _suit_disc(draw: ImageDraw.ImageDraw, cx: int, cy: int, r: int, suit: int, face_: Font) -> None:
