@@ -35,6 +35,7 @@ from isal import isal_zlib
 from PIL import Image, ImageDraw
 
 from .palette import to_palette
+from .panels import panel
 from .png import Encoded, assemble, bands, deflate, encode_indexed, within_limit
 from .scene import Scene
 from .table import HEIGHT, WIDTH, Layer, background, layers, render_image
@@ -70,6 +71,8 @@ class Costs:
     whole: int = 0
     partial: int = 0
     unchanged: int = 0
+    #: Seat panels put together from kept parts (:mod:`.panels`) rather than drawn.
+    assembled: int = 0
 
     @property
     def total(self) -> float:
@@ -189,13 +192,17 @@ class Painter:
             if patch is not None:
                 self._patches.move_to_end(key)
             else:
-                scratch.paste(empty.crop(box), box[:2])
-                for layer in new_layers:
-                    if _meets(layer.box, box):
-                        layer.paint(scratch, draw)
-                mark = clock()
-                patch = to_palette(scratch.crop(box))
-                convert += clock() - mark
+                patch = _assembled(box, key)
+                if patch is not None:
+                    self.costs.assembled += 1
+                else:
+                    scratch.paste(empty.crop(box), box[:2])
+                    for layer in new_layers:
+                        if _meets(layer.box, box):
+                            layer.paint(scratch, draw)
+                    mark = clock()
+                    patch = to_palette(scratch.crop(box))
+                    convert += clock() - mark
                 self._keep_patch(key, patch)
             patches.append((box, patch))
         drawn = clock()
@@ -222,6 +229,18 @@ class Painter:
         self.costs.encode += clock() - drawn
         self.costs.partial += 1
         return encoded
+
+
+def _assembled(box: _Box, key: _PatchKey) -> Image.Image | None:
+    """A box that holds a seat's panel and nothing else, put together from the panel's kept
+    parts (:mod:`.panels`) instead of drawn; None for any other box, or a panel that cannot."""
+    if len(key[1]) != 1:
+        return None
+    ((layer_key, layer_box),) = key[1]
+    if layer_box != box or layer_key[0] != "seat":
+        return None
+    _, centre, seat = layer_key
+    return panel(centre, seat)  # type: ignore[arg-type]
 
 
 def _clip(box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:

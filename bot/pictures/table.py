@@ -55,6 +55,7 @@ __all__ = [
     "Layer",
     "background",
     "layers",
+    "panel_box",
     "render_image",
     "render_png",
 ]
@@ -593,6 +594,11 @@ class Layer:
     paint: Callable[[Image.Image, ImageDraw.ImageDraw], None] = field(compare=False)
 
 
+def panel_box(centre: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The box of a seat's layer: its panel and the turn's frame around it."""
+    return _panel_box(centre, 5)
+
+
 def _panel_box(centre: tuple[int, int], margin: int) -> tuple[int, int, int, int]:
     x0, y0 = centre[0] - PANEL_W // 2, centre[1] - PANEL_H // 2
     return (x0 - margin, y0 - margin, x0 + PANEL_W + margin, y0 + PANEL_H + margin)
@@ -621,7 +627,7 @@ def layers(scene: Scene) -> list[Layer]:
         out.append(
             Layer(
                 ("seat", centre, seat),
-                _panel_box(centre, 5),
+                panel_box(centre),
                 partial(_seat_layer, centre=centre, seat=seat),
             )
         )

@@ -19,6 +19,7 @@ from bot.pictures import lobby_scene, png, table_scene
 from bot.pictures.fonts import draw_text, font
 from bot.pictures.painter import Painter
 from bot.pictures.palette import PALETTE, to_palette
+from bot.pictures.panels import panel
 from bot.pictures.png import adler32_combine, encode
 from bot.pictures.samples import sample_game, sample_lobby
 from bot.pictures.scene import Scene
@@ -188,3 +189,26 @@ def test_texts_drawn_from_cached_masks_are_pillows() -> None:
         ImageDraw.Draw(pillows).text(xy, text, font=face, fill=(245, 197, 66), anchor=anchor)
     assert ours.tobytes() == pillows.tobytes()
     assert ImageChops.difference(ours, Image.new("RGB", ours.size, (16, 56, 37))).getbbox()
+
+
+def test_seat_panels_put_together_from_parts_are_the_panels_drawn() -> None:
+    """A seat's panel pasted together from its kept parts (frame, name, role, hand) is the
+    panel drawn whole, in palette indices: every seat of a few states of six- and
+    four-seat games (turns, roles, counts, out, fool, teams, own trumps), and most of them
+    take that way."""
+    assembled = drawn = 0
+    for preset, seats in (("podkidnoy", 6), ("teams-2v2", 4), ("double-trump", 4)):
+        scenes = _scenes(preset, seats, seed=3)
+        for scene in scenes[:: max(1, len(scenes) // 8)] + scenes[-1:]:
+            whole = to_palette(render_image(scene))
+            for layer in layers(scene):
+                if layer.key[0] != "seat":
+                    continue
+                _, centre, seat = layer.key
+                indexed = panel(centre, seat)  # type: ignore[arg-type]
+                if indexed is None:
+                    drawn += 1
+                    continue
+                assembled += 1
+                assert indexed.tobytes() == whole.crop(layer.box).tobytes(), seat
+    assert assembled > 4 * drawn
