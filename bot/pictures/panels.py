@@ -133,7 +133,8 @@ def panel(centre: tuple[int, int], seat: SeatScene) -> Image.Image | None:
     out = indexed.copy()
     box = panel_box(centre)
     for rect, tile in placed:
-        out.paste(tile, (rect[0] - box[0], rect[1] - box[1]))
+        left, top = rect[0] - box[0], rect[1] - box[1]
+        out.im.paste(tile.im, (left, top, left + tile.width, top + tile.height))
     return out
 
 
