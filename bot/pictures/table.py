@@ -608,11 +608,25 @@ def _panel_box(centre: tuple[int, int], margin: int) -> tuple[int, int, int, int
 #: (talon left, no trump card showing) comes near the top of the band,
 #: where the top panels' turn frames reach 4 px in; the other boxes start lower, so that a
 #: top panel's box meets no other layer and can be kept and pasted as it is (:mod:`.painter`).
+#: The columns end where the bottom panels' boxes begin (their turn frames reach 5 px
+#: above the band) and stop short of the pairs' boxes, for the same reason: a box that holds
+#: one layer alone is redrawn alone (a seat's panel is then pasted together from its parts,
+#: :mod:`.panels`). Their texts are fitted to the column (:data:`_COLUMN_W` wide), and the
+#: lowest, a second line under the discard pile's, ends above the panels'.
 _MIDDLE_TOP, _MIDDLE_BOTTOM = _BAND_TOP, _BAND_BOTTOM
 _COLUMNS_TOP = _BAND_TOP + 40
-_TALON_BOX = (16, _COLUMNS_TOP, 304, _MIDDLE_BOTTOM)
-_TALON_CAPTION_BOX = (16, _MIDDLE_TOP, 304, _MIDDLE_BOTTOM)
-_DISCARD_BOX = (696, _COLUMNS_TOP, 984, _MIDDLE_BOTTOM)
+_COLUMNS_BOTTOM = _BAND_BOTTOM - 5
+_TALON_RIGHT = _LEFT_X + _COLUMN_W // 2 + 1
+_DISCARD_LEFT = _RIGHT_X - _COLUMN_W // 2
+_TALON_BOX = (16, _COLUMNS_TOP, _TALON_RIGHT, _COLUMNS_BOTTOM)
+_TALON_CAPTION_BOX = (16, _MIDDLE_TOP, _TALON_RIGHT, _COLUMNS_BOTTOM)
+_DISCARD_BOX = (_DISCARD_LEFT, _COLUMNS_TOP, 984, _COLUMNS_BOTTOM)
+#: Around a pair's cards: the shadow (5 px left, 6 right and down, under the sprite's
+#: margin) and the gold outline of a card just played (4 px out); measured, and checked
+#: for every layer by tests/pictures/test_painter.py. Neighbouring pairs' boxes then
+#: touch without overlapping, and the first and last column's stop short of the talon's
+#: and the discard pile's.
+_PAIR_LEFT, _PAIR_TOP, _PAIR_RIGHT, _PAIR_BOTTOM = 5, 6, 6, 6
 
 _BANNER_BOX = (264, _CENTRE_Y - 40, 736, _CENTRE_Y + 40)
 _LOBBY_BOX = (160, _MIDDLE_TOP, 840, _MIDDLE_BOTTOM)
@@ -665,12 +679,11 @@ def layers(scene: Scene) -> list[Layer]:
             )
         )
         for pair in _pair_places(scene):
-            m = 8  # the shadow (6 px) and the outline (4 px outside the card)
             box = (
-                pair.x - m,
-                pair.y - m,
-                pair.x + _DEFENCE_DX + CARD_W + m,
-                pair.y + _DEFENCE_DY + CARD_H + m,
+                pair.x - _PAIR_LEFT,
+                pair.y - _PAIR_TOP,
+                pair.x + _DEFENCE_DX + CARD_W + _PAIR_RIGHT,
+                pair.y + _DEFENCE_DY + CARD_H + _PAIR_BOTTOM,
             )
             out.append(Layer(("pair", pair), box, partial(_pair, pair=pair)))
     if scene.banner:
