@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> None:
     moves = c.whole + c.partial + c.unchanged
     print(
         f"  pictures: {c.whole} drawn whole, {c.partial} in part, {c.unchanged} unchanged"
-        f" ({c.unchanged / moves:.0%}), {c.assembled} seat panels put together from kept"
+        f" ({c.unchanged / moves:.0%}), {c.assembled} boxes (seat panels, empty) put together from kept"
         f" parts; by stage per move: draw {c.draw / moves * 1000:.2f},"
         f" palette {c.convert / moves * 1000:.2f}, encode {c.encode / moves * 1000:.2f} ms"
     )

@@ -30,6 +30,7 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from isal import isal_zlib
 from PIL import Image, ImageDraw
@@ -71,7 +72,8 @@ class Costs:
     whole: int = 0
     partial: int = 0
     unchanged: int = 0
-    #: Seat panels put together from kept parts (:mod:`.panels`) rather than drawn.
+    #: Boxes put together from kept parts rather than drawn: seat panels (:mod:`.panels`)
+    #: and boxes left empty.
     assembled: int = 0
 
     @property
@@ -268,7 +270,10 @@ _MAPPED = _maps_buffers()
 
 def _assembled(box: _Box, key: _PatchKey) -> Image.Image | None:
     """A box that holds a seat's panel and nothing else, put together from the panel's kept
-    parts (:mod:`.panels`) instead of drawn; None for any other box, or a panel that cannot."""
+    parts (:mod:`.panels`), or nothing at all (the empty table's indices), instead of drawn;
+    None for any other box, or a panel that cannot be put together."""
+    if not key[1]:
+        return _empty_indexed().crop(box)
     if len(key[1]) != 1:
         return None
     ((layer_key, layer_box),) = key[1]
@@ -276,6 +281,12 @@ def _assembled(box: _Box, key: _PatchKey) -> Image.Image | None:
         return None
     _, centre, seat = layer_key
     return panel(centre, seat)  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=1)
+def _empty_indexed() -> Image.Image:
+    """The empty table in palette indices."""
+    return to_palette(background())
 
 
 def _clip(box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:

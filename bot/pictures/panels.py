@@ -24,6 +24,7 @@ from PIL import Image, ImageChops, ImageDraw
 from .palette import to_palette
 from .scene import SeatScene
 from .table import (
+    LAYER_MARGIN,
     PANEL_H,
     PANEL_W,
     _name_colour,
@@ -41,53 +42,54 @@ __all__ = ["panel"]
 _Box = tuple[int, int, int, int]
 #: A colour no part of a panel is drawn in: drawn on it, a part shows every pixel it touches.
 _UNUSED = (255, 0, 255)
-#: Frames kept: six places, three fills, with and without the turn, and a few teams and trumps.
-_FRAMES = 256
-#: Parts kept (names, roles and hand rows of the tables being played), a few KB each.
-_PARTS = 4096
+#: Frames kept (ten places a panel can have, three fills, with and without the turn, a few
+#: teams and trumps), about 95 KB each: 6 MB at most.
+_FRAMES = 64
+#: Parts kept (the names, roles and hand rows of the tables being played; a part does not
+#: depend on where its panel is), 10-15 KB each: 12 MB at most.
+_PARTS = 1024
+#: Where a part is drawn on its canvas: the panel's corner this far in, plus the picture's
+#: parity (a position rounded half to even, the fan's cards, rounds as on the picture).
+_MARGIN = 6
 
 
 @lru_cache(maxsize=_FRAMES)
 def _frame(centre: tuple[int, int], seat: SeatScene) -> tuple[Image.Image, Image.Image, int]:
-    """The frame of a seat's panel on the empty table (RGB and palette, the panel's box) and
-    the room it leaves for the name. ``seat`` carries only what the frame shows."""
+    """The frame of a seat's panel on the empty table, over its layer's box: its palette
+    indices, where it is not the flat fill of the panel (non-zero), and the room it leaves
+    for the name. ``seat`` carries only what the frame shows."""
     canvas = background().copy()
     room = _seat_frame(ImageDraw.Draw(canvas), centre, seat)
     rgb = canvas.crop(panel_box(centre))
-    return rgb, to_palette(rgb), room
+    flat = Image.new("RGB", rgb.size, _panel_fill(seat.tone))
+    off_fill = ImageChops.difference(rgb, flat).convert("L")
+    return to_palette(rgb), off_fill, room
 
 
 @lru_cache(maxsize=_PARTS)
 def _part(
-    centre: tuple[int, int], fill: tuple[int, int, int], part: tuple[object, ...]
+    odd: tuple[int, int], fill: tuple[int, int, int], part: tuple[object, ...]
 ) -> tuple[_Box, Image.Image] | None:
     """One part of a panel (``part``: its kind and what it shows) drawn on the flat ``fill``:
-    the box of every pixel it touches (in the picture's coordinates) and those pixels in
-    palette indices; None if it draws nothing."""
-    box = panel_box(centre)
-    # the canvas's corner: the box's, made even, so that a position rounded half to even
-    # (the fan's cards) comes out where it does on the picture
-    left, top = box[0] & ~1, box[1] & ~1
-    size = (box[2] - left, box[3] - top)
-    touched = _draw(centre, _UNUSED, part, left, top, size)
+    the box of every pixel it touches (from the corner of the panel's layer box) and those
+    pixels in palette indices; None if it draws nothing. ``odd``: the parity of the panel's
+    corner on the picture."""
+    x0, y0 = _MARGIN + odd[0], _MARGIN + odd[1]
+    size = (PANEL_W + 2 * _MARGIN + 2, PANEL_H + 2 * _MARGIN + 2)
+    touched = _draw(x0, y0, _UNUSED, part, size)
     bbox = ImageChops.difference(touched, Image.new("RGB", size, _UNUSED)).getbbox()
     if bbox is None:
         return None
-    rect = (left + bbox[0], top + bbox[1], left + bbox[2], top + bbox[3])
-    return rect, to_palette(_draw(centre, fill, part, left, top, size).crop(bbox))
+    corner_x, corner_y = x0 - LAYER_MARGIN, y0 - LAYER_MARGIN
+    rect = (bbox[0] - corner_x, bbox[1] - corner_y, bbox[2] - corner_x, bbox[3] - corner_y)
+    return rect, to_palette(_draw(x0, y0, fill, part, size).crop(bbox))
 
 
 def _draw(
-    centre: tuple[int, int],
-    ground: tuple[int, int, int],
-    part: tuple[object, ...],
-    left: int,
-    top: int,
-    size: tuple[int, int],
+    x0: int, y0: int, ground: tuple[int, int, int], part: tuple[object, ...], size: tuple[int, int]
 ) -> Image.Image:
-    """``part`` drawn as on the picture, on a canvas of the flat colour ``ground`` whose
-    corner is the picture's point (``left``, ``top``)."""
-    x0, y0 = centre[0] - PANEL_W // 2 - left, centre[1] - PANEL_H // 2 - top
+    """``part`` of a panel whose corner is at (``x0``, ``y0``), on a canvas of the flat colour
+    ``ground``."""
     canvas = Image.new("RGB", size, ground)
     draw = ImageDraw.Draw(canvas)
     kind, *args = part
@@ -103,38 +105,32 @@ def _draw(
     return canvas
 
 
-@lru_cache(maxsize=_PARTS)
-def _flat(frame: tuple[tuple[int, int], SeatScene], rect: _Box, fill: tuple[int, int, int]) -> bool:
-    """Whether the frame is the flat ``fill`` all over ``rect``."""
-    rgb = _frame(*frame)[0]
-    box = panel_box(frame[0])
-    inner = rgb.crop((rect[0] - box[0], rect[1] - box[1], rect[2] - box[0], rect[3] - box[1]))
-    return inner.getextrema() == tuple((c, c) for c in fill)
-
-
 def panel(centre: tuple[int, int], seat: SeatScene) -> Image.Image | None:
     """The palette indices of the seat's panel (its layer's box, :func:`.table.panel_box`),
     put together from kept parts; None where the parts would not give the panel drawn whole
-    (a part off the flat fill, or two parts overlapping)."""
+    (a part off the flat fill or out of the box, or two parts overlapping)."""
     shape = replace(seat, name="", role="", cards=0, closed=0, score="", tone=_fill_tone(seat))
-    _, indexed, room = _frame(centre, shape)
+    indexed, off_fill, room = _frame(centre, shape)
     fill = _panel_fill(seat.tone)
+    x0, y0 = centre[0] - PANEL_W // 2, centre[1] - PANEL_H // 2
+    odd = (x0 & 1, y0 & 1)
     parts = [
-        _part(centre, fill, ("name", seat.name, _name_colour(seat), room)),
-        _part(centre, fill, ("role", seat.role, seat.tone)),
-        _part(centre, fill, ("hand", seat.cards, seat.closed, seat.score)),
+        _part(odd, fill, ("name", seat.name, _name_colour(seat), room)),
+        _part(odd, fill, ("role", seat.role, seat.tone)),
+        _part(odd, fill, ("hand", seat.cards, seat.closed, seat.score)),
     ]
     placed = [p for p in parts if p is not None]
+    width, height = indexed.size
     for i, (rect, _) in enumerate(placed):
-        if not _flat((centre, shape), rect, fill):
+        if rect[0] < 0 or rect[1] < 0 or rect[2] > width or rect[3] > height:
+            return None
+        if off_fill.crop(rect).getbbox() is not None:
             return None
         if any(_meets(rect, other) for other, _ in placed[:i]):
             return None
     out = indexed.copy()
-    box = panel_box(centre)
     for rect, tile in placed:
-        left, top = rect[0] - box[0], rect[1] - box[1]
-        out.im.paste(tile.im, (left, top, left + tile.width, top + tile.height))
+        out.im.paste(tile.im, rect)
     return out
 
 

@@ -50,6 +50,7 @@ from .scene import Scene, SeatScene
 
 __all__ = [
     "HEIGHT",
+    "LAYER_MARGIN",
     "MIN_TEXT",
     "WIDTH",
     "Layer",
@@ -594,9 +595,13 @@ class Layer:
     paint: Callable[[Image.Image, ImageDraw.ImageDraw], None] = field(compare=False)
 
 
+#: How far a seat's layer box reaches around its panel (the turn's frame).
+LAYER_MARGIN = 5
+
+
 def panel_box(centre: tuple[int, int]) -> tuple[int, int, int, int]:
     """The box of a seat's layer: its panel and the turn's frame around it."""
-    return _panel_box(centre, 5)
+    return _panel_box(centre, LAYER_MARGIN)
 
 
 def _panel_box(centre: tuple[int, int], margin: int) -> tuple[int, int, int, int]:
