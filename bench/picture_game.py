@@ -9,7 +9,10 @@ picture thread does with it: ``Painter.png`` (the layers that changed redrawn, o
 bands they cross deflated again, nothing at all when nothing visible changed), by
 ``time.thread_time``.
 
-One painter draws every game, as the bot's one picture thread does. Its caches start warm:
+One painter draws every game, as the bot's one picture thread does, one game after another;
+``--at-once N`` interleaves the moves of N games at a time instead (a move of each in turn,
+as many tables being played at once are drawn), which is what the painter's caches (games'
+last pictures, drawn boxes, panels' parts) must hold. Its caches start warm:
 one game of each preset in each language is drawn first, untimed, so the card faces of both
 languages are in memory as they are in a bot that has drawn a few tables (a face missing
 costs ~25 ms once per process; bench/render.py counts that in its first game). ``--cold``
@@ -20,13 +23,14 @@ of pictures drawn whole, in part, or not at all, and the PNG's mean and largest 
 whether the aim is met, and the machine's load averages beside the figures (the machine is
 shared: CPU time is inflated by a busy machine, wall time more so). It prints, never asserts.
 
-    .venv/bin/python bench/picture_game.py [--games 4] [--cold] [--profile tottime]
+    .venv/bin/python bench/picture_game.py [--games 4] [--at-once N] [--cold] [--profile KEY]
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import itertools
 import os
 import pstats
 import statistics
@@ -50,9 +54,20 @@ _WARM_SEED = 1000
 
 
 def _scenes(preset: str, seed: int) -> list[Scene]:
-    """The scene after every move of one seeded game; odd seeds in Russian."""
+    """The scene after every move of one seeded game; odd seeds in Russian. The game's id is
+    its seed, so seeds of different presets must differ."""
     locale = "ru" if seed % 2 else "en"
     return [table_scene(s) for s in sample_game(preset, SEATS, seed=seed, locale=locale)]
+
+
+def _interleaved(games: list[list[Scene]], at_once: int) -> list[Scene]:
+    """The scenes of ``games``, ``at_once`` games at a time, a move of each in turn."""
+    order: list[Scene] = []
+    for first in range(0, len(games), at_once):
+        group = games[first : first + at_once]
+        for moves in itertools.zip_longest(*group):
+            order += [scene for scene in moves if scene is not None]
+    return order
 
 
 def _quantile(xs: list[float], q: float) -> float:
@@ -73,17 +88,20 @@ def _line(label: str, times: list[float], sizes: list[int]) -> str:
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=4, help="games per preset")
+    p.add_argument("--at-once", type=int, default=1, help="games whose moves are interleaved")
     p.add_argument("--cold", action="store_true", help="no warm-up game: caches start empty")
     p.add_argument("--profile", metavar="KEY", help="cProfile the timed part, sorted by KEY")
     args = p.parse_args(argv)
     load_start = os.getloadavg()
+    count = max(1, args.games)
     games = {
-        preset: [_scenes(preset, seed) for seed in range(max(1, args.games))] for preset in PRESETS
+        preset: [_scenes(preset, seed + 10_000 * i) for seed in range(count)]
+        for i, preset in enumerate(PRESETS)
     }
     painter = Painter()
     if not args.cold:
         for preset in PRESETS:
-            for seed in (_WARM_SEED, _WARM_SEED + 1):
+            for seed in (_WARM_SEED, _WARM_SEED + 1):  # never a timed game's id
                 for scene in _scenes(preset, seed):
                     painter.png(scene)
         painter.costs = Costs()
@@ -95,23 +113,23 @@ def main(argv: list[str] | None = None) -> None:
     for preset, scenes_of_games in games.items():
         times: list[float] = []
         sizes: list[int] = []
-        for scenes in scenes_of_games:
-            for scene in scenes:
-                if profile is not None:
-                    profile.enable()
-                start = clock()
-                png = painter.png(scene)
-                times.append(clock() - start)
-                if profile is not None:
-                    profile.disable()
-                sizes.append(len(png))
+        for scene in _interleaved(scenes_of_games, max(1, args.at_once)):
+            if profile is not None:
+                profile.enable()
+            start = clock()
+            png = painter.png(scene)
+            times.append(clock() - start)
+            if profile is not None:
+                profile.disable()
+            sizes.append(len(png))
         lines.append(_line(f"{preset}", times, sizes))
         every_time += times
         every_size += sizes
     load_end = os.getloadavg()
     c = painter.costs
     print(
-        f"six-seat games, {args.games} per preset, every other one in Russian; the picture"
+        f"six-seat games, {count} per preset, {max(1, args.at_once)} at once, every other one"
+        f" in Russian; the picture"
         f" thread's CPU per move (Painter.png, time.thread_time)"
         f"{'' if args.cold else ', caches warm (two untimed games per preset first)'}"
     )
@@ -121,8 +139,8 @@ def main(argv: list[str] | None = None) -> None:
     moves = c.whole + c.partial + c.unchanged
     print(
         f"  pictures: {c.whole} drawn whole, {c.partial} in part, {c.unchanged} unchanged"
-        f" ({c.unchanged / moves:.0%}), {c.assembled} boxes (seat panels, empty) put together from kept"
-        f" parts; by stage per move: draw {c.draw / moves * 1000:.2f},"
+        f" ({c.unchanged / moves:.0%}); {c.assembled} boxes (seat panels, emptied ones) put"
+        f" together from kept parts; by stage per move: draw {c.draw / moves * 1000:.2f},"
         f" palette {c.convert / moves * 1000:.2f}, encode {c.encode / moves * 1000:.2f} ms"
     )
     mean_ms = statistics.fmean(every_time) * 1000

@@ -16,7 +16,6 @@ painter's pictures, byte for byte, with pictures drawn whole.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw
@@ -53,17 +52,39 @@ _PARTS = 1024
 _MARGIN = 6
 
 
+_FrameKey = tuple[tuple[int, int], str, bool, int, int]
+
+
 @lru_cache(maxsize=_FRAMES)
-def _frame(centre: tuple[int, int], seat: SeatScene) -> tuple[Image.Image, Image.Image, int]:
+def _frame(frame: _FrameKey) -> tuple[Image.Image, Image.Image, int]:
     """The frame of a seat's panel on the empty table, over its layer's box: its palette
     indices, where it is not the flat fill of the panel (non-zero), and the room it leaves
-    for the name. ``seat`` carries only what the frame shows."""
+    for the name. ``frame``: the panel's centre and what the frame shows (the tone as far
+    as the fill goes, the turn, the team, the seat's own trump)."""
+    centre, tone, turn, team, trump = frame
+    seat = SeatScene(name="", role="", tone=tone, turn=turn, team=team, trump=trump)
     canvas = background().copy()
     room = _seat_frame(ImageDraw.Draw(canvas), centre, seat)
     rgb = canvas.crop(panel_box(centre))
-    flat = Image.new("RGB", rgb.size, _panel_fill(seat.tone))
+    flat = Image.new("RGB", rgb.size, _panel_fill(tone))
     off_fill = ImageChops.difference(rgb, flat).convert("L")
     return to_palette(rgb), off_fill, room
+
+
+@lru_cache(maxsize=_PARTS)
+def _fits(frame: _FrameKey, rects: tuple[_Box, ...]) -> bool:
+    """Whether parts at ``rects`` (from the corner of the layer box) lie inside the box, on
+    the frame's flat fill, and apart: then pasting them gives the panel drawn whole."""
+    off_fill = _frame(frame)[1]
+    width, height = off_fill.size
+    for i, rect in enumerate(rects):
+        if rect[0] < 0 or rect[1] < 0 or rect[2] > width or rect[3] > height:
+            return False
+        if off_fill.crop(rect).getbbox() is not None:
+            return False
+        if any(_meets(rect, other) for other in rects[:i]):
+            return False
+    return True
 
 
 @lru_cache(maxsize=_PARTS)
@@ -109,8 +130,8 @@ def panel(centre: tuple[int, int], seat: SeatScene) -> Image.Image | None:
     """The palette indices of the seat's panel (its layer's box, :func:`.table.panel_box`),
     put together from kept parts; None where the parts would not give the panel drawn whole
     (a part off the flat fill or out of the box, or two parts overlapping)."""
-    shape = replace(seat, name="", role="", cards=0, closed=0, score="", tone=_fill_tone(seat))
-    indexed, off_fill, room = _frame(centre, shape)
+    frame = (centre, _fill_tone(seat), seat.turn, seat.team, seat.trump)
+    indexed, _, room = _frame(frame)
     fill = _panel_fill(seat.tone)
     x0, y0 = centre[0] - PANEL_W // 2, centre[1] - PANEL_H // 2
     odd = (x0 & 1, y0 & 1)
@@ -120,14 +141,8 @@ def panel(centre: tuple[int, int], seat: SeatScene) -> Image.Image | None:
         _part(odd, fill, ("hand", seat.cards, seat.closed, seat.score)),
     ]
     placed = [p for p in parts if p is not None]
-    width, height = indexed.size
-    for i, (rect, _) in enumerate(placed):
-        if rect[0] < 0 or rect[1] < 0 or rect[2] > width or rect[3] > height:
-            return None
-        if off_fill.crop(rect).getbbox() is not None:
-            return None
-        if any(_meets(rect, other) for other, _ in placed[:i]):
-            return None
+    if not _fits(frame, tuple(rect for rect, _ in placed)):
+        return None
     out = indexed.copy()
     for rect, tile in placed:
         out.im.paste(tile.im, rect)
