@@ -139,8 +139,8 @@ def main(argv: list[str] | None = None) -> None:
     moves = c.whole + c.partial + c.unchanged
     print(
         f"  pictures: {c.whole} drawn whole, {c.partial} in part, {c.unchanged} unchanged"
-        f" ({c.unchanged / moves:.0%}); {c.assembled} boxes (seat panels, emptied ones) put"
-        f" together from kept parts; by stage per move: draw {c.draw / moves * 1000:.2f},"
+        f" ({c.unchanged / moves:.0%}); {c.assembled} boxes (seat panels, pairs, emptied ones)"
+        f" put together from kept parts; by stage per move: draw {c.draw / moves * 1000:.2f},"
         f" palette {c.convert / moves * 1000:.2f}, encode {c.encode / moves * 1000:.2f} ms"
     )
     mean_ms = statistics.fmean(every_time) * 1000

@@ -36,7 +36,7 @@ from isal import isal_zlib
 from PIL import Image, ImageDraw
 
 from .palette import to_palette
-from .panels import panel
+from .panels import lone_pair, panel
 from .png import Encoded, assemble, bands, deflate, encode_indexed, within_limit
 from .scene import Scene
 from .table import HEIGHT, WIDTH, Layer, background, layers, render_image
@@ -72,8 +72,8 @@ class Costs:
     whole: int = 0
     partial: int = 0
     unchanged: int = 0
-    #: Boxes put together from kept parts rather than drawn: seat panels (:mod:`.panels`)
-    #: and boxes left empty.
+    #: Boxes put together from kept parts rather than drawn: seat panels and pairs alone in
+    #: their boxes (:mod:`.panels`), and boxes left empty.
     assembled: int = 0
 
     @property
@@ -269,15 +269,19 @@ _MAPPED = _maps_buffers()
 
 
 def _assembled(box: _Box, key: _PatchKey) -> Image.Image | None:
-    """A box that holds a seat's panel and nothing else, put together from the panel's kept
-    parts (:mod:`.panels`), or nothing at all (the empty table's indices), instead of drawn;
-    None for any other box, or a panel that cannot be put together."""
+    """A box that holds one seat's panel or one pair and nothing else, put together from
+    kept parts (:mod:`.panels`), or nothing at all (the empty table's indices), instead of
+    drawn; None for any other box, or one that cannot be put together."""
     if not key[1]:
         return _empty_indexed().crop(box)
     if len(key[1]) != 1:
         return None
     ((layer_key, layer_box),) = key[1]
-    if layer_box != box or layer_key[0] != "seat":
+    if layer_box != box:
+        return None
+    if layer_key[0] == "pair":
+        return lone_pair(layer_key[1])  # type: ignore[arg-type]
+    if layer_key[0] != "seat":
         return None
     _, centre, seat = layer_key
     return panel(centre, seat)  # type: ignore[arg-type]

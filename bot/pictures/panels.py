@@ -10,12 +10,15 @@ their fill), mapped onto the palette once and kept; a panel is then its frame's 
 indices with the other parts' indices pasted in. Mapping onto the fixed palette goes pixel by
 pixel (:mod:`.palette`), so that gives the indices of the panel drawn whole, as long as each
 part lies on flat fill and no two parts overlap: :func:`panel` checks both and answers None
-otherwise, and the painter then draws the panel. tests/pictures/test_painter.py compares the
-painter's pictures, byte for byte, with pictures drawn whole.
+otherwise, and the painter then draws the panel. A pair of cards alone in its box is kept
+the same way, by the cards and marks it shows and not by where it lies (:func:`lone_pair`).
+tests/pictures/test_painter.py compares the painter's pictures, byte for byte, with pictures
+drawn whole.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw
@@ -27,16 +30,19 @@ from .table import (
     PANEL_H,
     PANEL_W,
     _name_colour,
+    _Pair,
+    _pair,
     _panel_fill,
     _seat_frame,
     _seat_hand,
     _seat_name,
     _seat_role,
     background,
+    pair_box,
     panel_box,
 )
 
-__all__ = ["panel"]
+__all__ = ["lone_pair", "panel"]
 
 _Box = tuple[int, int, int, int]
 #: A colour no part of a panel is drawn in: drawn on it, a part shows every pixel it touches.
@@ -147,6 +153,42 @@ def panel(centre: tuple[int, int], seat: SeatScene) -> Image.Image | None:
     for rect, tile in placed:
         out.im.paste(tile.im, rect)
     return out
+
+
+#: Pairs kept (an attack and what lies on it, wherever it lies), about 25 KB each: 13 MB.
+_PAIRS = 512
+
+
+def lone_pair(pair: _Pair) -> Image.Image | None:
+    """The palette indices of a pair's layer box (:func:`.table.pair_box`) when the pair lies
+    there alone, on flat felt: kept by what the pair shows, not where (the pairs of a row
+    move sideways when a card joins them, and the same cards lie on many tables); None
+    where the empty table is not flat felt under the box."""
+    box = pair_box(pair.x, pair.y)
+    felt = _flat_felt(box)
+    if felt is None:
+        return None
+    odd = (pair.x & 1, pair.y & 1)
+    return _pair_tile(replace(pair, x=_MARGIN + odd[0], y=_MARGIN + odd[1]), felt)
+
+
+@lru_cache(maxsize=64)
+def _flat_felt(box: _Box) -> tuple[int, int, int] | None:
+    """The colour of the empty table under ``box`` if it is one flat colour there."""
+    extrema = background().crop(box).getextrema()
+    if any(low != high for low, high in extrema):  # type: ignore[misc]
+        return None
+    return tuple(low for low, _ in extrema)  # type: ignore[return-value,misc]
+
+
+@lru_cache(maxsize=_PAIRS)
+def _pair_tile(pair: _Pair, felt: tuple[int, int, int]) -> Image.Image:
+    """``pair`` (placed near the corner of a canvas, at the picture's parity) drawn on flat
+    ``felt``: its layer box in palette indices."""
+    box = pair_box(pair.x, pair.y)
+    canvas = Image.new("RGB", (box[2] + 2, box[3] + 2), felt)
+    _pair(canvas, ImageDraw.Draw(canvas), pair)
+    return to_palette(canvas.crop(box))
 
 
 def _fill_tone(seat: SeatScene) -> str:

@@ -56,6 +56,7 @@ __all__ = [
     "Layer",
     "background",
     "layers",
+    "pair_box",
     "panel_box",
     "render_image",
     "render_png",
@@ -627,14 +628,24 @@ _TALON_BOX = (16, _COLUMNS_TOP, _TALON_RIGHT, _COLUMNS_BOTTOM)
 _TALON_CAPTION_BOX = (16, _MIDDLE_TOP, _TALON_RIGHT, _COLUMNS_BOTTOM)
 _DISCARD_BOX = (_DISCARD_LEFT, _COLUMNS_TOP, 984, _COLUMNS_BOTTOM)
 #: Around a pair's cards: the shadow (5 px left, 6 right and down, under the sprite's
-#: margin) and the gold outline of a card just played (4 px out); measured, and checked
-#: for every layer by tests/pictures/test_painter.py. Neighbouring pairs' boxes then
-#: touch without overlapping, and the first and last column's stop short of the talon's
-#: and the discard pile's.
-_PAIR_LEFT, _PAIR_TOP, _PAIR_RIGHT, _PAIR_BOTTOM = 5, 6, 6, 6
+#: margin) and the gold outline of a card just played (4 px out, the most above); measured,
+#: and checked for every layer by tests/pictures/test_painter.py. Neighbouring pairs' boxes
+#: then touch without overlapping (in a row and between the two rows), and the first and
+#: last column's stop short of the talon's and the discard pile's.
+_PAIR_LEFT, _PAIR_TOP, _PAIR_RIGHT, _PAIR_BOTTOM = 5, 4, 6, 6
 
 _BANNER_BOX = (264, _CENTRE_Y - 40, 736, _CENTRE_Y + 40)
 _LOBBY_BOX = (160, _MIDDLE_TOP, 840, _MIDDLE_BOTTOM)
+
+
+def pair_box(x: int, y: int) -> tuple[int, int, int, int]:
+    """The box of a pair's layer whose attack card lies at (``x``, ``y``)."""
+    return (
+        x - _PAIR_LEFT,
+        y - _PAIR_TOP,
+        x + _DEFENCE_DX + CARD_W + _PAIR_RIGHT,
+        y + _DEFENCE_DY + CARD_H + _PAIR_BOTTOM,
+    )
 
 
 def layers(scene: Scene) -> list[Layer]:
@@ -684,13 +695,7 @@ def layers(scene: Scene) -> list[Layer]:
             )
         )
         for pair in _pair_places(scene):
-            box = (
-                pair.x - _PAIR_LEFT,
-                pair.y - _PAIR_TOP,
-                pair.x + _DEFENCE_DX + CARD_W + _PAIR_RIGHT,
-                pair.y + _DEFENCE_DY + CARD_H + _PAIR_BOTTOM,
-            )
-            out.append(Layer(("pair", pair), box, partial(_pair, pair=pair)))
+            out.append(Layer(("pair", pair), pair_box(pair.x, pair.y), partial(_pair, pair=pair)))
     if scene.banner:
         out.append(
             Layer(("banner", scene.banner), _BANNER_BOX, partial(_banner_layer, text=scene.banner))

@@ -19,7 +19,7 @@ from bot.pictures import lobby_scene, png, table_scene
 from bot.pictures.fonts import draw_text, font
 from bot.pictures.painter import Painter
 from bot.pictures.palette import PALETTE, to_palette
-from bot.pictures.panels import panel
+from bot.pictures.panels import lone_pair, panel
 from bot.pictures.png import adler32_combine, encode
 from bot.pictures.samples import sample_game, sample_lobby
 from bot.pictures.scene import Scene
@@ -77,6 +77,10 @@ def test_a_lobby_turning_into_a_table_and_two_games_in_turn() -> None:
     for a, b in zip(first, other, strict=False):
         assert painter.png(a) == render_png(a)
         assert painter.png(b) == render_png(b)
+
+
+def _meets(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _fields(scene: Scene) -> dict[str, object]:
@@ -212,3 +216,23 @@ def test_seat_panels_put_together_from_parts_are_the_panels_drawn() -> None:
                 assembled += 1
                 assert indexed.tobytes() == whole.crop(layer.box).tobytes(), seat
     assert assembled > 4 * drawn
+
+
+def test_a_pair_alone_from_its_kept_tile_is_the_pair_drawn() -> None:
+    """A pair pasted from the tile kept for its cards and marks is the pair drawn where it
+    lies, in palette indices, wherever the row has moved it (a pair alone in its box: more
+    than six pairs overlap, and the painter draws those)."""
+    checked = 0
+    for preset, seats, seed in (("perevodnoy", 4, 3), ("take-on-trust", 2, 2)):
+        for scene in _scenes(preset, seats, seed=seed)[::3]:
+            whole = to_palette(render_image(scene))
+            every = layers(scene)
+            for layer in every:
+                alone = not any(_meets(x.box, layer.box) for x in every if x is not layer)
+                if layer.key[0] != "pair" or not alone:
+                    continue
+                tile = lone_pair(layer.key[1])  # type: ignore[arg-type]
+                assert tile is not None
+                assert tile.tobytes() == whole.crop(layer.box).tobytes(), layer.key
+                checked += 1
+    assert checked > 20
