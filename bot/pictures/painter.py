@@ -11,7 +11,10 @@ the layers of the last picture and the picture itself, and for a new scene:
 2. draws each dirty box from the empty table up, with every layer that reaches into it, in a
    scratch image, and maps just that box onto the fixed palette (:mod:`.palette`). A box is
    a pure function of those layers' keys, so drawn boxes are kept (shared by all games, up
-   to :data:`PATCH_PIXELS`) and a panel back in a state it was in before is pasted as it is;
+   to :data:`PATCH_PIXELS`) and a panel back in a state it was in before is pasted as it is.
+   A box that holds one seat's panel or one pair alone is not drawn but pasted together
+   from palette tiles kept for its parts (:mod:`.panels`), and an emptied box is the empty
+   table's indices;
 3. rewrites only the PNG rows those boxes cross. The image data is deflated in bands of
    :data:`~.png.BAND_ROWS` rows, each band on its own (a fresh compressor, flushed to a byte
    boundary: no band refers back into another), so a band whose rows did not change keeps its
