@@ -617,8 +617,10 @@ def _panel_box(centre: tuple[int, int], margin: int) -> tuple[int, int, int, int
 #: The columns end where the bottom panels' boxes begin (their turn frames reach 5 px
 #: above the band) and stop short of the pairs' boxes, for the same reason: a box that holds
 #: one layer alone is redrawn alone (a seat's panel is then pasted together from its parts,
-#: :mod:`.panels`). Their texts are fitted to the column (:data:`_COLUMN_W` wide), and the
-#: lowest, a second line under the discard pile's, ends above the panels'.
+#: :mod:`.panels`). Their texts are fitted to the column (:data:`_COLUMN_W` wide, a pixel
+#: more on the talon's side for a glyph's overhang); the lowest over every preset's samples
+#: (the cards out of play under the discard pile's caption, Chukchi fool) ends at row 546,
+#: and tests/pictures/test_painter.py checks that every layer stays in its box.
 _MIDDLE_TOP, _MIDDLE_BOTTOM = _BAND_TOP, _BAND_BOTTOM
 _COLUMNS_TOP = _BAND_TOP + 40
 _COLUMNS_BOTTOM = _BAND_BOTTOM - 5
