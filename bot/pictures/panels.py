@@ -45,7 +45,7 @@ from .table import (
 __all__ = ["lone_pair", "panel"]
 
 _Box = tuple[int, int, int, int]
-#: A colour no part of a panel is drawn in: drawn on it, a part shows every pixel it touches.
+#: A colour no part of a panel is drawn in: drawn on it, a part shows the pixels it touches.
 _UNUSED = (255, 0, 255)
 #: Frames kept (ten places a panel can have, three fills, with and without the turn, a few
 #: teams and trumps), about 95 KB each: 6 MB at most.
@@ -103,13 +103,25 @@ def _part(
     corner on the picture."""
     x0, y0 = _MARGIN + odd[0], _MARGIN + odd[1]
     size = (PANEL_W + 2 * _MARGIN + 2, PANEL_H + 2 * _MARGIN + 2)
-    touched = _draw(x0, y0, _UNUSED, part, size)
-    bbox = ImageChops.difference(touched, Image.new("RGB", size, _UNUSED)).getbbox()
-    if bbox is None:
+    # every pixel the part changes on its fill, and on a colour it never uses (a faint
+    # antialiased pixel may round to no change on one of them)
+    drawn = _draw(x0, y0, fill, part, size)
+    boxes = [
+        ImageChops.difference(canvas, Image.new("RGB", size, ground)).getbbox()
+        for canvas, ground in ((drawn, fill), (_draw(x0, y0, _UNUSED, part, size), _UNUSED))
+    ]
+    found = [b for b in boxes if b is not None]
+    if not found:
         return None
+    bbox = (
+        min(b[0] for b in found),
+        min(b[1] for b in found),
+        max(b[2] for b in found),
+        max(b[3] for b in found),
+    )
     corner_x, corner_y = x0 - LAYER_MARGIN, y0 - LAYER_MARGIN
     rect = (bbox[0] - corner_x, bbox[1] - corner_y, bbox[2] - corner_x, bbox[3] - corner_y)
-    return rect, to_palette(_draw(x0, y0, fill, part, size).crop(bbox))
+    return rect, to_palette(drawn.crop(bbox))
 
 
 def _draw(
