@@ -11,7 +11,10 @@ the layers of the last picture and the picture itself, and for a new scene:
 2. draws each dirty box from the empty table up, with every layer that reaches into it, in a
    scratch image, and maps just that box onto the fixed palette (:mod:`.palette`). A box is
    a pure function of those layers' keys, so drawn boxes are kept (shared by all games, up
-   to :data:`PATCH_PIXELS`) and a panel back in a state it was in before is pasted as it is;
+   to :data:`PATCH_PIXELS`) and a panel back in a state it was in before is pasted as it is.
+   A box that holds one seat's panel or one pair alone is not drawn but pasted together
+   from palette tiles kept for its parts (:mod:`.panels`), and an emptied box is the empty
+   table's indices;
 3. rewrites only the PNG rows those boxes cross. The image data is deflated in bands of
    :data:`~.png.BAND_ROWS` rows, each band on its own (a fresh compressor, flushed to a byte
    boundary: no band refers back into another), so a band whose rows did not change keeps its
@@ -30,11 +33,13 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from isal import isal_zlib
 from PIL import Image, ImageDraw
 
 from .palette import to_palette
+from .panels import lone_pair, panel
 from .png import Encoded, assemble, bands, deflate, encode_indexed, within_limit
 from .scene import Scene
 from .table import HEIGHT, WIDTH, Layer, background, layers, render_image
@@ -70,6 +75,9 @@ class Costs:
     whole: int = 0
     partial: int = 0
     unchanged: int = 0
+    #: Boxes put together from kept parts rather than drawn: seat panels and pairs alone in
+    #: their boxes (:mod:`.panels`), and boxes left empty.
+    assembled: int = 0
 
     @property
     def total(self) -> float:
@@ -189,29 +197,30 @@ class Painter:
             if patch is not None:
                 self._patches.move_to_end(key)
             else:
-                scratch.paste(empty.crop(box), box[:2])
-                for layer in new_layers:
-                    if _meets(layer.box, box):
-                        layer.paint(scratch, draw)
-                mark = clock()
-                patch = to_palette(scratch.crop(box))
-                convert += clock() - mark
+                patch = _assembled(box, key)
+                if patch is not None:
+                    self.costs.assembled += 1
+                else:
+                    scratch.paste(empty.crop(box), box[:2])
+                    for layer in new_layers:
+                        if _meets(layer.box, box):
+                            layer.paint(scratch, draw)
+                    mark = clock()
+                    patch = to_palette(scratch.crop(box))
+                    convert += clock() - mark
                 self._keep_patch(key, patch)
             patches.append((box, patch))
         drawn = clock()
         segments = [old.band(i) for i in range(len(old.spans))]
         adlers = list(old.adlers)
-        raws: dict[int, bytes] = {}
+        raws: dict[int, bytes | bytearray] = {}
         for index, (top, bottom) in enumerate(bands(HEIGHT)):
             crossing = [(box, patch) for box, patch in patches if box[1] < bottom and box[3] > top]
             if not crossing and not old.dense:
                 continue
             before = raws[index] = old.raw(index)
             if crossing:
-                band = Image.frombytes("P", (_STRIDE, bottom - top), before)
-                for box, patch in crossing:
-                    band.paste(patch, (box[0] + 1, box[1] - top))
-                raws[index] = band.tobytes()
+                raws[index] = _pasted(before, top, bottom, crossing)
             if raws[index] != before or old.dense:  # a dense picture's bands: back to ISA-L
                 segments[index] = deflate(raws[index])
                 adlers[index] = isal_zlib.adler32(raws[index])
@@ -222,6 +231,69 @@ class Painter:
         self.costs.encode += clock() - drawn
         self.costs.partial += 1
         return encoded
+
+
+def _pasted(
+    rows: bytes, top: int, bottom: int, patches: list[tuple[_Box, Image.Image]]
+) -> bytes | bytearray:
+    """The PNG rows ``top`` to ``bottom`` (each a filter byte, then the pixels) with the
+    parts of ``patches`` that lie in them pasted in.
+
+    Pillow pastes straight into a copy of the rows: ``Image.frombuffer`` maps the bytearray
+    instead of copying it, and the core's ``paste`` writes into it (``Image.paste`` would
+    first copy a mapped image, as it is read-only to Pillow). That saves two copies of the
+    band (``frombytes``, ``tobytes``), a fifth of encoding a move. Where Pillow copies on
+    ``frombuffer`` (:data:`_MAPPED` false, checked once), the copies are made."""
+    size = (_STRIDE, bottom - top)
+    if not _MAPPED:
+        band = Image.frombytes("P", size, rows)
+        for box, patch in patches:
+            band.paste(patch, (box[0] + 1, box[1] - top))
+        return band.tobytes()
+    out = bytearray(rows)
+    band = Image.frombuffer("P", size, out, "raw", "P", 0, 1)
+    for box, patch in patches:
+        band.im.paste(patch.im, (box[0] + 1, box[1] - top, box[2] + 1, box[3] - top))
+    return out
+
+
+def _maps_buffers() -> bool:
+    """Whether a paste into an image Pillow made with ``frombuffer`` lands in the buffer."""
+    out = bytearray(4)
+    try:
+        image = Image.frombuffer("P", (2, 2), out, "raw", "P", 0, 1)
+        image.im.paste(Image.new("P", (1, 1), 7).im, (1, 1, 2, 2))
+    except Exception:
+        return False
+    return out == bytearray((0, 0, 0, 7))
+
+
+_MAPPED = _maps_buffers()
+
+
+def _assembled(box: _Box, key: _PatchKey) -> Image.Image | None:
+    """A box that holds one seat's panel or one pair and nothing else, put together from
+    kept parts (:mod:`.panels`), or nothing at all (the empty table's indices), instead of
+    drawn; None for any other box, or one that cannot be put together."""
+    if not key[1]:
+        return _empty_indexed().crop(box)
+    if len(key[1]) != 1:
+        return None
+    ((layer_key, layer_box),) = key[1]
+    if layer_box != box:
+        return None
+    if layer_key[0] == "pair":
+        return lone_pair(layer_key[1])  # type: ignore[arg-type]
+    if layer_key[0] != "seat":
+        return None
+    _, centre, seat = layer_key
+    return panel(centre, seat)  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=1)
+def _empty_indexed() -> Image.Image:
+    """The empty table in palette indices."""
+    return to_palette(background())
 
 
 def _clip(box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:

@@ -108,7 +108,7 @@ def adler32_combine(adler1: int, adler2: int, len2: int) -> int:
     return sum1 | (sum2 << 16)
 
 
-def deflate(raw: bytes) -> bytes:
+def deflate(raw: bytes | bytearray) -> bytes:
     """One band: a fresh raw-deflate stream flushed to a byte boundary, not finished."""
     packer = isal_zlib.compressobj(COMPRESS_LEVEL, isal_zlib.DEFLATED, -15)
     return packer.compress(raw) + packer.flush(isal_zlib.Z_SYNC_FLUSH)
@@ -160,7 +160,7 @@ def assemble(
     return Encoded(head + idat + _TAIL, width, height, tuple(spans), tuple(adlers), dense)
 
 
-def within_limit(encoded: Encoded, raw: Callable[[int], bytes]) -> Encoded:
+def within_limit(encoded: Encoded, raw: Callable[[int], bytes | bytearray]) -> Encoded:
     """``encoded`` if it is at most :data:`SIZE_LIMIT` bytes, else every band (``raw(i)``:
     band ``i``'s rows) deflated again by zlib at :data:`DENSE_LEVEL`. A pure function of the
     pixels, so a picture drawn in part and one drawn whole stay the same bytes."""

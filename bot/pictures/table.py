@@ -50,11 +50,14 @@ from .scene import Scene, SeatScene
 
 __all__ = [
     "HEIGHT",
+    "LAYER_MARGIN",
     "MIN_TEXT",
     "WIDTH",
     "Layer",
     "background",
     "layers",
+    "pair_box",
+    "panel_box",
     "render_image",
     "render_png",
 ]
@@ -203,11 +206,29 @@ def _caption(
 def _seat(
     img: Image.Image, draw: ImageDraw.ImageDraw, centre: tuple[int, int], seat: SeatScene
 ) -> None:
+    x0, y0 = centre[0] - PANEL_W // 2, centre[1] - PANEL_H // 2
+    record("panel", (x0, y0, x0 + PANEL_W, y0 + PANEL_H))
+    name_room = _seat_frame(draw, centre, seat)
+    _seat_name(draw, x0, y0, seat.name, _name_colour(seat), name_room)
+    _seat_role(draw, x0, y0, seat.role, seat.tone)
+    _seat_hand(img, draw, x0, y0, seat.cards, seat.closed, seat.score)
+
+
+def _panel_fill(tone: str) -> tuple[int, int, int]:
+    return {"out": _PANEL_OUT, "fool": _PANEL_FOOL}.get(tone, _PANEL)
+
+
+def _name_colour(seat: SeatScene) -> tuple[int, int, int]:
+    return _DIM if seat.tone == "out" else (_GOLD if seat.turn else _WHITE)
+
+
+def _seat_frame(draw: ImageDraw.ImageDraw, centre: tuple[int, int], seat: SeatScene) -> int:
+    """The panel, the turn's frame, a partner's team and a seat's own trump; returns the room
+    left for the name."""
     cx, cy = centre
     x0, y0 = cx - PANEL_W // 2, cy - PANEL_H // 2
     box = (x0, y0, x0 + PANEL_W, y0 + PANEL_H)
-    fill = {"out": _PANEL_OUT, "fool": _PANEL_FOOL}.get(seat.tone, _PANEL)
-    record("panel", box)
+    fill = _panel_fill(seat.tone)
     if seat.turn:
         draw.rounded_rectangle(
             (x0 - 4, y0 - 4, x0 + PANEL_W + 4, y0 + PANEL_H + 4),
@@ -218,8 +239,6 @@ def _seat(
         draw.rounded_rectangle(box, 14, fill=fill, outline=_GOLD, width=4)
     else:
         draw.rounded_rectangle(box, 14, fill=fill, outline=_PANEL_EDGE, width=2)
-    name_colour = _DIM if seat.tone == "out" else (_GOLD if seat.turn else _WHITE)
-    name_font = font(_NAME, bold=True)
     name_room = PANEL_W - 28
     disc_x = x0 + PANEL_W - 30
     if seat.team:
@@ -237,36 +256,51 @@ def _seat(
         # Double-trump fool: the seat's own trump on a small card-white disc, top right.
         name_room -= 48
         _suit_disc(draw, disc_x, y0 + 29, 21, seat.trump, font(MIN_TEXT))
-    draw_text(
-        draw,
-        (x0 + 16, y0 + 10),
-        fit(seat.name, name_font, name_room, bold=True),
-        name_font,
-        name_colour,
-    )
-    if seat.role:
+    return name_room
+
+
+def _seat_name(
+    draw: ImageDraw.ImageDraw, x0: int, y0: int, name: str, colour: tuple[int, int, int], room: int
+) -> None:
+    name_font = font(_NAME, bold=True)
+    draw_text(draw, (x0 + 16, y0 + 10), fit(name, name_font, room, bold=True), name_font, colour)
+
+
+def _seat_role(draw: ImageDraw.ImageDraw, x0: int, y0: int, role: str, tone: str) -> None:
+    if role:
         role_font = font(MIN_TEXT)
         draw_text(
             draw,
             (x0 + 16, y0 + 50),
-            fit(seat.role, role_font, PANEL_W - 30),
+            fit(role, role_font, PANEL_W - 30),
             role_font,
-            _TONE_COLOURS.get(seat.tone, _LABEL),
+            _TONE_COLOURS.get(tone, _LABEL),
         )
-    # The bottom row: the hand as a fan of backs on the left; on the right what a variant
-    # adds (a score, closed cards), drawn right to left so the fan gets what is left.
+
+
+def _seat_hand(
+    img: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    x0: int,
+    y0: int,
+    cards: int,
+    closed: int,
+    score: str,
+) -> None:
+    """The bottom row: the hand as a fan of backs on the left; on the right what a variant
+    adds (a score, closed cards), drawn right to left so the fan gets what is left."""
     row_y = y0 + PANEL_H - MINI_H - 10
     right = x0 + PANEL_W - 14
-    if seat.score:
+    if score:
         # regular weight: "12 эполет" in bold would leave the fan no room
         score_font = font(MIN_TEXT)
-        text = fit(seat.score, score_font, 180)
+        text = fit(score, score_font, 180)
         draw_text(draw, (right, row_y + MINI_H // 2), text, score_font, _GOLD, anchor="rm")
         right -= int(text_width(text, score_font)) + 14
-    if seat.closed:
-        right = _closed(img, draw, right, row_y, seat.closed)
-    if seat.cards:
-        _fan(img, draw, x0 + 16, row_y, seat.cards, right - (x0 + 16))
+    if closed:
+        right = _closed(img, draw, right, row_y, closed)
+    if cards:
+        _fan(img, draw, x0 + 16, row_y, cards, right - (x0 + 16))
 
 
 def _suit_disc(draw: ImageDraw.ImageDraw, cx: int, cy: int, r: int, suit: int, face_: Font) -> None:
@@ -562,6 +596,15 @@ class Layer:
     paint: Callable[[Image.Image, ImageDraw.ImageDraw], None] = field(compare=False)
 
 
+#: How far a seat's layer box reaches around its panel (the turn's frame).
+LAYER_MARGIN = 5
+
+
+def panel_box(centre: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The box of a seat's layer: its panel and the turn's frame around it."""
+    return _panel_box(centre, LAYER_MARGIN)
+
+
 def _panel_box(centre: tuple[int, int], margin: int) -> tuple[int, int, int, int]:
     x0, y0 = centre[0] - PANEL_W // 2, centre[1] - PANEL_H // 2
     return (x0 - margin, y0 - margin, x0 + PANEL_W + margin, y0 + PANEL_H + margin)
@@ -571,14 +614,40 @@ def _panel_box(centre: tuple[int, int], margin: int) -> tuple[int, int, int, int
 #: (talon left, no trump card showing) comes near the top of the band,
 #: where the top panels' turn frames reach 4 px in; the other boxes start lower, so that a
 #: top panel's box meets no other layer and can be kept and pasted as it is (:mod:`.painter`).
+#: The columns end where the bottom panels' boxes begin (their turn frames reach 5 px
+#: above the band) and stop short of the pairs' boxes, for the same reason: a box that holds
+#: one layer alone is redrawn alone (a seat's panel is then pasted together from its parts,
+#: :mod:`.panels`). Their texts are fitted to the column (:data:`_COLUMN_W` wide, a pixel
+#: more on the talon's side for a glyph's overhang); the lowest over every preset's samples
+#: (the cards out of play under the discard pile's caption, Chukchi fool) ends at row 546,
+#: and tests/pictures/test_painter.py checks that every layer stays in its box.
 _MIDDLE_TOP, _MIDDLE_BOTTOM = _BAND_TOP, _BAND_BOTTOM
 _COLUMNS_TOP = _BAND_TOP + 40
-_TALON_BOX = (16, _COLUMNS_TOP, 304, _MIDDLE_BOTTOM)
-_TALON_CAPTION_BOX = (16, _MIDDLE_TOP, 304, _MIDDLE_BOTTOM)
-_DISCARD_BOX = (696, _COLUMNS_TOP, 984, _MIDDLE_BOTTOM)
+_COLUMNS_BOTTOM = _BAND_BOTTOM - 5
+_TALON_RIGHT = _LEFT_X + _COLUMN_W // 2 + 1
+_DISCARD_LEFT = _RIGHT_X - _COLUMN_W // 2
+_TALON_BOX = (16, _COLUMNS_TOP, _TALON_RIGHT, _COLUMNS_BOTTOM)
+_TALON_CAPTION_BOX = (16, _MIDDLE_TOP, _TALON_RIGHT, _COLUMNS_BOTTOM)
+_DISCARD_BOX = (_DISCARD_LEFT, _COLUMNS_TOP, 984, _COLUMNS_BOTTOM)
+#: Around a pair's cards: the shadow (5 px left, 6 right and down, under the sprite's
+#: margin) and the gold outline of a card just played (4 px out, the most above); measured,
+#: and checked for every layer by tests/pictures/test_painter.py. Neighbouring pairs' boxes
+#: then touch without overlapping (in a row and between the two rows), and the first and
+#: last column's stop short of the talon's and the discard pile's.
+_PAIR_LEFT, _PAIR_TOP, _PAIR_RIGHT, _PAIR_BOTTOM = 5, 4, 6, 6
 
 _BANNER_BOX = (264, _CENTRE_Y - 40, 736, _CENTRE_Y + 40)
 _LOBBY_BOX = (160, _MIDDLE_TOP, 840, _MIDDLE_BOTTOM)
+
+
+def pair_box(x: int, y: int) -> tuple[int, int, int, int]:
+    """The box of a pair's layer whose attack card lies at (``x``, ``y``)."""
+    return (
+        x - _PAIR_LEFT,
+        y - _PAIR_TOP,
+        x + _DEFENCE_DX + CARD_W + _PAIR_RIGHT,
+        y + _DEFENCE_DY + CARD_H + _PAIR_BOTTOM,
+    )
 
 
 def layers(scene: Scene) -> list[Layer]:
@@ -590,7 +659,7 @@ def layers(scene: Scene) -> list[Layer]:
         out.append(
             Layer(
                 ("seat", centre, seat),
-                _panel_box(centre, 5),
+                panel_box(centre),
                 partial(_seat_layer, centre=centre, seat=seat),
             )
         )
@@ -628,14 +697,7 @@ def layers(scene: Scene) -> list[Layer]:
             )
         )
         for pair in _pair_places(scene):
-            m = 8  # the shadow (6 px) and the outline (4 px outside the card)
-            box = (
-                pair.x - m,
-                pair.y - m,
-                pair.x + _DEFENCE_DX + CARD_W + m,
-                pair.y + _DEFENCE_DY + CARD_H + m,
-            )
-            out.append(Layer(("pair", pair), box, partial(_pair, pair=pair)))
+            out.append(Layer(("pair", pair), pair_box(pair.x, pair.y), partial(_pair, pair=pair)))
     if scene.banner:
         out.append(
             Layer(("banner", scene.banner), _BANNER_BOX, partial(_banner_layer, text=scene.banner))

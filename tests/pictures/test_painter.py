@@ -19,6 +19,7 @@ from bot.pictures import lobby_scene, png, table_scene
 from bot.pictures.fonts import draw_text, font
 from bot.pictures.painter import Painter
 from bot.pictures.palette import PALETTE, to_palette
+from bot.pictures.panels import lone_pair, panel
 from bot.pictures.png import adler32_combine, encode
 from bot.pictures.samples import sample_game, sample_lobby
 from bot.pictures.scene import Scene
@@ -76,6 +77,10 @@ def test_a_lobby_turning_into_a_table_and_two_games_in_turn() -> None:
     for a, b in zip(first, other, strict=False):
         assert painter.png(a) == render_png(a)
         assert painter.png(b) == render_png(b)
+
+
+def _meets(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _fields(scene: Scene) -> dict[str, object]:
@@ -188,3 +193,46 @@ def test_texts_drawn_from_cached_masks_are_pillows() -> None:
         ImageDraw.Draw(pillows).text(xy, text, font=face, fill=(245, 197, 66), anchor=anchor)
     assert ours.tobytes() == pillows.tobytes()
     assert ImageChops.difference(ours, Image.new("RGB", ours.size, (16, 56, 37))).getbbox()
+
+
+def test_seat_panels_put_together_from_parts_are_the_panels_drawn() -> None:
+    """A seat's panel pasted together from its kept parts (frame, name, role, hand) is the
+    panel drawn whole, in palette indices: every seat of a few states of six- and
+    four-seat games (turns, roles, counts, out, fool, teams, own trumps), and most of them
+    take that way."""
+    assembled = drawn = 0
+    for preset, seats in (("podkidnoy", 6), ("teams-2v2", 4), ("double-trump", 4)):
+        scenes = _scenes(preset, seats, seed=3)
+        for scene in scenes[:: max(1, len(scenes) // 8)] + scenes[-1:]:
+            whole = to_palette(render_image(scene))
+            for layer in layers(scene):
+                if layer.key[0] != "seat":
+                    continue
+                _, centre, seat = layer.key
+                indexed = panel(centre, seat)  # type: ignore[arg-type]
+                if indexed is None:
+                    drawn += 1
+                    continue
+                assembled += 1
+                assert indexed.tobytes() == whole.crop(layer.box).tobytes(), seat
+    assert assembled > 4 * drawn
+
+
+def test_a_pair_alone_from_its_kept_tile_is_the_pair_drawn() -> None:
+    """A pair pasted from the tile kept for its cards and marks is the pair drawn where it
+    lies, in palette indices, wherever the row has moved it (a pair alone in its box: more
+    than six pairs overlap, and the painter draws those)."""
+    checked = 0
+    for preset, seats, seed in (("perevodnoy", 4, 3), ("take-on-trust", 2, 2)):
+        for scene in _scenes(preset, seats, seed=seed, limit=90)[::6]:
+            whole = to_palette(render_image(scene))
+            every = layers(scene)
+            for layer in every:
+                alone = not any(_meets(x.box, layer.box) for x in every if x is not layer)
+                if layer.key[0] != "pair" or not alone:
+                    continue
+                tile = lone_pair(layer.key[1])  # type: ignore[arg-type]
+                assert tile is not None
+                assert tile.tobytes() == whole.crop(layer.box).tobytes(), layer.key
+                checked += 1
+    assert checked > 20
