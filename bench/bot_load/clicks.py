@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sys
 import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -14,15 +15,16 @@ from typing import Any
 
 import simcord
 from discord.webhook.async_ import AsyncWebhookAdapter
+from simcord import actors as sim_actors
 from simcord import interactions as sim_interactions
 from simcord.backend import serializers as sim_serializers
 from simcord.backend.access import can_access_message
 from simcord.backend.models import Interaction as SimInteraction
 from simcord.components import walk_components
-from simcord.enums import ComponentType, InteractionType
+from simcord.enums import AppCommandType, ComponentType, InteractionType
 
 from bench.bot_load.measure import Samples, simulator_history_out_of_gc
-from bench.bot_load.options import FREEZE_EVERY, GAMES_PER_GUILD, Options, T
+from bench.bot_load.options import FREEZE_EVERY, GAMES_PER_GUILD, SETUP_WAIT_SECONDS, Options, T
 from bot.config import Config
 from bot.game.models import GameSession
 from bot.game.service import GameService
@@ -32,6 +34,16 @@ _RESPONSE_MARKERS = ("respond_with_message", "defer", "defer_update", "update_so
 
 
 # --------------------------------------------------------------------------- clicks
+
+
+@dataclass(frozen=True)
+class Command:
+    """A slash command one actor sends in one channel (see :meth:`Clicker.command`)."""
+
+    actor: simcord.MemberActor
+    channel: simcord.ChannelHandle
+    name: str
+    options: tuple[tuple[str, Any], ...] = ()
 
 
 class Clicker:
@@ -160,9 +172,45 @@ class Clicker:
         backend.emit("INTERACTION_CREATE", payload)
         return record
 
+    def command(self, command: Command) -> SimInteraction:
+        """What ``actor.slash(channel, name, **options)`` sends, minus the settle: simcord
+        settles the whole bot after every slash command, which made the setup quadratic in
+        the games (every settle checks every lobby's parked task)."""
+        actor, channel = command.actor, command.channel
+        parts = command.name.split()
+        root = sim_actors._resolve_visible_command(
+            actor, channel.id, parts[0], AppCommandType.CHAT_INPUT
+        )
+        leaf, nesting = sim_interactions.walk_to_subcommand(root, parts[1:])
+        options, resolved = sim_interactions.build_options(
+            actor, command.name, leaf, dict(command.options), channel_id=channel.id
+        )
+        data: dict[str, Any] = {
+            "id": root["id"],
+            "name": root["name"],
+            "type": root.get("type", AppCommandType.CHAT_INPUT),
+            "options": sim_interactions.nest_options(root, nesting, options),
+        }
+        if resolved:
+            data["resolved"] = resolved
+        if root.get("guild_id"):
+            data["guild_id"] = root["guild_id"]
+        record, payload = sim_interactions.base_payload(
+            self.env.backend,
+            type=InteractionType.APPLICATION_COMMAND,
+            channel_id=channel.id,
+            guild_id=actor.guild.id,
+            user_id=actor.id,
+            data=data,
+        )
+        self.sent[record.id] = time.perf_counter()
+        self._pending.add(record.id)
+        self.env.backend.emit("INTERACTION_CREATE", payload)
+        return record
+
     async def wave(
         self,
-        clicks: Sequence[tuple[simcord.MemberActor, int, int, str]],
+        clicks: Sequence[tuple[simcord.MemberActor, int, int, str]] | Sequence[Command],
         *,
         paced: bool = True,
         stale: list[int] | None = None,
@@ -194,7 +242,10 @@ class Clicker:
                     if delay > 0.0002:
                         await loop.run_in_executor(None, time.sleep, delay)
                 try:
-                    records.append(self.press(*click))
+                    if isinstance(click, Command):
+                        records.append(self.command(click))
+                    else:
+                        records.append(self.press(*click))
                 except StaleHand:
                     if stale is None:
                         raise
@@ -307,18 +358,6 @@ def custom_ids(env: simcord.Env, channel_id: int, message_id: int, prefix: str) 
     ]
 
 
-async def open_lobby(
-    env: simcord.Env, guild: simcord.GuildHandle, index: int, players: int
-) -> tuple[simcord.ChannelHandle, list[simcord.MemberActor], simcord.ResponseMessage]:
-    """A channel, its players, and a lobby opened by the first of them with ``/durak new``."""
-    channel = guild.create_text_channel(f"table-{index}")
-    actors = [guild.add_member(env.create_user(f"p{index}-{seat}")) for seat in range(players)]
-    created = await actors[0].slash(channel, "durak new", seats=players)
-    if created.response is None or created.ephemeral:
-        raise RuntimeError(f"/durak new was refused in table {index}")
-    return channel, actors, created.response
-
-
 def lobby_button(env: simcord.Env, channel_id: int, message_id: int, op: str) -> str:
     ids = custom_ids(env, channel_id, message_id, "durak:lobby:")
     found = [i for i in ids if i.endswith(f":{op}")]
@@ -337,34 +376,120 @@ async def open_tables(
     opts: Options,
     first: int = 0,
 ) -> list[Table]:
-    """Start ``games`` games: sequential slash commands (simcord settles after each), then
-    the Join clicks of every lobby in waves, then the Start clicks."""
-    lobbies = [
-        await open_lobby(env, guilds[(first + i) // GAMES_PER_GUILD], first + i, players)
-        for i in range(games)
+    """Start ``games`` games in batches of ``--setup-batch``.
+
+    Nothing here asks simcord to settle: its settle checks every parked task of every game
+    already set up, so a settle per slash command made the setup quadratic, and under load
+    a settle ran out of time ("bot did not settle while advancing time"). Each batch
+    instead waits for what it needs from the bot itself: the answers to its clicks, the
+    lobbies recorded with their messages, the tables drawn, and nothing owed to Discord."""
+    tables: list[Table] = []
+    for done in range(0, games, max(1, opts.setup_batch)):
+        count = min(max(1, opts.setup_batch), games - done)
+        began = time.perf_counter()
+        tables += await _open_batch(
+            env, clicker, guilds, range(first + done, first + done + count), players, samples, opts
+        )
+        if games > count:
+            progress(
+                f"set up {done + count} of {games} games "
+                f"(this batch of {count} in {time.perf_counter() - began:.1f} s)"
+            )
+    return tables
+
+
+async def _open_batch(
+    env: simcord.Env,
+    clicker: Clicker,
+    guilds: Sequence[simcord.GuildHandle],
+    indices: range,
+    players: int,
+    samples: Samples,
+    opts: Options,
+) -> list[Table]:
+    """``/durak new`` in a channel of its own per game (sent at once), then the Join clicks
+    of every lobby in waves, then the Start clicks, then wait until every table is up."""
+    rooms = []
+    for index in indices:
+        guild = guilds[index // GAMES_PER_GUILD]
+        channel = guild.create_text_channel(f"table-{index}")
+        actors = [guild.add_member(env.create_user(f"p{index}-{seat}")) for seat in range(players)]
+        rooms.append((channel, actors))
+    commands = [
+        Command(actors[0], channel, "durak new", (("seats", players),)) for channel, actors in rooms
     ]
+    lobbies: list[tuple[simcord.ChannelHandle, list[simcord.MemberActor], int, int]] = []
+    for wave in _waves(commands, opts, setup=True):
+        for command, record in zip(wave, await clicker.wave(wave, paced=False), strict=True):
+            if record.message_id is None:
+                raise RuntimeError(f"/durak new was refused in {command.channel.name}")
+            join = lobby_button(env, command.channel.id, record.message_id, "join")
+            game_id = int(join.split(":")[2])
+            lobbies.append((command.channel, rooms[len(lobbies)][1], record.message_id, game_id))
+    storage = service_of(env).storage
+
+    async def recorded() -> bool:
+        """Every lobby knows its message (the bot records it after answering)."""
+        for _, _, message_id, game_id in lobbies:
+            row = await storage.get_game(game_id)
+            if row is None or row.table_message_id != message_id:
+                return False
+        return True
+
+    await _until(recorded, "the lobbies were recorded with their messages")
     for step in range(1, players + 1):
         clicks = []
-        for channel, actors, lobby in lobbies:
+        for channel, actors, message_id, _ in lobbies:
             op = "start" if step == players else "join"
             actor = actors[0] if op == "start" else actors[step]
             clicks.append(
-                (actor, channel.id, lobby.id, lobby_button(env, channel.id, lobby.id, op))
+                (actor, channel.id, message_id, lobby_button(env, channel.id, message_id, op))
             )
         for wave in _waves(clicks, opts, setup=True):
             start = time.perf_counter()
             records = await clicker.wave(wave, paced=False)
             samples.wall += time.perf_counter() - start
             clicker.record(samples, records)
-    await env.settle()  # the lobby messages have become tables; the games are idle
-    tables = []
-    for channel, actors, lobby in lobbies:
-        shows = custom_ids(env, channel.id, lobby.id, "durak:show:")
-        if len(shows) != 1:
-            raise RuntimeError(f"the game in {channel.name} did not start")
-        game_id = int(shows[0].split(":")[2])
-        tables.append(Table(game_id, channel, lobby.id, {a.id: a for a in actors}))
-    return tables
+    service = service_of(env)
+
+    async def started() -> bool:
+        """Every lobby message has become a table and nothing is owed to Discord."""
+        for channel, _, message_id, game_id in lobbies:
+            shows = custom_ids(env, channel.id, message_id, "durak:show:")
+            if len(shows) != 1 or service.session(game_id) is None:
+                return False
+        return not owes_discord(env.bot)
+
+    await _until(started, "the games started and their tables were drawn")
+    return [
+        Table(game_id, channel, message_id, {a.id: a for a in actors})
+        for channel, actors, message_id, game_id in lobbies
+    ]
+
+
+async def _until(check: Callable[[], Awaitable[bool]], what: str) -> None:
+    """Poll ``check`` until it holds, at most SETUP_WAIT_SECONDS of real time. Polled from a
+    worker thread's sleep: the loop's timers follow simcord's clock, not the real one."""
+    loop = asyncio.get_running_loop()
+    end = time.perf_counter() + SETUP_WAIT_SECONDS
+    while not await check():
+        if time.perf_counter() > end:
+            raise RuntimeError(f"not within {SETUP_WAIT_SECONDS:g} s: {what}")
+        await loop.run_in_executor(None, time.sleep, 0.02)
+
+
+def owes_discord(bot: Any) -> bool:
+    """Whether the bot still has a live hand edit or a table edit, result or ping pending."""
+    live, delivery = bot.live_hands, bot.publisher.delivery if bot.publisher else None
+    busy_hands = live is not None and any(
+        w.task is not None and not w.task.done() for w in live._workers.values()
+    )
+    return busy_hands or (delivery is not None and bool(delivery._games))
+
+
+def progress(text: str) -> None:
+    """A line on stderr while a long run goes on (the figures come at the end, on stdout)."""
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
 
 
 async def warm_up(

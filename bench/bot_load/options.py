@@ -41,6 +41,10 @@ KINDS = ("lobby", "open", "hand", "move")
 GAMES_PER_GUILD = 200  # a real guild is capped at 500 channels
 SEED = 20260101
 SETTLE_SECONDS = 600.0
+#: The setup waits at most this long (real seconds) for what one batch of games needs.
+SETUP_WAIT_SECONDS = 600.0
+#: Games set up per batch (their slash commands and clicks go out at once).
+SETUP_BATCH = 100
 DRAIN_SECONDS = 120.0
 TRACE_FRAMES = 1  # deeper tracebacks move stdlib allocations to an owner but triple setup time
 T = TypeVar("T")
@@ -54,6 +58,8 @@ class Options:
     players: int = 2
     think: float = THINK_SECONDS
     inflight: int = 100
+    #: Games set up per batch (see open_tables); each batch's clicks go in waves of inflight.
+    setup_batch: int = SETUP_BATCH
     rate: float = 0.0
     #: TABLE_EDIT_INTERVAL of the click rounds: the bot's default (1 s, coalescing a table's
     #: edits). The setup always runs with 0: under simcord each pending sleep of the setup
@@ -133,6 +139,13 @@ def parse_args(
         type=int,
         default=defaults.inflight,
         help="wave size: clicks in flight at once (0 = every live game)",
+    )
+    p.add_argument(
+        "--setup-batch",
+        type=int,
+        default=defaults.setup_batch,
+        help="games set up per batch: their /durak new, Join and Start go out in waves, then the "
+        "batch waits until its tables are up",
     )
     p.add_argument(
         "--think",
@@ -218,6 +231,8 @@ def parse_args(
     if max(args.processes) > 1 and not args.database:
         p.error("--processes needs --database: processes can only share PostgreSQL")
     numbers = (args.clicks, args.rate, args.think, args.hand_debounce, args.hand_interval)
+    if args.setup_batch < 1:
+        p.error("--setup-batch must be at least 1")
     if not args.sizes or min(args.sizes) < 1 or min(numbers) < 0:
         p.error(
             "--sizes needs positive numbers; --clicks, --rate, --think and the --hand-* "
@@ -230,6 +245,7 @@ def parse_args(
         players=args.players,
         think=args.think,
         inflight=args.inflight,
+        setup_batch=args.setup_batch,
         rate=args.rate,
         edit_interval=args.edit_interval,
         hand_debounce=args.hand_debounce,

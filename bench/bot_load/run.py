@@ -14,7 +14,7 @@ import tempfile
 import time
 import tracemalloc
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import ExitStack, asynccontextmanager, contextmanager
 from dataclasses import asdict, replace
 from pathlib import Path
 
@@ -29,6 +29,8 @@ from bench.bot_load.clicks import (
     _open_all_hands,
     make_config,
     open_tables,
+    owes_discord,
+    progress,
     service_of,
     timed,
     warm_up,
@@ -57,6 +59,7 @@ from bench.bot_load.options import (
 from bench.bot_load.report import report
 from bench.simcord_shortcuts import (
     card_faces_drawn_once,
+    clock_moved,
     identity_callback_records,
     timers_follow_the_clock,
 )
@@ -97,10 +100,14 @@ async def run_size(
             if opts.process_index:
                 # simcord's ids come from its clock, which starts at the same instant in
                 # every process: a day apart per process, their users never share an id
-                await env.advance_time(86400.0 * opts.process_index)
+                clock_moved(env, 86400.0 * opts.process_index)
             full_gcs: list[float] = []
             try:
-                with clicker.watching(), identity_callback_records(opts.fast_simcord):
+                with (
+                    clicker.watching(),
+                    identity_callback_records(opts.fast_simcord),
+                    ExitStack() as following,
+                ):
                     guilds = [
                         env.create_guild(f"Load {i}")
                         for i in range(max(1, -(-games // GAMES_PER_GUILD)))
@@ -115,6 +122,10 @@ async def run_size(
                     await warm_up(env, clicker, guilds[0], opts)
                     service = service_of(env)
 
+                    # From here on a bot timer due in real time only moves simcord's clock
+                    # (see timers_follow_the_clock): no settle of the whole bot, which at
+                    # hundreds of games ran out of time during the setup.
+                    following.enter_context(timers_follow_the_clock(env, opts.fast_simcord))
                     gc.collect()
                     if opts.trace:
                         tracemalloc.start(TRACE_FRAMES)
@@ -134,72 +145,71 @@ async def run_size(
                         del snapshot
 
                     # Every player opens their hand once: from now on the bot keeps it live.
-                    with timers_follow_the_clock(env, opts.fast_simcord):
-                        await _open_all_hands(env, service, clicker, tables, kinds["open"], opts)
-                        bot_live = env.bot.live_hands
-                        publisher = env.bot.publisher
-                        assert bot_live is not None and publisher is not None
-                        live_hands = bot_live.count()
-                        stats0 = (
-                            bot_live.stats.edits,
-                            publisher.table_edits,
-                            bot_live.stats.retried,
-                            bot_live.stats.dropped,
-                        )
-                        counts = [0, 0]  # hands found current / refreshed by a click
+                    await _open_all_hands(env, service, clicker, tables, kinds["open"], opts)
+                    bot_live = env.bot.live_hands
+                    publisher = env.bot.publisher
+                    assert bot_live is not None and publisher is not None
+                    live_hands = bot_live.count()
+                    stats0 = (
+                        bot_live.stats.edits,
+                        publisher.table_edits,
+                        bot_live.stats.retried,
+                        bot_live.stats.dropped,
+                    )
+                    counts = [0, 0]  # hands found current / refreshed by a click
 
-                        # the table edit interval of the rounds (the setup ran with 0)
-                        publisher.interval = publisher.delivery.interval = opts.edit_interval
-                        move = kinds["move"]
-                        storage = service.storage
-                        service.act = timed(move.act, service.act)  # type: ignore[method-assign,assignment]
-                        for name in ("save_state", "finish_game"):
-                            setattr(storage, name, timed(move.commit, getattr(storage, name)))
-                        if barrier is not None:
-                            await barrier("set-up")
-                        # Freezing starts only now: frozen cyclic garbage is never collected, so
-                        # freezing during the setup would count it in the memory figure above.
-                        cpu, wall = time.process_time(), time.perf_counter()
-                        load = os.getloadavg()
-                        splits: list[CpuSplit] = []
-                        with full_collections(full_gcs), cpu_split(splits), profiled(opts):
-                            for round_ in range(opts.clicks):
-                                live = [t for t in tables if not _finished(service, t)]
-                                if not live:
-                                    break
-                                progress(f"{games} games: round {round_ + 1}, {len(live)} live")
-                                simulator_history_out_of_gc(opts)
-                                await _hand_phase(
-                                    env, service, clicker, live, kinds["hand"], opts, counts
-                                )
-                                simulator_history_out_of_gc(opts)
-                                await _move_phase(env, service, clicker, live, move, opts, rng)
-                        busy = (time.process_time() - cpu) / max(time.perf_counter() - wall, 1e-9)
-                        moves = len(move.commit)
-                        live_figures = LiveFigures(
-                            live_hands,
-                            len(tables),
-                            time.perf_counter() - wall,
-                            bot_live.stats.edits - stats0[0],
-                            publisher.table_edits - stats0[1],
-                            bot_live.stats.retried - stats0[2],
-                            bot_live.stats.dropped - stats0[3],
-                            *counts,
-                        )
-                        progress(f"{games} games: clicks done, draining the backlog")
-                        with cpu_split(splits), profiled(opts, append=True):
-                            # the edits the moves caused that are still owed count too
-                            drained = await _drain(bot, DRAIN_SECONDS)
-                        unsettled = (
-                            []
-                            if drained is not None
-                            else [
-                                f"live hand edits or deliveries still owed {DRAIN_SECONDS:g} s "
-                                "after the last click"
-                            ]
-                        )
-                        live_figures = replace(live_figures, drained=drained)
-                        load += os.getloadavg()
+                    # the table edit interval of the rounds (the setup ran with 0)
+                    publisher.interval = publisher.delivery.interval = opts.edit_interval
+                    move = kinds["move"]
+                    storage = service.storage
+                    service.act = timed(move.act, service.act)  # type: ignore[method-assign,assignment]
+                    for name in ("save_state", "finish_game"):
+                        setattr(storage, name, timed(move.commit, getattr(storage, name)))
+                    if barrier is not None:
+                        await barrier("set-up")
+                    # Freezing starts only now: frozen cyclic garbage is never collected, so
+                    # freezing during the setup would count it in the memory figure above.
+                    cpu, wall = time.process_time(), time.perf_counter()
+                    load = os.getloadavg()
+                    splits: list[CpuSplit] = []
+                    with full_collections(full_gcs), cpu_split(splits), profiled(opts):
+                        for round_ in range(opts.clicks):
+                            live = [t for t in tables if not _finished(service, t)]
+                            if not live:
+                                break
+                            progress(f"{games} games: round {round_ + 1}, {len(live)} live")
+                            simulator_history_out_of_gc(opts)
+                            await _hand_phase(
+                                env, service, clicker, live, kinds["hand"], opts, counts
+                            )
+                            simulator_history_out_of_gc(opts)
+                            await _move_phase(env, service, clicker, live, move, opts, rng)
+                    busy = (time.process_time() - cpu) / max(time.perf_counter() - wall, 1e-9)
+                    moves = len(move.commit)
+                    live_figures = LiveFigures(
+                        live_hands,
+                        len(tables),
+                        time.perf_counter() - wall,
+                        bot_live.stats.edits - stats0[0],
+                        publisher.table_edits - stats0[1],
+                        bot_live.stats.retried - stats0[2],
+                        bot_live.stats.dropped - stats0[3],
+                        *counts,
+                    )
+                    progress(f"{games} games: clicks done, draining the backlog")
+                    with cpu_split(splits), profiled(opts, append=True):
+                        # the edits the moves caused that are still owed count too
+                        drained = await _drain(bot, DRAIN_SECONDS)
+                    unsettled = (
+                        []
+                        if drained is not None
+                        else [
+                            f"live hand edits or deliveries still owed {DRAIN_SECONDS:g} s "
+                            "after the last click"
+                        ]
+                    )
+                    live_figures = replace(live_figures, drained=drained)
+                    load += os.getloadavg()
                 finished = sum(1 for t in tables if _finished(service, t))
                 errors = [repr(e) for e in env.errors] + unsettled
             finally:
@@ -226,21 +236,12 @@ async def _drain(bot: DurakBot, limit: float) -> float | None:
     own queues say directly whether it kept up. Polled from a worker thread's sleep, as the
     pacing is (the loop's clock is simcord's)."""
     loop = asyncio.get_running_loop()
-    live, delivery = bot.live_hands, bot.publisher.delivery if bot.publisher else None
     start = time.perf_counter()
     while time.perf_counter() - start < limit:
-        busy_hands = live is not None and any(
-            w.task is not None and not w.task.done() for w in live._workers.values()
-        )
-        if not busy_hands and (delivery is None or not delivery._games):
+        if not owes_discord(bot):
             return time.perf_counter() - start
         await loop.run_in_executor(None, time.sleep, 0.05)
     return None
-
-
-def progress(text: str) -> None:
-    """A line on stderr while a long run goes on (the figures come at the end, on stdout)."""
-    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
 
 
 # --------------------------------------------------------------------------- PostgreSQL
@@ -274,7 +275,8 @@ def _child_args(opts: Options, games: int, url: str, index: int, out: Path) -> l
         "--database", url, "--seed", str(opts.seed + 1000 * index),
         "--process-index", str(index),
         "--clicks", str(opts.clicks), "--players", str(opts.players),
-        "--think", str(opts.think), "--inflight", str(opts.inflight), "--rate", str(opts.rate),
+        "--think", str(opts.think), "--inflight", str(opts.inflight),
+        "--setup-batch", str(opts.setup_batch), "--rate", str(opts.rate),
         "--edit-interval", str(opts.edit_interval), "--turn-timer", str(opts.turn_timer),
         "--hand-debounce", str(opts.hand_debounce), "--hand-interval", str(opts.hand_interval),
         "--no-trace", "--pictures", "on" if opts.pictures else "off",
