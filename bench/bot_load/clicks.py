@@ -24,7 +24,14 @@ from simcord.components import walk_components
 from simcord.enums import AppCommandType, ComponentType, InteractionType
 
 from bench.bot_load.measure import Samples, simulator_history_out_of_gc
-from bench.bot_load.options import FREEZE_EVERY, GAMES_PER_GUILD, SETUP_WAIT_SECONDS, Options, T
+from bench.bot_load.options import (
+    FREEZE_EVERY,
+    GAMES_PER_GUILD,
+    MOVE_WAIT_SECONDS,
+    SETUP_WAIT_SECONDS,
+    Options,
+    T,
+)
 from bot.config import Config
 from bot.game.models import GameSession
 from bot.game.service import GameService
@@ -683,12 +690,15 @@ async def _move_phase(
 
 
 async def _moves_applied(
-    service: GameService, clicked: list[tuple[int, int]], limit: float = 5.0
+    service: GameService, clicked: list[tuple[int, int]], limit: float = MOVE_WAIT_SECONDS
 ) -> None:
-    """Wait (a few real seconds at most) until every clicked game moved past the version its
-    move was made on. A move click is acknowledged before the move is applied
+    """Wait (MOVE_WAIT_SECONDS of real time at most) until every clicked game moved past the
+    version its move was made on. A move click is acknowledged before the move is applied
     (bot/surfaces/answers.py), so the wave's answers come back first; the next round must see
-    the moves."""
+    the moves. On a loaded machine a commit can take seconds, and a move still on its way
+    when the wait ends counts as refused. The polls sleep in a worker thread: a busy loop
+    here would hold the GIL the bot's database and picture threads need."""
+    loop = asyncio.get_running_loop()
     waiting = list(clicked)
     end = time.perf_counter() + limit
     while waiting and time.perf_counter() < end:
@@ -698,4 +708,4 @@ async def _moves_applied(
             if (s := service.session(gid)) is not None and not s.finished and s.version == version
         ]
         if waiting:
-            await asyncio.sleep(0)
+            await loop.run_in_executor(None, time.sleep, 0.005)

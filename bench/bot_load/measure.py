@@ -83,6 +83,8 @@ class SizeResult:
     #: The machine's load averages (1, 5, 15 min) when the click rounds began and ended: the
     #: machine is shared, so every CPU figure is printed beside them.
     load: tuple[float, ...] = ()
+    #: "sqlite" or "postgresql": where the games were stored.
+    backend: str = "sqlite"
 
 
 @dataclass

@@ -29,6 +29,8 @@ PICTURE_THREAD = "durak-picture"
 TARGET_ACK_P99_MS = 50.0
 TARGET_KB_PER_GAME = 50.0
 TARGET_GAMES = 1000
+#: Live games of every run of ``--capacity``.
+CAPACITY_GAMES = TARGET_GAMES
 #: The PostgreSQL goal: this many live games across two processes, same p99 target.
 TARGET_GAMES_POSTGRES = 5000
 FREEZE_EVERY = 50  # clicks; see simulator_history_out_of_gc
@@ -43,6 +45,8 @@ SEED = 20260101
 SETTLE_SECONDS = 600.0
 #: The setup waits at most this long (real seconds) for what one batch of games needs.
 SETUP_WAIT_SECONDS = 600.0
+#: A round waits at most this long (real seconds) for its moves to be applied.
+MOVE_WAIT_SECONDS = 60.0
 #: Games set up per batch (their slash commands and clicks go out at once).
 SETUP_BATCH = 100
 DRAIN_SECONDS = 120.0
@@ -122,9 +126,9 @@ def _sizes(text: str) -> list[int]:
 
 def parse_args(
     argv: Sequence[str] | None,
-) -> tuple[list[int], Options, Path | None, list[tuple[bool, int]]]:
-    """The sizes, the options, a child's output file, and the (pictures, processes)
-    configurations to run every size in."""
+) -> tuple[list[int], Options, Path | None, list[tuple[bool, int]], bool]:
+    """The sizes, the options, a child's output file, the (pictures, processes)
+    configurations to run every size in, and whether to run the capacity plan instead."""
     defaults = Options()
     p = argparse.ArgumentParser(description=DESCRIPTION)
     p.add_argument(
@@ -220,6 +224,13 @@ def parse_args(
         default=defaults.sqlite_driver,
         help="SQLite backend: the bot's (aiosqlite) or the old one with its own thread",
     )
+    p.add_argument(
+        "--capacity",
+        action="store_true",
+        help=f"every capacity figure of issue 30 in one run: SQLite at {CAPACITY_GAMES} games with "
+        "pictures on and off, and with --database PostgreSQL with 1 and 2 bot processes (the "
+        "other options still apply; --sizes, --pictures and --processes are set by the plan)",
+    )
     p.add_argument("--profile", default="", help="write a cProfile of the click rounds here")
     p.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     p.add_argument("--process-index", type=int, default=0, help=argparse.SUPPRESS)
@@ -264,4 +275,4 @@ def parse_args(
     )
     pictures = {"on": [True], "off": [False], "both": [True, False]}[args.pictures]
     configs = [(pic, n) for pic in pictures for n in args.processes]
-    return args.sizes, opts, args.child, configs
+    return args.sizes, opts, args.child, configs, args.capacity

@@ -237,3 +237,102 @@ def _print_scaling(results: list[SizeResult]) -> None:
             f"{ratio * res.processes:.2f} x one process's games (aim {res.processes} x within "
             f"{SCALING_TOLERANCE:.0%}: {verdict}); {_load(one)}; {_load(res)}"
         )
+
+
+def print_aims(results: list[SizeResult], *, postgres: bool) -> None:
+    """One verdict line per aim of issue 30, from whichever runs measured it (the largest
+    such run), each with its figure and the machine's load; an aim no run measured says so
+    and names the run that would."""
+    print("issue 30's capacity aims (the figures above, one line each):")
+    sqlite = [r for r in results if r.backend == "sqlite" and r.processes == 1]
+
+    def largest(rows: list[SizeResult]) -> SizeResult | None:
+        rows = [r for r in rows if r.cpu is not None and r.moves]
+        return max(rows, key=lambda r: r.games, default=None)
+
+    def line(aim: str, res: SizeResult | None, figure: str, met: bool | None) -> None:
+        if res is None or met is None:
+            print(f"  {aim}: not measured by this run ({figure})")
+            return
+        verdict = "met" if met else "NOT met"
+        print(f"  {aim}: {figure}: {verdict} ({_label(res)}, {res.backend}; {_load(res)})")
+
+    how = "run --capacity, or --sizes 1000"
+    on = largest([r for r in sqlite if r.pictures])
+    if on is not None:
+        total, loop, pictures, _ = _per_move(on)
+        per_core = MOVE_EVERY_SECONDS * 1000 / total
+        line(
+            f"event loop <= {TARGET_LOOP_MS:g} ms per move",
+            on,
+            f"{loop:.2f} ms",
+            loop <= TARGET_LOOP_MS,
+        )
+        line(
+            f"picture thread <= {TARGET_PICTURE_MS:g} ms per move",
+            on,
+            f"{pictures:.2f} ms",
+            pictures <= TARGET_PICTURE_MS,
+        )
+        line(
+            f"bot CPU <= {TARGET_CPU_MS_PICTURES:g} ms per move, pictures on",
+            on,
+            f"{total:.2f} ms = {per_core:,.0f} games per core at a move every "
+            f"{MOVE_EVERY_SECONDS:g} s",
+            total <= TARGET_CPU_MS_PICTURES,
+        )
+    else:
+        line("bot CPU per move, pictures on", None, how, None)
+    off = largest([r for r in sqlite if not r.pictures])
+    if off is not None:
+        total = _per_move(off)[0]
+        line(
+            f"bot CPU <= {TARGET_CPU_MS:g} ms per move, pictures off",
+            off,
+            f"{total:.2f} ms",
+            total <= TARGET_CPU_MS,
+        )
+    else:
+        line("bot CPU per move, pictures off", None, "run --capacity, or --pictures off", None)
+    at_target = [r for r in sqlite if r.games == TARGET_GAMES]
+    ack = max(at_target, key=lambda r: r.pictures, default=None)
+    if ack is not None:
+        clicks = [x for kind in ("hand", "move") for x in ack.kinds[kind].ack]
+        p99 = percentile(clicks, 99) * 1000
+        line(
+            f"move acknowledge p99 < {TARGET_ACK_P99_MS:g} ms at {TARGET_GAMES:,} live games",
+            ack,
+            f"{p99:.1f} ms over {len(clicks)} hand and move clicks",
+            p99 < TARGET_ACK_P99_MS,
+        )
+    else:
+        line(f"acknowledge p99 at {TARGET_GAMES:,} games", None, how, None)
+    traced = [r for r in at_target if r.memory.bot_bytes is not None]
+    if traced:
+        res = traced[0]
+        assert res.memory.bot_bytes is not None
+        kb = res.memory.bot_bytes / res.games / 1024
+        line(
+            f"bot heap per idle game <= {TARGET_KB_PER_GAME:g} KB",
+            res,
+            f"{kb:.1f} KB",
+            kb <= TARGET_KB_PER_GAME,
+        )
+    else:
+        line(f"heap per idle game at {TARGET_GAMES:,} games", None, f"{how}, traced", None)
+    pg = [r for r in results if r.backend == "postgresql"]
+    one = {r.games: r for r in pg if r.processes == 1 and r.moves}
+    pairs = [(r, one[r.games]) for r in pg if r.processes == 2 and r.moves and r.games in one]
+    if pairs:
+        two, single = pairs[-1]
+        ratio = _per_move(single)[0] / _per_move(two)[0]
+        line(
+            f"two bot processes on PostgreSQL carry 2 x one's games within {SCALING_TOLERANCE:.0%}",
+            two,
+            f"{2 * ratio:.2f} x (games per core {ratio:.2f} x one process's; one process: "
+            f"{_load(single)})",
+            abs(ratio - 1) <= SCALING_TOLERANCE,
+        )
+    else:
+        need = "--capacity --database postgresql://..." if not postgres else "--processes 1,2"
+        line("two processes against one on PostgreSQL", None, f"run {need}", None)

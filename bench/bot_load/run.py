@@ -48,6 +48,7 @@ from bench.bot_load.measure import (
     simulator_history_out_of_gc,
 )
 from bench.bot_load.options import (
+    CAPACITY_GAMES,
     DRAIN_SECONDS,
     GAMES_PER_GUILD,
     KINDS,
@@ -56,7 +57,7 @@ from bench.bot_load.options import (
     Options,
     parse_args,
 )
-from bench.bot_load.report import report
+from bench.bot_load.report import print_aims, report
 from bench.simcord_shortcuts import (
     card_faces_drawn_once,
     clock_moved,
@@ -218,6 +219,7 @@ async def run_size(
     return SizeResult(
         games, memory, kinds, finished, errors, full_gcs, busy, live_figures,
         CpuSplit.total(splits), moves, opts.pictures, 1, load,
+        "postgresql" if opts.database else "sqlite",
     )  # fmt: skip
 
 
@@ -354,6 +356,7 @@ def _load_result(path: Path) -> SizeResult:
         moves=data.get("moves", 0),
         pictures=data.get("pictures", True),
         load=tuple(data.get("load", ())),
+        backend=data.get("backend", "sqlite"),
     )
 
 
@@ -384,21 +387,27 @@ def _merge(games: int, parts: Sequence[SizeResult]) -> SizeResult:
         processes=len(parts),
         # the first process's load at its start, the last one's at its end
         load=parts[0].load[:3] + parts[-1].load[3:],
+        backend=parts[0].backend,
     )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run every size in a fresh bot and database; 1 if the bot reported errors."""
-    sizes, opts, child, configs = parse_args(argv)
+    sizes, opts, child, configs, capacity = parse_args(argv)
     with sqlite_driver(opts.sqlite_driver):
         if child is not None:  # one of run_processes' bot processes
             result = asyncio.run(run_size(sizes[0], opts, _stdin_barrier))
             child.write_text(json.dumps(asdict(result)), encoding="utf-8")
             return 1 if result.errors else 0
-        results = []
-        for pictures, processes in configs:
-            run = replace(opts, pictures=pictures, processes=processes)
-            for games in sizes:
+        if capacity:
+            groups = capacity_plan(opts)
+        else:
+            runs = [replace(opts, pictures=pic, processes=n) for pic, n in configs]
+            groups = [(opts, [(run, games) for run in runs for games in sizes])]
+        reported: list[tuple[Options, list[SizeResult]]] = []
+        for shown, plan in groups:
+            results = []
+            for run, games in plan:
                 start = time.perf_counter()
                 if run.processes > 1:
                     results.append(asyncio.run(run_processes(games, run)))
@@ -406,9 +415,37 @@ def main(argv: Sequence[str] | None = None) -> int:
                     results.append(asyncio.run(run_in_schema(games, run)))
                 else:
                     results.append(asyncio.run(run_size(games, run)))
-                print(f"{games} games done in {time.perf_counter() - start:.0f} s", file=sys.stderr)
-    report(results, opts)
-    return 1 if any(r.errors for r in results) else 0
+                progress(f"{games} games done in {time.perf_counter() - start:.0f} s")
+            reported.append((shown, results))
+    everything = []
+    for shown, results in reported:
+        report(results, shown)
+        print()
+        everything += results
+    print_aims(everything, postgres=bool(opts.database))
+    return 1 if any(r.errors for r in everything) else 0
+
+
+def capacity_plan(opts: Options) -> list[tuple[Options, list[tuple[Options, int]]]]:
+    """``--capacity``: every capacity figure of issue 30 in one command, as report groups.
+
+    SQLite at CAPACITY_GAMES live games with pictures on (traced: the heap per idle game)
+    and off (untraced), and, given ``--database``, PostgreSQL with one and with two bot
+    processes at the same number of games, for games per core against the process count."""
+    sqlite = replace(opts, database="", processes=1)
+    groups = [
+        (
+            sqlite,
+            [
+                (replace(sqlite, pictures=True), CAPACITY_GAMES),
+                (replace(sqlite, pictures=False, trace=False), CAPACITY_GAMES),
+            ],
+        )
+    ]
+    if opts.database:
+        pg = replace(opts, pictures=True, trace=False)
+        groups.append((pg, [(replace(pg, processes=n), CAPACITY_GAMES) for n in (1, 2)]))
+    return groups
 
 
 @contextmanager

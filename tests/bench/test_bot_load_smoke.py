@@ -40,6 +40,12 @@ def test_tiny_run_prints_every_row(capsys: pytest.CaptureFixture[str]) -> None:
         re.M,
     )
     assert cpu is not None and float(cpu.group(1)) > 0 and float(cpu.group(2)) > 0, out
+    # every aim of issue 30 has its line: a verdict, or what run would measure it
+    aims = out.split("issue 30's capacity aims", 1)[-1]
+    verdict = r"^  bot CPU <= 3 ms per move, pictures on: \S+ ms = .*: (met|NOT met) \(2 games"
+    assert re.search(verdict, aims, re.M), out
+    assert re.search(r"^  acknowledge p99 at 1,000 games: not measured by this run", aims, re.M)
+    assert aims.count("\n  ") == 7, out
 
 
 @pytest.mark.slow(sample=0)  # runs the benchmark: CI (a full sweep) only
