@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 import sys
+import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -25,9 +26,11 @@ from simcord.enums import AppCommandType, ComponentType, InteractionType
 
 from bench.bot_load.measure import Samples, simulator_history_out_of_gc
 from bench.bot_load.options import (
+    ANSWER_WAIT_SECONDS,
     FREEZE_EVERY,
     GAMES_PER_GUILD,
     MOVE_WAIT_SECONDS,
+    SETUP_INFLIGHT,
     SETUP_WAIT_SECONDS,
     Options,
     T,
@@ -262,8 +265,17 @@ class Clicker:
         finally:
             self._emitting = False
         if self._pending:
-            await self._all_answered
+            # An answer Discord (simcord) refused, 3 s after its click, never comes: wait for
+            # the others, ANSWER_WAIT_SECONDS at most, then go on without it. The limit sleeps
+            # in a worker thread (the loop's timers follow simcord's clock) and is woken as
+            # soon as every answer is in.
+            woken = threading.Event()
+            limit = loop.run_in_executor(None, woken.wait, ANSWER_WAIT_SECONDS)
+            await asyncio.wait({self._all_answered, limit}, return_when=asyncio.FIRST_COMPLETED)
+            woken.set()
+            await limit
         self._all_answered = None
+        self._pending.clear()
         return records
 
     def forget(self) -> None:
@@ -277,6 +289,9 @@ class Clicker:
     def record(self, samples: Samples, records: Sequence[SimInteraction]) -> None:
         """Add the waves' two acknowledge times (bot side and end to end) to ``samples``."""
         for r in records:
+            if r.id not in self.answered or r.id not in self.responded:
+                samples.lost += 1  # refused as too late (see wave): no time to add
+                continue
             samples.e2e.append(self.latency(r))
             samples.ack.append(self.responded[r.id] - self.received[r.id])
 
@@ -426,7 +441,7 @@ async def _open_batch(
         Command(actors[0], channel, "durak new", (("seats", players),)) for channel, actors in rooms
     ]
     lobbies: list[tuple[simcord.ChannelHandle, list[simcord.MemberActor], int, int]] = []
-    for wave in _waves(commands, opts, setup=True):
+    for wave in _waves(commands, opts, setup=True, most=SETUP_INFLIGHT):
         for command, record in zip(wave, await clicker.wave(wave, paced=False), strict=True):
             if record.message_id is None:
                 raise RuntimeError(f"/durak new was refused in {command.channel.name}")
@@ -452,7 +467,7 @@ async def _open_batch(
             clicks.append(
                 (actor, channel.id, message_id, lobby_button(env, channel.id, message_id, op))
             )
-        for wave in _waves(clicks, opts, setup=True):
+        for wave in _waves(clicks, opts, setup=True, most=SETUP_INFLIGHT):
             start = time.perf_counter()
             records = await clicker.wave(wave, paced=False)
             samples.wall += time.perf_counter() - start
@@ -542,11 +557,16 @@ def _finished(service: GameService, table: Table) -> bool:
     return session is None or session.finished
 
 
-def _waves(items: list[T], opts: Options, *, setup: bool = False) -> Iterator[list[T]]:
+def _waves(
+    items: list[T], opts: Options, *, setup: bool = False, most: int = 0
+) -> Iterator[list[T]]:
     """Paced rounds are one wave; bursts, and the setup of the games, come in waves of
-    ``--inflight`` (setting up 1,000 games at human pace would only make the run longer)."""
+    ``--inflight`` (setting up 1,000 games at human pace would only make the run longer),
+    or of ``most`` if that is smaller."""
     paced = opts.paced and not setup
     step = opts.inflight if opts.inflight > 0 and not paced else max(1, len(items))
+    if most:
+        step = min(step, most)
     for i in range(0, len(items), step):
         yield items[i : i + step]
 

@@ -54,6 +54,8 @@ class Samples:
     #: live edit had redrawn it without any move on it between planning the click and its
     #: turn in the round (the bot was behind either way; see Clicker.wave).
     stale: int = 0
+    #: Clicks whose answer never came (Discord's 3 s had passed: simcord refused it).
+    lost: int = 0
 
 
 @dataclass

@@ -47,6 +47,12 @@ SETTLE_SECONDS = 600.0
 SETUP_WAIT_SECONDS = 600.0
 #: A round waits at most this long (real seconds) for its moves to be applied.
 MOVE_WAIT_SECONDS = 60.0
+#: The setup's clicks go out at most this many at once: under load the last answers of a
+#: wave of 100 took over Discord's 3 s (simcord's clock follows the real one), and a lost
+#: answer to Start is a game the setup waits for in vain.
+SETUP_INFLIGHT = 25
+#: A wave waits at most this long (real seconds) for the answers to its clicks.
+ANSWER_WAIT_SECONDS = 60.0
 #: Games set up per batch (their slash commands and clicks go out at once).
 SETUP_BATCH = 100
 DRAIN_SECONDS = 120.0

@@ -107,6 +107,14 @@ def report(results: list[SizeResult], opts: Options) -> None:
         "move (the bot was behind)"
     )
     for res in results:
+        lost = {kind: s.lost for kind, s in res.kinds.items() if s.lost}
+        if lost:
+            print(
+                f"{res.games} games: answers lost (Discord's 3 s had passed, so simcord refused "
+                f"them; not in the times above): "
+                + ", ".join(f"{kind} {n}" for kind, n in lost.items())
+            )
+    for res in results:
         longest = max(res.full_gcs, default=0.0) * 1000
         print(
             f"{res.games} games: {len(res.full_gcs)} full garbage collections during the clicks, "

@@ -372,6 +372,7 @@ def _merge(games: int, parts: Sequence[SizeResult]) -> SizeResult:
             total.wall = max(total.wall, s.wall)
             total.refused += s.refused
             total.stale += s.stale
+            total.lost += s.lost
     setup = max(p.memory.setup_seconds for p in parts)
     return SizeResult(
         games,
