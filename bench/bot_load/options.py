@@ -138,7 +138,10 @@ def parse_args(
     defaults = Options()
     p = argparse.ArgumentParser(description=DESCRIPTION)
     p.add_argument(
-        "--sizes", type=_sizes, default=[10, 100, 1000], help="live games per run (10,100,1000)"
+        "--sizes",
+        type=_sizes,
+        default=None,
+        help=f"live games per run (default 10,100,1000; with --capacity, {CAPACITY_GAMES})",
     )
     p.add_argument(
         "--clicks", type=int, default=defaults.clicks, help="rounds: move clicks per game"
@@ -233,9 +236,9 @@ def parse_args(
     p.add_argument(
         "--capacity",
         action="store_true",
-        help=f"every capacity figure of issue 30 in one run: SQLite at {CAPACITY_GAMES} games with "
-        "pictures on and off, and with --database PostgreSQL with 1 and 2 bot processes (the "
-        "other options still apply; --sizes, --pictures and --processes are set by the plan)",
+        help=f"every capacity figure of issue 30 in one run: SQLite at {CAPACITY_GAMES} games (or "
+        "--sizes) with pictures on and off, and with --database PostgreSQL with 1 and 2 bot "
+        "processes (the other options still apply; --pictures and --processes are the plan's)",
     )
     p.add_argument("--profile", default="", help="write a cProfile of the click rounds here")
     p.add_argument("--child", type=Path, help=argparse.SUPPRESS)
@@ -250,6 +253,8 @@ def parse_args(
     numbers = (args.clicks, args.rate, args.think, args.hand_debounce, args.hand_interval)
     if args.setup_batch < 1:
         p.error("--setup-batch must be at least 1")
+    if args.sizes is None:
+        args.sizes = [CAPACITY_GAMES] if args.capacity else [10, 100, 1000]
     if not args.sizes or min(args.sizes) < 1 or min(numbers) < 0:
         p.error(
             "--sizes needs positive numbers; --clicks, --rate, --think and the --hand-* "

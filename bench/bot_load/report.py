@@ -265,7 +265,7 @@ def print_aims(results: list[SizeResult], *, postgres: bool) -> None:
         verdict = "met" if met else "NOT met"
         print(f"  {aim}: {figure}: {verdict} ({_label(res)}, {res.backend}; {_load(res)})")
 
-    how = "run --capacity, or --sizes 1000"
+    how = "a SQLite run: --capacity, or --sizes 1000"
     on = largest([r for r in sqlite if r.pictures])
     if on is not None:
         total, loop, pictures, _ = _per_move(on)
@@ -290,7 +290,7 @@ def print_aims(results: list[SizeResult], *, postgres: bool) -> None:
             total <= TARGET_CPU_MS_PICTURES,
         )
     else:
-        line("bot CPU per move, pictures on", None, how, None)
+        line("bot CPU per move, pictures on", None, "a SQLite run: --capacity", None)
     off = largest([r for r in sqlite if not r.pictures])
     if off is not None:
         total = _per_move(off)[0]
@@ -301,7 +301,8 @@ def print_aims(results: list[SizeResult], *, postgres: bool) -> None:
             total <= TARGET_CPU_MS,
         )
     else:
-        line("bot CPU per move, pictures off", None, "run --capacity, or --pictures off", None)
+        hint = "a SQLite run: --capacity, or --pictures off"
+        line("bot CPU per move, pictures off", None, hint, None)
     at_target = [r for r in sqlite if r.games == TARGET_GAMES]
     ack = max(at_target, key=lambda r: r.pictures, default=None)
     if ack is not None:

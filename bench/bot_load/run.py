@@ -48,7 +48,6 @@ from bench.bot_load.measure import (
     simulator_history_out_of_gc,
 )
 from bench.bot_load.options import (
-    CAPACITY_GAMES,
     DRAIN_SECONDS,
     GAMES_PER_GUILD,
     KINDS,
@@ -401,7 +400,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             child.write_text(json.dumps(asdict(result)), encoding="utf-8")
             return 1 if result.errors else 0
         if capacity:
-            groups = capacity_plan(opts)
+            groups = capacity_plan(opts, sizes)
         else:
             runs = [replace(opts, pictures=pic, processes=n) for pic, n in configs]
             groups = [(opts, [(run, games) for run in runs for games in sizes])]
@@ -427,25 +426,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 1 if any(r.errors for r in everything) else 0
 
 
-def capacity_plan(opts: Options) -> list[tuple[Options, list[tuple[Options, int]]]]:
+def capacity_plan(
+    opts: Options, sizes: list[int]
+) -> list[tuple[Options, list[tuple[Options, int]]]]:
     """``--capacity``: every capacity figure of issue 30 in one command, as report groups.
 
-    SQLite at CAPACITY_GAMES live games with pictures on (traced: the heap per idle game)
-    and off (untraced), and, given ``--database``, PostgreSQL with one and with two bot
-    processes at the same number of games, for games per core against the process count."""
+    SQLite at each size (CAPACITY_GAMES live games unless ``--sizes`` says otherwise) with
+    pictures on (traced: the heap per idle game) and off (untraced), and, given
+    ``--database``, PostgreSQL with one and with two bot processes at the same sizes, for
+    games per core against the process count."""
     sqlite = replace(opts, database="", processes=1)
-    groups = [
-        (
-            sqlite,
-            [
-                (replace(sqlite, pictures=True), CAPACITY_GAMES),
-                (replace(sqlite, pictures=False, trace=False), CAPACITY_GAMES),
-            ],
-        )
-    ]
+    on, off = replace(sqlite, pictures=True), replace(sqlite, pictures=False, trace=False)
+    groups = [(sqlite, [(run, games) for run in (on, off) for games in sizes])]
     if opts.database:
         pg = replace(opts, pictures=True, trace=False)
-        groups.append((pg, [(replace(pg, processes=n), CAPACITY_GAMES) for n in (1, 2)]))
+        runs = [replace(pg, processes=n) for n in (1, 2)]
+        groups.append((pg, [(run, games) for run in runs for games in sizes]))
     return groups
 
 
