@@ -25,6 +25,7 @@ against the aim of at least 3x.
 from __future__ import annotations
 
 import argparse
+import importlib
 import random
 import statistics
 import sys
@@ -71,18 +72,33 @@ def run(
     return games, actions, clock() - start
 
 
+#: The public engine's modules, which import each other by these bare names.
+_PUBLIC_MODULES = ("main", "players", "tools", "mcts")
+_PUBLIC: dict[Path, tuple[Any, Any]] = {}
+
+
 def public_engine(path: Path) -> tuple[Any, Any]:
-    """The public engine's ``GameTree`` and ``Random`` player, imported from its folder
-    (its modules import each other by their bare names, so the folder goes on sys.path)."""
+    """The public engine's ``GameTree`` and ``Random`` player, imported once from its folder.
+
+    Its modules import each other by bare names (``main``, ``players``, ...), so the folder
+    goes on sys.path for the import, and those names are taken out of sys.modules again
+    afterwards (anything that had them before gets its own back)."""
+    if path in _PUBLIC:
+        return _PUBLIC[path]
     if not (path / "main.py").is_file() or not (path / "players.py").is_file():
         raise SystemExit(f"--public {path}: expected the engine's main.py and players.py there")
+    before = {name: sys.modules.pop(name) for name in _PUBLIC_MODULES if name in sys.modules}
     sys.path.insert(0, str(path))
     try:
-        import main as public_main  # type: ignore[import-not-found]
-        import players as public_players  # type: ignore[import-not-found]
+        public_main = importlib.import_module("main")
+        public_players = importlib.import_module("players")
     finally:
         sys.path.remove(str(path))
-    return public_main.GameTree, public_players.Random
+        for name in _PUBLIC_MODULES:
+            sys.modules.pop(name, None)
+        sys.modules.update(before)
+    _PUBLIC[path] = public_main.GameTree, public_players.Random
+    return _PUBLIC[path]
 
 
 def run_public(path: Path, seconds: float, seed: int = 12345) -> tuple[int, int, float]:
