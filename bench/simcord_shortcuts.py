@@ -163,10 +163,11 @@ def clock_moved(env: simcord.Env, seconds: float) -> None:
     """Move simcord's clock ahead by ``seconds`` at once, before the bot has any game.
 
     ``env.advance_time`` gets there from timer to timer, settling the whole bot at each
-    one: a day ahead that is over a thousand settles of the bot's periodic timers, and on
-    a loaded machine it ran out of time ("bot did not settle while advancing time"). A
-    timer passed over is not lost: it is overdue, and runs at simcord's next settle or, in
-    the clock-following mode, at the next timer that falls due.
+    one, and the whole advance must fit one settle timeout: a day ahead is a settle for
+    every time a periodic timer of the bot falls due in that day, and simcord gives up when
+    they do not fit ("bot did not settle while advancing time"). A timer passed over is
+    not lost: it is overdue, and runs at simcord's next settle or, in the clock-following
+    mode, at the next timer that falls due.
     """
     env_any: Any = env
     env_any._move_clock(env_any._virtual_time + seconds)
