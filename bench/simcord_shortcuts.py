@@ -22,6 +22,7 @@ import simcord.env as sim_env
 from bot.cardart import emojis as bot_emojis
 
 __all__ = [
+    "callbacks_pruned",
     "card_faces_drawn_once",
     "clock_moved",
     "identity_callback_records",
@@ -157,6 +158,15 @@ def timers_follow_the_clock(env: simcord.Env, enabled: bool) -> Iterator[None]:
         sim_module._wakes_recognized_wait = wakes
         tracked.prune()
         env_any._work.callbacks = list(tracked)
+
+
+def callbacks_pruned(env: simcord.Env) -> None:
+    """In the clock-following mode, drop the records of callbacks that ran or were
+    cancelled now rather than when enough have piled up (see :class:`_TrackedCallbacks`):
+    each keeps its callback, and what that references, alive."""
+    callbacks: Any = env._work.callbacks
+    if isinstance(callbacks, _TrackedCallbacks):
+        callbacks.prune()
 
 
 def clock_moved(env: simcord.Env, seconds: float) -> None:

@@ -58,6 +58,7 @@ from bench.bot_load.options import (
 )
 from bench.bot_load.report import print_aims, report
 from bench.simcord_shortcuts import (
+    callbacks_pruned,
     card_faces_drawn_once,
     clock_moved,
     identity_callback_records,
@@ -138,6 +139,9 @@ async def run_size(
                     clicker.forget()
                     memory = Memory(None, None, None, setup)
                     if opts.trace:
+                        # the simulator's records of callbacks that ran keep what those
+                        # callbacks referenced alive, which a real loop lets go at once
+                        callbacks_pruned(env)
                         gc.collect()
                         snapshot = tracemalloc.take_snapshot()
                         tracemalloc.stop()
