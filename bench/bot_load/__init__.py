@@ -1,7 +1,9 @@
 """Load on one bot process: many live games driven by real clicks through simcord.
 
-The issue's targets, on the 2-core reference machine, at 1,000 live games: p99 time to
-acknowledge an interaction under 50 ms, and under 100 KB of memory per idle game. This
+The targets (issue 30), on the 2-core reference machine, at 1,000 live games: p99 time to
+acknowledge a move under 50 ms, at most 50 KB of bot heap per idle game, and the bot's CPU
+per move (see "CPU per move" below); the report ends with a verdict line per aim, and
+``--capacity`` runs every one of them in one command. This
 script measures them in-process against the same offline simulated Discord the tests use
 (simcord), so the whole path is real: gateway payload -> discord.py -> DynamicItem ->
 ``GameService.act`` -> engine -> SQLite commit -> interaction response. It prints figures and
@@ -12,7 +14,10 @@ How each figure is taken:
 * Setup: for every game a host runs the real ``/durak new`` slash command in its own channel,
   then the other players click Join and the host clicks Start (one game per channel, every
   user in exactly one game, all seats human: computers are off, turn timers too by default).
-  Seeds come from a counter, so a run is reproducible.
+  Seeds come from a counter, so a run is reproducible. The games are set up in batches
+  (``--setup-batch``): a batch's commands and clicks go out 25 at once without simcord's
+  settles, and the batch then waits until the bot has recorded its lobbies, drawn its tables
+  and owes Discord nothing (see ``clicks.open_tables``).
 * Memory per idle game: ``tracemalloc`` runs only while the measured games are set up (after
   a warm-up game has loaded lazy imports and caches, then been cancelled); once every game is
   idle, the live heap is split by the innermost frame that belongs to either side: the bot
