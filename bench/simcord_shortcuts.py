@@ -21,7 +21,13 @@ import simcord.env as sim_env
 
 from bot.cardart import emojis as bot_emojis
 
-__all__ = ["card_faces_drawn_once", "identity_callback_records", "timers_follow_the_clock"]
+__all__ = [
+    "callbacks_pruned",
+    "card_faces_drawn_once",
+    "clock_moved",
+    "identity_callback_records",
+    "timers_follow_the_clock",
+]
 
 
 @contextmanager
@@ -152,6 +158,29 @@ def timers_follow_the_clock(env: simcord.Env, enabled: bool) -> Iterator[None]:
         sim_module._wakes_recognized_wait = wakes
         tracked.prune()
         env_any._work.callbacks = list(tracked)
+
+
+def callbacks_pruned(env: simcord.Env) -> None:
+    """In the clock-following mode, drop the records of callbacks that ran or were
+    cancelled now rather than when enough have piled up (see :class:`_TrackedCallbacks`):
+    each keeps its callback, and what that references, alive."""
+    callbacks: Any = env._work.callbacks
+    if isinstance(callbacks, _TrackedCallbacks):
+        callbacks.prune()
+
+
+def clock_moved(env: simcord.Env, seconds: float) -> None:
+    """Move simcord's clock ahead by ``seconds`` at once, before the bot has any game.
+
+    ``env.advance_time`` gets there from timer to timer, settling the whole bot at each
+    one, and the whole advance must fit one settle timeout: a day ahead is a settle for
+    every time a periodic timer of the bot falls due in that day, and simcord gives up when
+    they do not fit ("bot did not settle while advancing time"). A timer passed over is
+    not lost: it is overdue, and runs at simcord's next settle or, in the clock-following
+    mode, at the next timer that falls due.
+    """
+    env_any: Any = env
+    env_any._move_clock(env_any._virtual_time + seconds)
 
 
 _FACES: list[bot_emojis.EmojiSpec] = []

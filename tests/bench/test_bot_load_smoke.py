@@ -40,6 +40,12 @@ def test_tiny_run_prints_every_row(capsys: pytest.CaptureFixture[str]) -> None:
         re.M,
     )
     assert cpu is not None and float(cpu.group(1)) > 0 and float(cpu.group(2)) > 0, out
+    # every aim of issue 30 has its line: a verdict, or what run would measure it
+    aims = out.split("issue 30's capacity aims", 1)[-1]
+    verdict = r"^  bot CPU <= 3 ms per move, pictures on: \S+ ms = .*: (met|NOT met) \(2 games"
+    assert re.search(verdict, aims, re.M), out
+    assert re.search(r"^  acknowledge p99 at 1,000 games: not measured by this run", aims, re.M)
+    assert aims.count("\n  ") == 7, out
 
 
 @pytest.mark.slow(sample=0)  # runs the benchmark: CI (a full sweep) only
@@ -78,3 +84,21 @@ def test_two_processes_on_postgresql(capsys: pytest.CaptureFixture[str]) -> None
     assert re.search(r"^\s+4 lobby\s+8\s", out, re.MULTILINE), out
     assert re.search(r"^\s+4 move\s+8\s", out, re.MULTILINE), out
     assert re.search(r"^\s+4\s+n/a\s+n/a\s+n/a\s+\S+\s+0\s+0\s+0$", out, re.MULTILINE), out
+
+
+@pytest.mark.slow(sample=0)  # runs the benchmark: CI (a full sweep) only
+def test_capacity_prints_a_verdict_for_every_aim(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--capacity`` (here at 2 games instead of 1,000) runs SQLite with pictures on and off
+    and PostgreSQL with one and two processes, and ends with a verdict for every aim but the
+    two that only a 1,000-game run measures."""
+    postgres.skip_unless_available()
+    argv = ["--capacity", "--sizes", "2", "--clicks", "2", "--think", "0"]
+    assert bot_load.main([*argv, "--database", postgres.base_url()]) == 0
+    out = capsys.readouterr().out
+    aims = out.split("issue 30's capacity aims", 1)[-1].splitlines()[1:]
+    verdicts = [a for a in aims if re.search(r": (met|NOT met) \(", a)]
+    assert len(aims) == 7 and len(verdicts) == 5, out
+    assert any(a.startswith("  bot CPU <= 1 ms per move, pictures off:") for a in verdicts), out
+    assert any(a.startswith("  two bot processes on PostgreSQL") for a in verdicts), out
+    for label in ("pictures on, 1 process", "pictures off, 1 process", "pictures on, 2 processes"):
+        assert f"2 games, {label}: bot CPU per move" in out, out
