@@ -32,6 +32,7 @@ from ..variants import VARIANTS
 from ..variants.base import CLOSED, OUT_OF_PLAY, card_list
 from .arena import next_to_move
 from .fastplay import playout_plain
+from .opponents import DefendHook
 from .policies import normal_policy
 from .view import view_of_game
 
@@ -442,15 +443,22 @@ def is_win(g: Game, seat: int) -> bool:
     return seat not in r.losers
 
 
-def playout(g: Game, rng: random.Random, max_steps: int = 600) -> bool:
+def playout(
+    g: Game,
+    rng: random.Random,
+    max_steps: int = 600,
+    hooks: dict[int, DefendHook] | None = None,
+) -> bool:
     """Play ``g`` on in place, every seat using the ``normal`` policy on its own view.
 
     False when the game did not finish within ``max_steps`` (the policies went round in a
     circle); the caller scores such a playout as neither a win nor a loss. The plain game
-    takes ``fastplay.playout_plain``, the same moves without a view per step.
+    takes ``fastplay.playout_plain``, the same moves without a view per step; there
+    ``hooks`` give modelled opponents their own defence (``engine.ai.opponents``, which
+    models the plain game only).
     """
     if g.rules.variant == "none":
-        return playout_plain(g, rng, max_steps)
+        return playout_plain(g, rng, max_steps, hooks)
     for _ in range(max_steps):
         if g.result is not None:
             return True

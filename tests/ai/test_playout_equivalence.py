@@ -28,8 +28,12 @@ from engine.state import GameState
 from .test_players import _must_act, _random_positions
 
 
-def reference_playout(g: Game, rng: random.Random, max_steps: int = 600) -> bool:
-    """The playout before the fast path, kept as the definition of what a playout plays."""
+def reference_playout(
+    g: Game, rng: random.Random, max_steps: int = 600, hooks: dict[int, object] | None = None
+) -> bool:
+    """The playout before the fast path, kept as the definition of what a playout plays
+    (every seat ``normal``: modelled opponents' styles are tested in ``test_opponents``)."""
+    assert not hooks, "the cases here model no opponent"
     for _ in range(max_steps):
         if g.result is not None:
             return True
