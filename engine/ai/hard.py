@@ -128,13 +128,17 @@ class HardPlayer:
         max_seconds: float | None = None,
         max_iterations: int | None = None,
         node_cap: int = DEFAULT_NODE_CAP,
+        model_opponents: bool = False,
     ) -> None:
         self.rng = random.Random(seed)
         self.max_seconds = max_seconds
         self.max_iterations = max_iterations
         self.node_cap = node_cap
         self.inference = Inference()
-        #: the opponents' style, read from this seat's observations (``engine.ai.opponents``)
+        #: the opponents' style, read from this seat's observations (``engine.ai.opponents``);
+        #: off unless asked for: against the league it has not yet measured better (issue 31,
+        #: docs/benchmarks.md), so the bot's ``hard`` plays every seat as ``normal``
+        self.model_opponents = model_opponents
         self.opponents = OpponentModel()
         #: what the last search did, for benchmarks and tests: ("policy"|"solver"|"sampling", n)
         self.last_method: tuple[str, int] = ("policy", 0)
@@ -337,7 +341,11 @@ class HardPlayer:
         template = world_template(obs)
         worlds = Worlds(obs, template)
         voids = self.inference.void_masks(obs)
-        hooks = self.opponents.hooks(obs.n, obs.rules.transfer != "off")
+        hooks = (
+            self.opponents.hooks(obs.n, obs.rules.transfer != "off")
+            if self.model_opponents
+            else None
+        )
         base = cands.index(default) if default is not None and default in cands else 0
         k = len(cands)
         n = [0] * k  # worlds where both the candidate and the default were legal
