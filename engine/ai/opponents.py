@@ -12,17 +12,17 @@ trait from what the table saw and nothing else:
   it taking, it *beat* if the table shows its defence. A transfer is neither (the bout moves
   on to another defender).
 
-The playouts already play ``normal``, which takes some of these bouts itself
-(``NORMAL_TAKE``: about a third on Podkidnoy, where its take rule is on, almost none where
-transfers are allowed; counted by ``hard`` against ``normal`` with this module). The estimate
-is smoothed towards that rate by ``PRIOR_WEIGHT`` pseudo-bouts, and what a seat takes *beyond*
-it, ``extra = (rate - normal) / (1 - normal)``, is the model: after at least ``MIN_BOUTS``
-opportunities a seat with ``extra`` above ``MIN_EXTRA`` is a taker, and in a playout, facing a
-cheap attack while the talon is long with at most ``TAKE_MAX_CARDS`` cards to bring home, it
-takes with chance ``extra`` and otherwise plays ``normal`` (which may take too: together they
-take at about the rate seen). A seat that takes less than ``normal`` is left to ``normal``.
-Everything read is public (the table, counts, whose turn it is), so the model cannot peek:
-the same observations give the same model whatever the hidden cards are.
+The playouts already play ``normal``, which takes some of these bouts itself (``NORMAL_TAKE``:
+about a third on Podkidnoy, where its take rule is on, almost none where transfers are allowed;
+counted with this module by a ``normal`` seat watching ``normal``). The estimate is smoothed
+towards that rate by ``PRIOR_WEIGHT`` pseudo-bouts, and what a seat takes *beyond* it, ``extra
+= (rate - normal) / (1 - normal)``, is the model: after at least ``MIN_BOUTS`` opportunities a
+seat with ``extra`` above ``MIN_EXTRA`` is a taker, and in a playout, facing a cheap attack
+while the talon is long with at most ``TAKE_MAX_CARDS`` cards to bring home, it takes with
+chance ``extra`` and otherwise plays ``normal`` (which may take too: together they take at
+about the rate seen). A seat that takes less than ``normal`` is left to ``normal``. Everything
+read is public (the table, counts, whose turn it is), so the model cannot peek: the same
+observations give the same model whatever the hidden cards are.
 """
 
 from __future__ import annotations

@@ -479,9 +479,9 @@ def normal_first(g: Game, mover: int, acts: list[Action]) -> Action | None:
     """``normal``'s move for ``mover`` in a full game, or ``None`` where it would wait.
 
     The solver asks this at every node to try the rules-of-thumb move first; on the plain
-    game ``fastplay.normal_step`` answers from the game's masks (the same move, a test
-    compares them), which halves the solver's time per node, so that more endgames are
-    proven within the think budget."""
+    game ``fastplay``'s restatement of ``normal`` answers from the game's masks (the same
+    move, a test compares them) for about 1.6 times less CPU per node than a view and
+    ``normal_policy``, so that more endgames are proven within the think budget."""
     fast = _normal_plain(g, mover, acts)
     if fast is not None:
         return fast
