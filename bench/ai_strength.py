@@ -28,7 +28,9 @@ for all moves, with hard's playouts per CPU-second.
 
 ``--league`` plays ``hard`` and ``normal`` against each member of the sparring league
 (issue 31): ``hard`` against every member and ``hard-v1``, ``normal`` against the
-rules-of-thumb members (its aim is about those), on the three tables of ``TABLES``.
+rules-of-thumb members (its aim is about those), and ``hard-model`` (``hard`` with the
+opponent model of ``engine.ai.opponents`` on) against the collector and the hoarder, on the
+three tables of ``TABLES``.
 ``--trumps`` plays one pair (``--pair``, default hard and the collector) on the two-handed
 tables and prints issue 31's trump table for both sides (``bench/trump_table.py``).
 """
@@ -58,9 +60,10 @@ from engine import Action, Game, Observation, RuleSet
 from engine.ai import BOT_MAX_ITERATIONS, BOT_MAX_SECONDS, Player, make_player
 from engine.ai import hard as hard_module
 from engine.ai.arena import play_game
+from engine.ai.hard import HardPlayer
 from engine.rules import PRESETS
 
-SEARCHERS = ("hard", "hard-v1")
+SEARCHERS = ("hard", "hard-v1", "hard-model")
 #: The rules-of-thumb members of the sparring league (``bench/sparring``), by kind.
 SPARRING: dict[str, type[SparringPlayer]] = {
     "collector": Collector,
@@ -78,6 +81,8 @@ def new_player(kind: str, seed: int, iters: int | None, secs: float | None) -> P
         return SPARRING[kind](seed)
     if kind == "hard-v1":
         return HardV1(seed, max_seconds=secs, max_iterations=iters)
+    if kind == "hard-model":  # hard with the opponent model on (engine.ai.opponents)
+        return HardPlayer(seed, max_seconds=secs, max_iterations=iters, model_opponents=True)
     return make_player(kind, seed=seed, max_iterations=iters, max_seconds=secs)
 
 
@@ -226,6 +231,8 @@ TABLES: list[tuple[str, int]] = [("podkidnoy", 2), ("perevodnoy", 2), ("podkidno
 LEAGUE: dict[str, tuple[str, ...]] = {
     "hard": ("collector", "hoarder", "spender", "transferer", "hard-v1"),
     "normal": ("collector", "hoarder", "spender", "transferer"),
+    # hard with its opponent model on, against the members it reads as takers (issue 31)
+    "hard-model": ("collector", "hoarder"),
 }
 LEAGUE_MATCHES: list[tuple[str, str, list[str]]] = [
     (preset, f"{n}p", [(level, member)[s % 2] for s in range(n)])

@@ -34,6 +34,7 @@ from ..game import Game
 from ..tables import _LEAD1, _RANK_OF, _SINGLE, _TAKE, _combos
 from . import simple_fool
 from .arena import next_to_move
+from .opponents import DefendHook
 from .policies import LONG_GAME, NORMAL, normal_policy
 from .view import TRUMP_BONUS, view_of_game
 
@@ -378,8 +379,16 @@ def _add(g: Game, seat: int, t: int, acts: list[Action]) -> Action:
     return acts[0]
 
 
-def playout_plain(g: Game, rng: random.Random, max_steps: int = 600) -> bool:
-    """``search.playout`` on the plain game (``rules.variant == "none"``): see the module."""
+def playout_plain(
+    g: Game,
+    rng: random.Random,
+    max_steps: int = 600,
+    hooks: dict[int, DefendHook] | None = None,
+) -> bool:
+    """``search.playout`` on the plain game (``rules.variant == "none"``): see the module.
+
+    ``hooks`` (``engine.ai.opponents``): seats whose defence follows a modelled style; a
+    hook that returns ``None`` leaves the decision to ``normal``."""
     transfer = g._transfer
     for _ in range(max_steps):
         if g.result is not None:
@@ -411,6 +420,11 @@ def playout_plain(g: Game, rng: random.Random, max_steps: int = 600) -> bool:
                 ex = g._exchange_card(d)
                 if ex >= 0:
                     g.apply_unchecked(_EX[d][ex])
+                    continue
+            if hooks and d in hooks:
+                styled = hooks[d](g, d, rng)
+                if styled is not None:
+                    g.apply_unchecked(styled)
                     continue
             if transfer and g.hands[d] & g.table_ranks:  # a transfer may be possible
                 acts = g.legal_actions(d)

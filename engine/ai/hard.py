@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from ..actions import Action, ActionKind
 from ..game import Game
 from ..observation import Observation
+from .opponents import DefendHook, OpponentModel
 from .policies import normal_policy
 from .search import (
     EndgameSolver,
@@ -62,13 +63,19 @@ DROP_Z = 2.0
 KEEP_Z = 1.5
 
 
-def _playout_score(world: Game, action: Action, seed: int, seat: int) -> float:
+def _playout_score(
+    world: Game,
+    action: Action,
+    seed: int,
+    seat: int,
+    hooks: dict[int, DefendHook] | None = None,
+) -> float:
     """One sampled world's verdict on ``action``: 1 won, 0 lost, 0.5 when the playout hit
     its move limit. The same ``seed`` for every candidate of a world, so that they are
-    compared on the same luck."""
+    compared on the same luck; ``hooks``: the opponents' modelled styles."""
     g = world.copy()
     g.apply_unchecked(action)
-    if playout(g, random.Random(seed)):
+    if playout(g, random.Random(seed), hooks=hooks):
         return 1.0 if is_win(g, seat) else 0.0
     return 0.5
 
@@ -121,17 +128,24 @@ class HardPlayer:
         max_seconds: float | None = None,
         max_iterations: int | None = None,
         node_cap: int = DEFAULT_NODE_CAP,
+        model_opponents: bool = False,
     ) -> None:
         self.rng = random.Random(seed)
         self.max_seconds = max_seconds
         self.max_iterations = max_iterations
         self.node_cap = node_cap
         self.inference = Inference()
+        #: the opponents' style, read from this seat's observations (``engine.ai.opponents``);
+        #: off unless asked for: against the league it has not yet measured better (issue 31,
+        #: docs/benchmarks.md), so the bot's ``hard`` plays every seat as ``normal``
+        self.model_opponents = model_opponents
+        self.opponents = OpponentModel()
         #: what the last search did, for benchmarks and tests: ("policy"|"solver"|"sampling", n)
         self.last_method: tuple[str, int] = ("policy", 0)
 
     def choose(self, obs: Observation) -> Action | None:
         self.inference.update(obs)
+        self.opponents.update(obs)
         v = view_of_observation(obs)
         if not v.acts:
             return None
@@ -327,6 +341,11 @@ class HardPlayer:
         template = world_template(obs)
         worlds = Worlds(obs, template)
         voids = self.inference.void_masks(obs)
+        hooks = (
+            self.opponents.hooks(obs.n, obs.rules.transfer != "off")
+            if self.model_opponents
+            else None
+        )
         base = cands.index(default) if default is not None and default in cands else 0
         k = len(cands)
         n = [0] * k  # worlds where both the candidate and the default were legal
@@ -349,12 +368,12 @@ class HardPlayer:
             if cands[base] not in legal:
                 done += 1  # (only a co-attacker's options can differ); a skip still counts,
                 continue  # so that a default illegal in every world cannot spin for ever
-            ref = _playout_score(world, cands[base], seed, obs.seat)
+            ref = _playout_score(world, cands[base], seed, obs.seat, hooks)
             done += 1
             for i in alive:
                 if i == base or cands[i] not in legal:
                     continue
-                d = _playout_score(world, cands[i], seed, obs.seat) - ref
+                d = _playout_score(world, cands[i], seed, obs.seat, hooks) - ref
                 n[i] += 1
                 sd[i] += d
                 sq[i] += d * d

@@ -31,8 +31,9 @@ from ..observation import Observation
 from ..variants import VARIANTS
 from ..variants.base import CLOSED, OUT_OF_PLAY, card_list
 from .arena import next_to_move
-from .fastplay import playout_plain
-from .policies import normal_policy
+from .fastplay import _add, _defend, _defend_list, _lead, playout_plain
+from .opponents import DefendHook
+from .policies import LONG_GAME, normal_policy
 from .view import view_of_game
 
 PA = ActionKind.PASS
@@ -442,15 +443,22 @@ def is_win(g: Game, seat: int) -> bool:
     return seat not in r.losers
 
 
-def playout(g: Game, rng: random.Random, max_steps: int = 600) -> bool:
+def playout(
+    g: Game,
+    rng: random.Random,
+    max_steps: int = 600,
+    hooks: dict[int, DefendHook] | None = None,
+) -> bool:
     """Play ``g`` on in place, every seat using the ``normal`` policy on its own view.
 
     False when the game did not finish within ``max_steps`` (the policies went round in a
     circle); the caller scores such a playout as neither a win nor a loss. The plain game
-    takes ``fastplay.playout_plain``, the same moves without a view per step.
+    takes ``fastplay.playout_plain``, the same moves without a view per step; there
+    ``hooks`` give modelled opponents their own defence (``engine.ai.opponents``, which
+    models the plain game only).
     """
     if g.rules.variant == "none":
-        return playout_plain(g, rng, max_steps)
+        return playout_plain(g, rng, max_steps, hooks)
     for _ in range(max_steps):
         if g.result is not None:
             return True
@@ -465,6 +473,47 @@ def playout(g: Game, rng: random.Random, max_steps: int = 600) -> bool:
 
 
 # ---------------------------------------------------------------------------- endgame
+
+
+def normal_first(g: Game, mover: int, acts: list[Action]) -> Action | None:
+    """``normal``'s move for ``mover`` in a full game, or ``None`` where it would wait.
+
+    The solver asks this at every node to try the rules-of-thumb move first; on the plain
+    game ``fastplay``'s restatement of ``normal`` answers from the game's masks (the same
+    move, a test compares them) for about 1.6 times less CPU per node than a view and
+    ``normal_policy``, so that more endgames are proven within the think budget."""
+    fast = _normal_plain(g, mover, acts)
+    if fast is not None:
+        return fast
+    return normal_policy(view_of_game(g, mover, acts), random.Random(0))
+
+
+def _normal_plain(g: Game, mover: int, acts: list[Action]) -> Action | None:
+    """:func:`normal_first` through ``fastplay``'s restatement of ``normal``, where it
+    applies (the plain game, no exchange to consider, not going round in circles); ``None``
+    elsewhere. Where ``normal`` would wait, ``fastplay`` names the first legal action, which
+    puts the same action first."""
+    if g.rules.variant != "none" or g.version > LONG_GAME or not acts:
+        return None
+    if acts[0].kind is ActionKind.EXCHANGE:
+        return None
+    if g._exchange_on and g._exchange_card(mover) >= 0:
+        return None
+    t = g.trump
+    if not g.table:
+        if mover != g.attacker:
+            return None
+        try:
+            return _lead(g, mover)
+        except IndexError:
+            return None
+    if mover == g.defender and not g.taking and g._unb:
+        if mover not in g._actors:
+            return None
+        if g._transfer and g.hands[mover] & g.table_ranks:
+            return _defend_list(g, mover, t, acts)
+        return _defend(g, mover, t)
+    return _add(g, mover, t, acts)
 
 
 class NodeCapReached(Exception):
@@ -562,7 +611,7 @@ class EndgameSolver:
 
     def order(self, g: Game, mover: int, acts: list[Action]) -> list[Action]:
         """The heuristic's choice first: good moves early make cut-offs early."""
-        first = normal_policy(view_of_game(g, mover, acts), random.Random(0))
+        first = normal_first(g, mover, acts)
         if first is None or first not in acts:
             return acts
         return [first, *(a for a in acts if a != first)]

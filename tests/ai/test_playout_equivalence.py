@@ -18,7 +18,7 @@ from engine import PRESETS, Game, RuleSet
 from engine.actions import Action
 from engine.ai import hard as hard_module
 from engine.ai import search
-from engine.ai.arena import actor
+from engine.ai.arena import actor, next_to_move
 from engine.ai.hard import HardPlayer
 from engine.ai.policies import normal_policy
 from engine.ai.search import build_world, sample_hands, world_template
@@ -28,8 +28,12 @@ from engine.state import GameState
 from .test_players import _must_act, _random_positions
 
 
-def reference_playout(g: Game, rng: random.Random, max_steps: int = 600) -> bool:
-    """The playout before the fast path, kept as the definition of what a playout plays."""
+def reference_playout(
+    g: Game, rng: random.Random, max_steps: int = 600, hooks: dict[int, object] | None = None
+) -> bool:
+    """The playout before the fast path, kept as the definition of what a playout plays
+    (every seat ``normal``: modelled opponents' styles are tested in ``test_opponents``)."""
+    assert not hooks, "the cases here model no opponent"
     for _ in range(max_steps):
         if g.result is not None:
             return True
@@ -170,3 +174,22 @@ def test_cheap_worlds_equal_worlds_built_from_the_template(rules: RuleSet) -> No
                 assert getattr(fast, name) == getattr(slow, name), name
             checked += 1
     assert checked
+
+
+@pytest.mark.slow(sample=4, check=1)  # a sweep: one case in make check, a sample in make test
+@pytest.mark.parametrize(
+    "rules", RULES, ids=lambda r: f"{r.variant}-{r.players}p-{r.transfer}-{r.teams}"
+)
+def test_the_solver_tries_normals_move_first(rules: RuleSet) -> None:
+    """The endgame solver's move ordering (``search.normal_first``, through ``fastplay`` on the
+    plain game) puts first what ``normal`` plays, or the first legal action where it waits:
+    the same search tree as asking ``normal_policy`` on a view at every node."""
+    for world in _worlds(rules, 12):
+        if world.result is not None:
+            continue
+        seat, acts = next_to_move(world)
+        expected = normal_policy(view_of_game(world, seat, acts), random.Random(0))
+        solver = search.EndgameSolver(seat)
+        got = solver.order(world, seat, acts)
+        assert got[0] == (expected if expected is not None else acts[0]), f"{world!r}"
+        assert sorted(got) == sorted(acts)
