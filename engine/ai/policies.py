@@ -110,6 +110,11 @@ class Weights:
     lead_trump_penalty: float = 25.0
     #: highest plain rank it transfers with while the talon is long (higher ones it keeps)
     transfer_rank: int = 14
+    #: how much of what the attackers can still throw in counts as brought home by a take
+    pile_weight: float = 0.0
+    #: lead score per extra card of a cheap plain set while the talon is long, and late
+    set_early: float = 2.0
+    set_late: float = 6.0
 
 
 #: The weights ``normal`` plays with.
@@ -131,7 +136,9 @@ def _should_take(
         limit = simple_fool.TAKE_TALON
     if v.talon_count > limit and not any(v.is_trump(a) for a in unbeaten):
         dear = any(v.is_trump(d) or (w.take_ace and d % 13 == 12) for _, d in plan)
-        home = sum(1 if d < 0 else 2 for _, d in v.table)
+        home: float = sum(1 if d < 0 else 2 for _, d in v.table)
+        if w.pile_weight:
+            home += w.pile_weight * _throw_ins(v, len(unbeaten))
         if dear and home <= w.take_max_cards:
             return True
     cost = 0
@@ -144,6 +151,29 @@ def _should_take(
     # the more cards on the table, the more taking costs later (everything comes home)
     load = len(v.table) * 2 + sum(1 for _, d in v.table if d >= 0) * 2
     return attack_cheap and cost >= 12 + load
+
+
+def _throw_ins(v: View, unbeaten: int) -> float:
+    """How many cards the attackers are expected to throw in on a take: the cards of the
+    table's ranks each opponent holds for sure, and its unknown cards' share of the unseen
+    ones of those ranks, capped by the room left on the table and in this hand."""
+    ranks = 0
+    for a, d in v.table:
+        ranks |= RANK_MASK[a % 13 + 2]
+        if d >= 0:
+            ranks |= RANK_MASK[d % 13 + 2]
+    room = min(6 - len(v.table), v.hand.bit_count() - unbeaten)
+    if room <= 0:
+        return 0.0
+    pool = v.unseen.bit_count()
+    share = (v.unseen & ranks).bit_count() / pool if pool else 0.0
+    expected = 0.0
+    for s in range(v.n):
+        if s == v.seat or not v.active[s] or not v.opponent(s):
+            continue
+        known = v.known[s]
+        expected += (known & ranks).bit_count() + (v.hand_sizes[s] - known.bit_count()) * share
+    return min(float(room), expected)
 
 
 def _defend(v: View, rng: random.Random, w: Weights = NORMAL) -> Action:
@@ -305,7 +335,8 @@ def _lead(v: View, rng: random.Random, w: Weights = NORMAL) -> Action:
             score -= pen
         if k > 1:
             # pairs: fine when cheap, or late when getting rid of cards is what matters
-            score += (6 if late else 2 if left + 2 <= 10 and not trumps else -8) * (k - 1)
+            set_bonus = w.set_early if left + 2 <= 10 and not trumps else -8.0
+            score += (w.set_late if late else set_bonus) * (k - 1)
             if not trumps:
                 score += group * (k - 1)
         if (hand & RANK_MASK[left + 2]).bit_count() - k and not singles:
