@@ -24,6 +24,7 @@ import argparse
 import dataclasses
 import math
 import os
+import random
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -33,10 +34,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from bench.ai_strength import SPARRING, wilson
 from bench.sparring import base
 from bench.sparring.base import SparringPlayer
-from engine import Game, RuleSet
+from engine import Action, Game, Observation, RuleSet
 from engine.ai import Player
 from engine.ai.arena import play_game
 from engine.ai.policies import NORMAL, Weights, normal_policy
+from engine.ai.view import View, view_of_observation
 
 
 class Judged(SparringPlayer):
@@ -49,17 +51,28 @@ class Judged(SparringPlayer):
         self.w = w
 
 
+def _policy(w: Weights) -> staticmethod[[View, random.Random], Action | None]:
+    return staticmethod(lambda v, rng: normal_policy(v, rng, w))
+
+
 def _judged_class(w: Weights) -> type[Judged]:
-    policy = staticmethod(lambda v, rng: normal_policy(v, rng, w))
-    return type("JudgedW", (Judged,), {"policy": policy})
+    return type("JudgedW", (Judged,), {"policy": _policy(w)})
+
+
+class Plain(Judged):
+    """``normal`` as the bot plays it: rules of thumb to the end (``--plain``)."""
+
+    def choose(self, obs: Observation) -> Action | None:
+        return type(self).policy(view_of_observation(obs), self.rng)
 
 
 def play(args: tuple[str, Weights, str, int, int]) -> int:
-    """Not-fool count (0-2) of the judged ``normal`` over one deal, seats swapped."""
+    """Not-fool count (0-2) of the judged ``normal`` over one deal, seats swapped (a
+    negative ``cap``: ``normal`` without the endgame, the members with ``-cap``)."""
     preset, w, opponent, seed, cap = args
-    base.NODE_CAP = cap  # both sides' endgame: the same cap keeps the end equal
+    base.NODE_CAP = abs(cap)  # both sides' endgame: the same cap keeps the end equal
     rules = RuleSet.preset(preset)
-    cls = _judged_class(w)
+    cls = _judged_class(w) if cap >= 0 else type("PlainW", (Plain,), {"policy": _policy(w)})
     wins = 0
     for me in (0, 1):
         players: list[Player] = [cls(w, seed * 7 + me), SPARRING[opponent](seed * 11 + me)]
@@ -107,13 +120,28 @@ def main(argv: list[str] | None = None) -> None:
         help="endgame search nodes, both sides (the league plays 3000; the search is nearly"
         " all of a game's time, and an equal cap on both sides keeps the end equal)",
     )
+    ap.add_argument(
+        "--plain",
+        action="store_true",
+        help="add a row: the defaults without the endgame (normal as the bot plays it)",
+    )
     ns = ap.parse_args(argv)
     settings = parse_settings(ns.knob)
+    if ns.plain:
+        settings.append(("defaults, no endgame (the bot's normal)", NORMAL))
     opponents = ns.against.split(",")
     presets = ns.presets.split(",")
     cells = [(p, o) for p in presets for o in opponents]
     deals = range(ns.first_deal, ns.first_deal + ns.deals)
-    work = [(p, w, o, s, ns.node_cap) for _, w in settings for p, o in cells for s in deals]
+    caps = [ns.node_cap] * len(settings)
+    if ns.plain:
+        caps[-1] = -ns.node_cap
+    work = [
+        (p, w, o, s, cap)
+        for (_, w), cap in zip(settings, caps, strict=True)
+        for p, o in cells
+        for s in deals
+    ]
     if ns.jobs > 1:
         with ProcessPoolExecutor(ns.jobs) as ex:
             res = list(ex.map(play, work, chunksize=4))
