@@ -34,7 +34,7 @@ from ..game import Game
 from ..tables import _LEAD1, _RANK_OF, _SINGLE, _TAKE, _combos
 from . import simple_fool
 from .arena import next_to_move
-from .policies import LONG_GAME, NORMAL, normal_policy
+from .policies import LONG_GAME, NORMAL, duel, normal_policy
 from .view import TRUMP_BONUS, view_of_game
 
 _EX = _SINGLE[EX]
@@ -42,6 +42,7 @@ _W = NORMAL
 #: NORMAL's knobs as plain locals of this module (read once per step otherwise)
 _TAKE_TALON = _W.take_talon
 _TAKE_TALON_TR = _W.take_talon_transfer
+_TAKE_TALON_DUEL = _W.take_talon_duel
 _TAKE_MAX = _W.take_max_cards
 _TAKE_ACE = _W.take_ace
 _THROW_RANK = _W.throw_rank
@@ -282,6 +283,8 @@ def _should_take(
     if talon_count == 0 or talon_count <= max(2, g.n):
         return False
     limit = _TAKE_TALON if not g._transfer else _TAKE_TALON_TR
+    if g.n == 2 and duel(g.rules):
+        limit = _TAKE_TALON_DUEL
     if g.rules.throw_in == "none":  # simple_fool.simple
         limit = simple_fool.TAKE_TALON
     table = g.table

@@ -3,8 +3,8 @@ the same way by the policy and by ``fastplay``'s restatement of it for ``hard``'
 
 from __future__ import annotations
 
-from engine import Game, RuleSet
-from engine.ai import fastplay, policies
+from engine import Action, Game, RuleSet
+from engine.ai import fastplay, make_player, policies
 from engine.ai.view import view_of_game
 
 from .test_players import _random_positions
@@ -53,3 +53,28 @@ def test_a_card_known_in_the_attackers_hand_is_a_sure_throw_in() -> None:
     v = view_of_game(blind, 1, blind.legal_actions(1))
     assert v.unseen.bit_count() == 15  # the talon and the attacker's hand
     assert policies._throw_ins(v, 1) == 5 * (1 / 15)
+
+
+#: An 8 of hearts led; the defender's only answer is the 9 of trumps (spades).
+EIGHT = {
+    "hands": [["6d", "7d", "Td", "Jh", "Qh"], ["9s", "6c", "7c", "Jd", "Qd", "Kc"]],
+    "table": [["8h", None]],
+}
+
+
+def _defence(preset: str, talon: list[str]) -> Action | None:
+    g = Game.from_position(
+        RuleSet.preset(preset), trump="s", attacker=0, defender=1, talon=talon, **EIGHT
+    )
+    return make_player("normal", seed=0).choose(g.observation(1))
+
+
+def test_podkidnoy_two_handed_keeps_a_trump_by_taking_only_while_the_talon_is_long() -> None:
+    """Issue 31: against the whole league, taking a cheap attack to keep a trump paid only
+    while more than 8 cards lie in the talon (``take_talon_duel``); with 6 left it beats."""
+    long = ["6h", "7h", "9h", "Th", "Kh", "Ah", "8d", "9d", "6s", "7s"]
+    mid = long[:6]
+    assert _defence("podkidnoy", long) == Action.parse("1 take")
+    assert _defence("podkidnoy", mid) == Action.parse("1 defend 8h 9s")
+    # the other presets keep the rule as it was measured for them (take while > 4)
+    assert _defence("durak-online", mid) == Action.parse("1 take")
