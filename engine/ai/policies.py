@@ -105,7 +105,8 @@ class Weights:
     -1.8 +/- 5.6, and ``take_max_cards`` 5 -2.0 +/- 5.7. Podkidnoy 2p, 40 deals = 80
     games per member: defaults 60.0%; ``pile_weight`` 1 -0.6 +/- 1.2, ``set_late`` 10
     (late sets led more eagerly) +0.9 +/- 2.4. None is better by more than its noise, so
-    the defaults stay; ``pile_weight`` and the set bonuses are knobs for the next round.
+    those stay as they were; ``pile_weight`` and the set bonuses are knobs for the next
+    round.
     Podkidnoy 2p, the same 40 deals: taking a plain attack to keep a trump or an ace while
     more than 4 cards lie in the talon (issue 20's rule, tuned against the hoarder alone)
     cost points against the league: never taking (``take_talon`` 99) +9.7 +/- 6.2 (but
@@ -125,8 +126,8 @@ class Weights:
     take_talon: int = 4
     #: the same where transfers are allowed: 99 = never (measured: it cost 10 points there)
     take_talon_transfer: int = 99
-    #: the same on Podkidnoy two-handed (:func:`duel`): measured against the whole league
-    #: (issue 31, below) taking early cost points there
+    #: the same on Podkidnoy two-handed (:func:`duel`): against the whole league taking
+    #: while 5-8 cards were left cost points there (issue 31, the docstring above)
     take_talon_duel: int = 8
     #: ... unless taking brings home more than this many cards
     take_max_cards: int = 4

@@ -1,5 +1,6 @@
-"""``normal``'s judgement of a take (issue 31): what the attackers can still throw in, counted
-the same way by the policy and by ``fastplay``'s restatement of it for ``hard``'s playouts."""
+"""``normal``'s judgement of a take (issue 31): when Podkidnoy two-handed takes to keep a
+trump, and what the attackers can still throw in, counted the same way by the policy and by
+``fastplay``'s restatement of it for ``hard``'s playouts."""
 
 from __future__ import annotations
 
