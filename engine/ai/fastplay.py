@@ -35,7 +35,7 @@ from ..tables import _LEAD1, _RANK_OF, _SINGLE, _TAKE, _combos
 from . import simple_fool
 from .arena import next_to_move
 from .opponents import DefendHook
-from .policies import LONG_GAME, NORMAL, normal_policy
+from .policies import LONG_GAME, NORMAL, duel, normal_policy
 from .view import TRUMP_BONUS, view_of_game
 
 _EX = _SINGLE[EX]
@@ -43,12 +43,16 @@ _W = NORMAL
 #: NORMAL's knobs as plain locals of this module (read once per step otherwise)
 _TAKE_TALON = _W.take_talon
 _TAKE_TALON_TR = _W.take_talon_transfer
+_TAKE_TALON_DUEL = _W.take_talon_duel
 _TAKE_MAX = _W.take_max_cards
 _TAKE_ACE = _W.take_ace
 _THROW_RANK = _W.throw_rank
 _PILE_RANK = _W.pile_rank
 _LEAD_PEN = _W.lead_trump_penalty
 _TRANSFER_RANK = _W.transfer_rank
+_PILE_WEIGHT = _W.pile_weight
+_SET_EARLY = _W.set_early
+_SET_LATE = _W.set_late
 _PILE_LATE = max(11, _W.pile_rank)
 _THROW_LATE = max(12, _W.throw_rank)
 _GROUP = simple_fool.GROUP_BONUS
@@ -120,7 +124,8 @@ def _score(
     if trumps:
         score -= pen
     if k > 1:
-        score += (6 if late else 2 if left + 2 <= 10 and not trumps else -8) * (k - 1)
+        set_bonus = _SET_EARLY if left + 2 <= 10 and not trumps else -8.0
+        score += (_SET_LATE if late else set_bonus) * (k - 1)
         if not trumps:
             score += group * (k - 1)
     if held - k:
@@ -246,21 +251,52 @@ def _plan(
     return plan[0][0], plan[0][1], plan
 
 
-def _should_take(g: Game, t: int, unbeaten: list[int], plan: list[tuple[int, int]]) -> bool:
+def _throw_ins(g: Game, seat: int, unbeaten: int) -> float:
+    """``policies._throw_ins``: what the attackers are expected to throw in on a take."""
+    ranks = 0
+    table = g.table
+    for p in table:
+        ranks |= _RANK_OF[p[0]]
+        if p[1] >= 0:
+            ranks |= _RANK_OF[p[1]]
+    room = min(6 - len(table), g.hands[seat].bit_count() - unbeaten)
+    if room <= 0:
+        return 0.0
+    unseen = _unseen(g, seat)
+    pool = unseen.bit_count()
+    share = (unseen & ranks).bit_count() / pool if pool else 0.0
+    teams = g.rules.teams != "none"
+    expected = 0.0
+    for s in range(g.n):
+        if s == seat or not g._active >> s & 1 or (teams and (s - seat) % 2 == 0):
+            continue
+        known = g.known[s]
+        unknown = g.hands[s].bit_count() - known.bit_count()
+        expected += (known & ranks).bit_count() + unknown * share
+    return min(float(room), expected)
+
+
+def _should_take(
+    g: Game, seat: int, t: int, unbeaten: list[int], plan: list[tuple[int, int]]
+) -> bool:
     """``policies._should_take`` with the weights of ``normal``."""
     talon_count = len(g.talon)
     if talon_count == 0 or talon_count <= max(2, g.n):
         return False
     limit = _TAKE_TALON if not g._transfer else _TAKE_TALON_TR
+    if g.n == 2 and duel(g.rules):
+        limit = _TAKE_TALON_DUEL
     if g.rules.throw_in == "none":  # simple_fool.simple
         limit = simple_fool.TAKE_TALON
     table = g.table
     if talon_count > limit and not any(a // 13 & 3 == t for a in unbeaten):
         dear = any(d // 13 & 3 == t or (_TAKE_ACE and d % 13 == 12) for _, d in plan)
         if dear:
-            home = 0
+            home: float = 0
             for p in table:
                 home += 1 if p[1] < 0 else 2
+            if _PILE_WEIGHT:
+                home += _PILE_WEIGHT * _throw_ins(g, seat, len(unbeaten))
             if home <= _TAKE_MAX:
                 return True
     for a in unbeaten:
@@ -302,7 +338,7 @@ def _defend_list(g: Game, seat: int, t: int, acts: list[Action]) -> Action:
             return max(plain, key=lambda a: (len(a.cards), -sum(_value(c, t) for c in a.cards)))
         return min(plain, key=lambda a: (len(a.cards), sum(_value(c, t) for c in a.cards)))
     got = _plan(g, seat, t, unbeaten)
-    if got is not None and not _should_take(g, t, unbeaten, got[2]):
+    if got is not None and not _should_take(g, seat, t, unbeaten, got[2]):
         return g._beat_acts[seat][got[0]][got[1] + 1]
     if show is not None:
         return show  # pass card: only instead of taking (see policies._defend)
@@ -315,7 +351,7 @@ def _defend(g: Game, seat: int, t: int) -> Action:
     """``policies._defend`` without transfers: the legal actions are beats and take."""
     unbeaten = [p[0] for p in g.table if p[1] < 0]
     got = _plan(g, seat, t, unbeaten)
-    if got is not None and not _should_take(g, t, unbeaten, got[2]):
+    if got is not None and not _should_take(g, seat, t, unbeaten, got[2]):
         return g._beat_acts[seat][got[0]][got[1] + 1]
     return _TAKE[seat]
 
