@@ -24,12 +24,12 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from .actions import Action
 from .ai.arena import next_to_move
-from .ai.policies import normal_policy
+from .ai.policies import NORMAL, normal_policy
 from .ai.search import EndgameSolver, NodeCapReached, _key
 from .ai.view import view_of_game
 from .game import Game
@@ -312,8 +312,15 @@ def _candidates(rules: RuleSet, seed: str) -> Iterator[tuple[int, Game, int, lis
             and g.hands[0].bit_count() + g.hands[1].bit_count() <= MAX_CARDS
         ):
             yield plies, g.copy(), seat, acts
-        choice = normal_policy(view_of_game(g, seat, acts), rng)
+        choice = normal_policy(view_of_game(g, seat, acts), rng, PUZZLE_PLAY)
         g.apply_unchecked(choice if choice is not None else acts[0])
+
+
+#: The weights the positions are played with: ``normal``'s as the first puzzles were served.
+#: A day's puzzle must not change when ``normal`` is tuned (a bot upgraded at noon would
+#: replay its players' attempts against another position), so a change of ``normal``'s
+#: weights reaches the puzzles only by changing this line, on a date not yet served.
+PUZZLE_PLAY: Final = replace(NORMAL, take_talon_duel=4)
 
 
 def _prove(

@@ -22,7 +22,7 @@ from engine.ai.arena import next_to_move
 from engine.puzzles import _prove, rules_for, solution_line
 from tests.bot.helpers import custom_ids, service
 
-SEED = "t/podkidnoy/6"
+SEED = "t/podkidnoy/0"
 
 
 def quick_puzzle(day: dt.date) -> Any:
