@@ -70,6 +70,7 @@ CLIENT_KEYS = (
     "hand.button.attack",
     "hand.button.throw_in",
     "hand.button.defend",
+    "hand.button.defend_with",
     "hand.button.pile_on",
     "hand.button.show_trump",
     "hand.button.exchange_trump",

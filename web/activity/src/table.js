@@ -2,7 +2,7 @@
 // keys into moves from the frame's own list. Every text is set as text, never as markup: a
 // player's name is whatever they chose.
 import { cardFace, SUIT_SYMBOLS } from './cards.js';
-import { beatMove, buttonMoves, playable, tableMove, toggle } from './moves.js';
+import { BEAT_KINDS, beatMove, buttonMoves, playable, tableMove, toggle } from './moves.js';
 import { avatar, el, fill } from './people.js';
 
 const VERBS = {
@@ -53,6 +53,12 @@ export class Table {
       return `${verb}: ${slot}${on}`;
     }
     if (!move.cards || !move.cards.length) return verb;
+    if (BEAT_KINDS.includes(move.kind) && move.on && move.on.length === 1 && move.cards.length === 1) {
+      // "Beat 8♣" would name the card beaten; the chat's words name both
+      return this.t('hand.button.defend_with', {
+        attack: this.cardText(move.on[0]), card: this.cardText(move.cards[0]),
+      });
+    }
     return `${verb} ${move.cards.map((c) => this.cardText(c)).join(' ')}`;
   }
 
