@@ -7,10 +7,11 @@ The package is split by what can go wrong where:
   on the event loop. It reads only public information (the spectator observation, seat
   names, roles), so nothing drawn later can reveal a hidden card.
 * :mod:`.cards` and :mod:`.table` draw a scene with Pillow: pure functions of the scene, so
-  the same state always gives the same bytes, and safe to run in a worker thread because
+  the same state always gives the same pixels, and safe to run in a worker thread because
   the scene is immutable. :mod:`.palette` and :mod:`.png` store it (a fixed palette, the
   image data deflated in bands); :mod:`.painter` redraws and re-encodes only what changed
-  since a game's last picture, to the same bytes.
+  since a game's last picture, to the same pixels (:mod:`.png` says why not always the same
+  deflated bytes).
 * :mod:`.service` runs the drawing off the event loop, caches it per scene (a scene holds the
   game id and version), and turns any failure into "no picture" so the text table still goes
   out and no move ever fails because of a picture.

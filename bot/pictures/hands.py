@@ -165,7 +165,7 @@ def render_with_hands(
     scene: Scene, rows: tuple[HandRow, ...], legend: tuple[Legend, ...] = ()
 ) -> bytes:
     """The table picture of ``scene`` with ``rows`` face up below it, as PNG bytes (the
-    table's own palette and encoding: the same state gives the same bytes)."""
+    table's own palette and encoding: the same state gives the same pixels)."""
     table = render_image(scene)
     below = hands_image(rows, legend)
     whole = Image.new("RGB", (WIDTH, table.height + below.height), _BG)

@@ -23,9 +23,10 @@ the layers of the last picture and the picture itself, and for a new scene:
    pasted in, and deflated again only if its bytes differ.
 
 Memory per game is the last PNG (which the picture cache holds anyway) and a few short lists,
-not its pixels. A picture drawn this way is the same bytes as one drawn whole
-(:func:`.table.render_png`), which tests/pictures/test_painter.py checks for every state of
-random games of several presets.
+not its pixels. A picture drawn this way is the same PNG as one drawn whole
+(:func:`.table.render_png`): the same chunks and the same image data, deflated in the same
+bytes but for ISA-L's occasional variation (:mod:`.png`), which tests/pictures/test_painter.py
+checks for every state of random games of several presets.
 """
 
 from __future__ import annotations

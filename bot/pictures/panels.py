@@ -12,8 +12,8 @@ pixel (:mod:`.palette`), so that gives the indices of the panel drawn whole, as 
 part lies on flat fill and no two parts overlap: :func:`panel` checks both and answers None
 otherwise, and the painter then draws the panel. A pair of cards alone in its box is kept
 the same way, by the cards and marks it shows and not by where it lies (:func:`lone_pair`).
-tests/pictures/test_painter.py compares the painter's pictures, byte for byte, with pictures
-drawn whole.
+tests/pictures/test_painter.py compares the painter's pictures (every chunk and the image
+data) with pictures drawn whole.
 """
 
 from __future__ import annotations

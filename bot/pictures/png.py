@@ -9,8 +9,12 @@ compressed bytes in the next picture (:mod:`.painter`), which Pillow's encoder c
 hence these few lines of PNG container. Pillow still reads every picture back in the tests.
 
 Pictures are stored with the fixed palette of :mod:`.palette`, without metadata (no time, no
-software tag), so the same picture always gives the same bytes on a machine (ISA-L picks its
-code by the processor: another machine may store the same pixels in other bytes).
+software tag), so the same picture always gives the same image data. Usually the same bytes
+too, but not always: ISA-L picks its code by the processor (another machine may store the
+same pixels in other bytes), and even in one process it has deflated the same band's rows in
+bytes a byte or two longer or shorter now and then (the rows identical once inflated). So
+nothing may rely on equal pictures having equal bytes; tests compare the image data
+(tests/pictures/pngdata.py).
 """
 
 from __future__ import annotations
@@ -162,8 +166,10 @@ def assemble(
 
 def within_limit(encoded: Encoded, raw: Callable[[int], bytes | bytearray]) -> Encoded:
     """``encoded`` if it is at most :data:`SIZE_LIMIT` bytes, else every band (``raw(i)``:
-    band ``i``'s rows) deflated again by zlib at :data:`DENSE_LEVEL`. A pure function of the
-    pixels, so a picture drawn in part and one drawn whole stay the same bytes."""
+    band ``i``'s rows) deflated again by zlib at :data:`DENSE_LEVEL`. Decided on the bytes at
+    hand, so a picture drawn in part and the one drawn whole can differ in which way they
+    went near the limit (ISA-L's sizes vary by a byte or two, see the module doc); either
+    way the image data is the same."""
     if len(encoded.png) <= SIZE_LIMIT:
         return encoded
     segments = []
@@ -196,5 +202,5 @@ def encode_indexed(indexed: Image.Image) -> Encoded:
 
 def encode(rgb: Image.Image) -> bytes:
     """PNG bytes of a whole drawn picture: mapped onto the fixed palette, deflated band by
-    band. No metadata (no time, no software tag): the same picture gives the same bytes."""
+    band. No metadata (no time, no software tag): the same picture gives the same image data."""
     return encode_indexed(to_palette(rgb)).png

@@ -15,7 +15,8 @@ no two texts and no text and card overlap (tests/pictures/test_layout.py).
 
 Everything here is a pure function of the scene: no clock, no randomness (the untidy discard
 pile uses fixed angles), the PNG is written without metadata at a fixed compression level, so
-the same state gives the same bytes.
+the same state gives the same pixels in the same PNG (deflated in the same bytes but for
+ISA-L's rare variation, :mod:`.png`).
 """
 
 from __future__ import annotations
@@ -738,6 +739,6 @@ def render_image(scene: Scene) -> Image.Image:
 
 def render_png(scene: Scene) -> bytes:
     """PNG bytes of the scene drawn whole: the fixed palette, deflated in bands (:mod:`.png`;
-    the same state gives the same bytes, and the painter's incremental pictures are these
-    same bytes)."""
+    the same state gives the same image data, and the painter's incremental pictures hold
+    this same image data)."""
     return encode(render_image(scene))
