@@ -187,6 +187,14 @@ def _per_move(res: SizeResult) -> tuple[float, float, float, float]:
     return tuple(x * 1000 / res.moves for x in (cpu.bot_seconds, loop, pictures, other))  # type: ignore[return-value]
 
 
+def _games_per_core(total_ms: float) -> str:
+    """Games one core carries at a move every MOVE_EVERY_SECONDS; a run too short for the
+    clocks to see any CPU (a smoke run of one game) has no figure rather than a crash."""
+    if total_ms <= 0:
+        return "n/a (no CPU measured)"
+    return f"{MOVE_EVERY_SECONDS / (total_ms / 1000):,.0f}"
+
+
 def _print_cpu(res: SizeResult, opts: Options) -> None:
     """The bot's CPU per move, the event loop and the picture thread apart, the games per
     core it allows, and the event loop's share by area of the code."""
@@ -208,7 +216,7 @@ def _print_cpu(res: SizeResult, opts: Options) -> None:
         f"{_label(res)}: bot CPU per move {total:.2f} ms = event loop {loop:.2f} + picture "
         f"thread {pictures:.2f} + database thread {other:.2f} ({res.moves} moves applied, the "
         f"clicks and the drain after them; table edit interval {opts.edit_interval:g} s, live "
-        f"hands); one core carries {MOVE_EVERY_SECONDS / (total / 1000):,.0f} games at a move "
+        f"hands); one core carries {_games_per_core(total)} games at a move "
         f"every {MOVE_EVERY_SECONDS:g} s; aims (ms): {'; '.join(aims)}; {_load(res)}"
     )
     print(
@@ -234,6 +242,9 @@ def _print_scaling(results: list[SizeResult]) -> None:
     for res in results:
         one = single.get((res.games, res.pictures))
         if res.processes == 1 or one is None or not res.moves or not one.moves:
+            continue
+        if _per_move(res)[0] <= 0 or _per_move(one)[0] <= 0:
+            print(f"{_label(res)} against 1 process: no CPU measured (a run too short)")
             continue
         per_core = MOVE_EVERY_SECONDS * 1000 / _per_move(res)[0]
         base = MOVE_EVERY_SECONDS * 1000 / _per_move(one)[0]
@@ -269,7 +280,7 @@ def print_aims(results: list[SizeResult], *, postgres: bool) -> None:
     on = largest([r for r in sqlite if r.pictures])
     if on is not None:
         total, loop, pictures, _ = _per_move(on)
-        per_core = MOVE_EVERY_SECONDS * 1000 / total
+        per_core = MOVE_EVERY_SECONDS * 1000 / total if total > 0 else float("inf")
         line(
             f"event loop <= {TARGET_LOOP_MS:g} ms per move",
             on,
