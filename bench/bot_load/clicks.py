@@ -571,6 +571,28 @@ def _waves(
         yield items[i : i + step]
 
 
+async def _click_hands(
+    service: GameService,
+    clicker: Clicker,
+    planned: list[tuple[Table, int, tuple[simcord.MemberActor, int, int, str]]],
+    samples: Samples,
+    opts: Options,
+    *,
+    setup: bool,
+) -> None:
+    """Send the planned hand clicks in waves (the setup's unpaced, the rounds' paced) and
+    remember which message now shows each seat's hand, at which version."""
+    for wave in _waves(planned, opts, setup=setup):
+        start = time.perf_counter()
+        records = await clicker.wave([click for _, _, click in wave], paced=not setup)
+        samples.wall += time.perf_counter() - start
+        clicker.record(samples, records)
+        for (table, seat, _), record in zip(wave, records, strict=True):
+            session = service.session(table.game_id)
+            assert session is not None and record.message_id is not None
+            table.hands[seat] = (record.message_id, session.version)
+
+
 async def _open_all_hands(
     env: simcord.Env,
     service: GameService,
@@ -588,15 +610,7 @@ async def _open_all_hands(
             actor = table.actors[seat.user_id or 0]
             click = (actor, table.channel_id, table.message_id, f"durak:show:{table.game_id}")
             planned.append((table, seat.seat, click))
-    for wave in _waves(planned, opts, setup=True):
-        start = time.perf_counter()
-        records = await clicker.wave([click for _, _, click in wave], paced=False)
-        samples.wall += time.perf_counter() - start
-        clicker.record(samples, records)
-        for (table, seat, _), record in zip(wave, records, strict=True):
-            session = service.session(table.game_id)
-            assert session is not None and record.message_id is not None
-            table.hands[seat] = (record.message_id, session.version)
+    await _click_hands(service, clicker, planned, samples, opts, setup=True)
 
 
 def _shown_version(env: simcord.Env, channel_id: int, message_id: int) -> int | None:
@@ -642,15 +656,7 @@ async def _hand_phase(
             refresh = _refresh_button(env, table.channel_id, hand[0])
             click = (actor, table.channel_id, hand[0], refresh)
         planned.append((table, seat, click))
-    for wave in _waves(planned, opts):
-        start = time.perf_counter()
-        records = await clicker.wave([click for _, _, click in wave])
-        samples.wall += time.perf_counter() - start
-        clicker.record(samples, records)
-        for (table, seat, _), record in zip(wave, records, strict=True):
-            session = service.session(table.game_id)
-            assert session is not None and record.message_id is not None
-            table.hands[seat] = (record.message_id, session.version)
+    await _click_hands(service, clicker, planned, samples, opts, setup=False)
 
 
 def _refresh_button(env: simcord.Env, channel_id: int, message_id: int) -> str:
