@@ -16,6 +16,7 @@ import simcord
 import simcord.interactions
 from discord import app_commands
 
+import bot.surfaces.answers
 import bot.surfaces.callbacks
 import bot.surfaces.delivery
 from bot.game.models import GameSession
@@ -119,11 +120,38 @@ async def test_a_lasting_503_on_the_acknowledgement_still_applies_the_move(
     )
 
 
+@pytest.mark.parametrize("budget", [0.0, 5.0])
+async def test_a_move_is_answered_with_its_outcome_when_it_is_applied_in_time(
+    simcord_env: simcord.Env, world: Any, monkeypatch: pytest.MonkeyPatch, budget: float
+) -> None:
+    """Applied within the budget, the hand after the move is the click's first answer (one
+    request); a slower move is acknowledged first and its hand edited after, as before."""
+    monkeypatch.setattr(bot.surfaces.answers, "QUICK_ANSWER_SECONDS", budget)
+    channel = world["channel"]
+    game_id = await start_game(world, PLAYERS)
+    session = service(simcord_env).session(game_id)
+    assert session is not None
+    actor = _next_actor(world, session)
+    hand = await _open_hand(actor, channel, session)
+    version = session.version
+    clicked = await move(actor, hand)
+    assert clicked.acknowledged and session.version == version + 1
+    assert clicked.deferred is (budget == 0.0)
+    shown = seen(channel, actor, hand.id)
+    assert all(f":{version + 1}:" in c for c in hand_moves(shown)), custom_ids(shown, "durak:act:")
+
+
 @pytest.mark.usefixtures("no_pause")
 @pytest.mark.parametrize("status", [429, 500])
 async def test_a_refused_edit_after_the_acknowledgement_falls_back_to_the_live_hand(
-    simcord_env: simcord.Env, world: Any, caplog: pytest.LogCaptureFixture, status: int
+    simcord_env: simcord.Env,
+    world: Any,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    status: int,
 ) -> None:
+    # a move slower than the quick answer's budget: acknowledged, then its hand edited
+    monkeypatch.setattr(bot.surfaces.answers, "QUICK_ANSWER_SECONDS", 0.0)
     channel = world["channel"]
     game_id = await start_game(world, PLAYERS)
     session = service(simcord_env).session(game_id)
