@@ -74,7 +74,7 @@ COMMIT_SECONDS = Histogram(
 )
 ACKNOWLEDGE_SECONDS = Histogram(
     "durak_move_acknowledge_seconds",
-    "Seconds from a move click (Discord's timestamp) until Discord took its acknowledgement.",
+    "Seconds from a move click (Discord's timestamp) until Discord took its first answer.",
     buckets=_LATENCY_BUCKETS,
     registry=None,
 )

@@ -53,7 +53,7 @@ log = logging.getLogger(__name__)
 #: acknowledge aim (p99 < 50 ms): a move later than this is acknowledged then, as every
 #: move was before; 0 acknowledges every move at once. docs/benchmarks.md (*One answer per
 #: move*) has the figures.
-QUICK_ANSWER_SECONDS = 0.03
+QUICK_ANSWER_SECONDS = 0.02
 
 
 def log_lost_answer(interaction: discord.Interaction, exc: BaseException) -> None:
