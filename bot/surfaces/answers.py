@@ -10,7 +10,7 @@ after the limit. Hence:
   update, nothing visible), and then edits the message through the interaction's webhook,
   valid for 15 minutes, where a late retry does no harm. A move is the exception that pays:
   it is given :data:`QUICK_ANSWER_SECONDS` to be applied and committed, and when it is, its
-  outcome *is* the first answer (one request and one parsed message a move instead of two;
+  outcome *is* the first answer (one request a move instead of two;
   :func:`acknowledge_unless_done`). A move that takes longer is acknowledged as before, so
   the answer still leaves well inside the 3 seconds with its quick tries.
 * A move whose acknowledgement never got through is still applied (see
