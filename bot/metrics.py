@@ -40,6 +40,7 @@ __all__ = [
     "COMMIT_SECONDS",
     "COMPUTER_OFFERS",
     "MOVES",
+    "MOVE_ANSWERS",
     "PUZZLES_FINISHED",
     "RENDER_SECONDS",
     "THINK_SECONDS",
@@ -73,8 +74,16 @@ COMMIT_SECONDS = Histogram(
 )
 ACKNOWLEDGE_SECONDS = Histogram(
     "durak_move_acknowledge_seconds",
-    "Seconds from a move click (Discord's timestamp) until Discord took its acknowledgement.",
+    "Seconds from a move click (Discord's timestamp) until Discord took its first answer.",
     buckets=_LATENCY_BUCKETS,
+    registry=None,
+)
+MOVE_ANSWERS = Counter(
+    "durak_move_answers",
+    "Move clicks by their first answer: with_outcome (the move was applied within"
+    " bot.surfaces.answers.QUICK_ANSWER_SECONDS, the hand after it is the answer) or"
+    " acknowledged (a deferred answer, the hand edited after the move).",
+    ["how"],
     registry=None,
 )
 FIRST_ANSWER_RETRIES = Counter(
@@ -121,6 +130,7 @@ _EVENTS: tuple[Collector, ...] = (
     ACTIVITY_MOVE_SECONDS,
     COMMIT_SECONDS,
     ACKNOWLEDGE_SECONDS,
+    MOVE_ANSWERS,
     FIRST_ANSWER_RETRIES,
     THINK_SECONDS,
     PUZZLES_FINISHED,

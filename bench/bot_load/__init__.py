@@ -46,10 +46,13 @@ How each figure is taken:
   games are always set up in such bursts.
 * Acknowledge ("ack"): from discord.py starting to parse the click's gateway event to the
   bot sending its interaction response, by ``time.perf_counter``. For a hand click it
-  includes the rendering; a move click is acknowledged before the game lock, the engine and
-  the SQLite commit (bot/surfaces/answers.py: the outcome follows as an edit, and "act"/"commit"
-  below time that part), so its ack is the parsing and any queueing on the event loop,
-  which the simulated Discord shares; it excludes only simcord's own work before the
+  includes the rendering; a move click is answered with the hand after the move when the
+  game lock, the engine and the commit are done within bot/surfaces/answers.py's
+  ``QUICK_ANSWER_SECONDS`` (then its ack includes them), else acknowledged then, before the
+  move is applied (the outcome follows as an edit; "act"/"commit" below time that part).
+  simcord's clock is virtual and jumps when a bot timer falls due, so that budget is not
+  real time here (often shorter). Either way the ack includes any queueing on the event
+  loop, which the simulated Discord shares; it excludes only simcord's own work before the
   event reaches the bot and after the response leaves it (deep copies of every payload),
   which a real Discord does on its own machines. "e2e" adds that work back: click emitted
   to response recorded by simcord, an upper bound.

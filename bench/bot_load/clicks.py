@@ -534,7 +534,7 @@ async def warm_up(
     tap = custom_ids(env, table.channel_id, shown.message_id, "durak:card:")[0]
     version = session.version
     await clicker.wave([(actor, table.channel_id, shown.message_id, tap)], paced=False)
-    # (the click is acknowledged before the move is applied: wait for the move)
+    # (the click may be acknowledged before the move is applied: wait for the move)
     await _moves_applied(service_of(env), [(table.game_id, version)])
     after = service_of(env).session(table.game_id)
     if after is None or after.version == version:
@@ -719,11 +719,12 @@ async def _moves_applied(
     service: GameService, clicked: list[tuple[int, int]], limit: float = MOVE_WAIT_SECONDS
 ) -> None:
     """Wait (MOVE_WAIT_SECONDS of real time at most) until every clicked game moved past the
-    version its move was made on. A move click is acknowledged before the move is applied
-    (bot/surfaces/answers.py), so the wave's answers come back first; the next round must see
-    the moves. On a loaded machine a commit can take seconds, and a move still on its way
-    when the wait ends counts as refused. The polls sleep in a worker thread: a busy loop
-    here would hold the GIL the bot's database and picture threads need."""
+    version its move was made on. A move click slower than the quick answer's budget is
+    acknowledged before the move is applied (bot/surfaces/answers.py), so the wave's answers
+    may come back first; the next round must see the moves. On a loaded machine a commit can
+    take seconds, and a move still on its way when the wait ends counts as refused. The polls
+    sleep in a worker thread: a busy loop here would hold the GIL the bot's database and
+    picture threads need."""
     loop = asyncio.get_running_loop()
     waiting = list(clicked)
     end = time.perf_counter() + limit

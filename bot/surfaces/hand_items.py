@@ -15,6 +15,7 @@ on the way reaches the door (bot.surfaces.door), which calls the item's :meth:`r
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
@@ -36,7 +37,7 @@ from ..game.turns import parse_action
 from ..i18n import t
 from ..rendering.common import card_text, cards_text
 from ..rendering.result import result_text
-from .answers import acknowledge, on_public_message, update_message
+from .answers import acknowledge_unless_done, answered_first, on_public_message, update_message
 from .callbacks import respond
 from .door import _Malformed
 from .hand_answers import draw_hand, edit_hand, missed, send_hand, track
@@ -114,9 +115,7 @@ class _GameItem(_TypedItem):
             await self.answer_public(interaction)
             return
         if move is not None:
-            # The move takes the game's lock and a commit: acknowledge first, while Discord
-            # still accepts it, and show the outcome by an edit (bot/surfaces/answers.py).
-            await self.play(interaction, move, answered=await acknowledge(interaction))
+            await self.play(interaction, move)
             return
         session, seat = await _service(interaction).require_player(
             self.game_id, interaction.user.id
@@ -151,11 +150,13 @@ class _GameItem(_TypedItem):
             ),
         )
 
-    async def play(
-        self, interaction: discord.Interaction, move: Move | Action, *, answered: bool = True
-    ) -> None:
-        """Apply ``move`` and show the hand after it (``answered``: the interaction is
-        acknowledged).
+    async def play(self, interaction: discord.Interaction, move: Move | Action) -> None:
+        """Apply ``move`` and show the hand after it.
+
+        The move takes the game's lock and a commit. When both are done within a few
+        milliseconds the hand after the move is the click's first answer; otherwise the click
+        is acknowledged while Discord still accepts it, and the hand is shown by an edit
+        (bot/surfaces/answers.py, ``acknowledge_unless_done``).
 
         A move whose acknowledgement never reached Discord is applied all the same: the
         click was real (Discord sent it, signed, with the player's id), the version in its
@@ -166,12 +167,21 @@ class _GameItem(_TypedItem):
         table shows the move to everyone. A refusal of such a move is only logged (by the
         door): there is no answer left to carry it, and nothing changed."""
         service = _service(interaction)
+        applying = asyncio.ensure_future(
+            service.act(self.game_id, interaction.user.id, self.version, move)
+        )
+        try:
+            answered = await acknowledge_unless_done(interaction, applying)
+        except BaseException:
+            applying.cancel()
+            raise
         if not answered:
             self.unanswerable = True  # a refusal is only logged by the door
-            await service.act(self.game_id, interaction.user.id, self.version, move)
+            await applying
             missed(interaction, self.game_id)()
             return
-        session = await service.act(self.game_id, interaction.user.id, self.version, move)
+        session = await applying
+        first = not interaction.response.is_done()
         seat = session.seat_of(interaction.user.id)
         locale = reader_locale(interaction, session.locale)
         if session.finished or seat is None:
@@ -183,16 +193,18 @@ class _GameItem(_TypedItem):
             await update_message(
                 interaction, content=closing[:MESSAGE_CONTENT], embed=None, view=None
             )
-            return
-        content, embed, view = draw_hand(interaction)(session, seat, locale)
-        track(interaction, session, locale)
-        await update_message(
-            interaction,
-            content=content,
-            embed=embed,
-            view=view,
-            fallback=missed(interaction, self.game_id),
-        )
+        else:
+            content, embed, view = draw_hand(interaction)(session, seat, locale)
+            track(interaction, session, locale)
+            await update_message(
+                interaction,
+                content=content,
+                embed=embed,
+                view=view,
+                fallback=missed(interaction, self.game_id),
+            )
+        if first:
+            answered_first(interaction)
 
 
 class ShowHandButton(
@@ -272,7 +284,7 @@ class _HandItem(_GameItem):
         if outcome.action is None:
             await edit_hand(interaction, session, seat, selection=outcome.selection)
             return
-        await self.play(interaction, outcome.action, answered=await acknowledge(interaction))
+        await self.play(interaction, outcome.action)
 
 
 class ActButton(

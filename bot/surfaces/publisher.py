@@ -102,6 +102,10 @@ class DiscordPublisher:
         state = await self.service.public_state(game_id)
         if state.message_id is None:
             raise Obsolete
+        # Asked before the table is read: a text-only table (the guild's choice, or a channel
+        # that refused a picture) then costs no picture's scene, which the picture service
+        # takes before it knows whether a picture is wanted.
+        pictured = await self.pictures.wanted(state.guild_id, state.channel_id)
         if isinstance(state, GameSession):
             embed = table_embed(state)
             view = table_view(state, activity=self.service.activity_button)
@@ -114,7 +118,10 @@ class DiscordPublisher:
             state.message_id
         )
         try:
-            await self.pictures.edit_table(message, state, embed=embed, view=view)
+            if pictured:
+                await self.pictures.edit_table(message, state, embed=embed, view=view)
+            else:  # no picture: an empty attachment list removes one shown before
+                await message.edit(content=None, embed=embed, view=view, attachments=[])
         except Superseded:  # a newer edit of this table is owed: it goes out instead
             raise Obsolete from None
         self.table_edits += 1

@@ -16,6 +16,7 @@ import simcord
 import simcord.interactions
 from discord import app_commands
 
+import bot.surfaces.answers
 import bot.surfaces.callbacks
 import bot.surfaces.delivery
 from bot.game.models import GameSession
@@ -54,6 +55,15 @@ async def _open_hand(actor: Any, channel: Any, session: GameSession) -> Any:
     return shown.response.message
 
 
+async def _mover_with_hand(env: simcord.Env, world: dict[str, Any]) -> tuple[GameSession, Any, Any]:
+    """A running two-player game, the player whose move it is, and their opened hand."""
+    game_id = await start_game(world, PLAYERS)
+    session = service(env).session(game_id)
+    assert session is not None
+    actor = _next_actor(world, session)
+    return session, actor, await _open_hand(actor, world["channel"], session)
+
+
 def _no_tracebacks(caplog: pytest.LogCaptureFixture) -> None:
     assert [r.getMessage() for r in caplog.records if r.exc_info] == []
 
@@ -73,12 +83,7 @@ def no_pause(monkeypatch: pytest.MonkeyPatch) -> None:
 async def test_one_refused_acknowledgement_is_tried_again_within_the_deadline(
     simcord_env: simcord.Env, world: Any, caplog: pytest.LogCaptureFixture, status: int
 ) -> None:
-    channel = world["channel"]
-    game_id = await start_game(world, PLAYERS)
-    session = service(simcord_env).session(game_id)
-    assert session is not None
-    actor = _next_actor(world, session)
-    hand = await _open_hand(actor, channel, session)
+    session, actor, hand = await _mover_with_hand(simcord_env, world)
     version = session.version
     simcord_env.inject_error("POST", "/interactions/*/*/callback", status=status, times=1)
     with caplog.at_level(logging.INFO):
@@ -96,11 +101,7 @@ async def test_a_lasting_503_on_the_acknowledgement_still_applies_the_move(
     """The click was real: the move counts, and the player's live hand shows it (the
     unanswered click cannot edit anything, the previous answer's token can)."""
     channel = world["channel"]
-    game_id = await start_game(world, PLAYERS)
-    session = service(simcord_env).session(game_id)
-    assert session is not None
-    actor = _next_actor(world, session)
-    hand = await _open_hand(actor, channel, session)
+    session, actor, hand = await _mover_with_hand(simcord_env, world)
     version = session.version
     simcord_env.inject_error("POST", "/interactions/*/*/callback", status=503, times=None)
     with caplog.at_level(logging.INFO):
@@ -119,17 +120,36 @@ async def test_a_lasting_503_on_the_acknowledgement_still_applies_the_move(
     )
 
 
+@pytest.mark.parametrize("budget", [0.0, 5.0])
+async def test_a_move_is_answered_with_its_outcome_when_it_is_applied_in_time(
+    simcord_env: simcord.Env, world: Any, monkeypatch: pytest.MonkeyPatch, budget: float
+) -> None:
+    """Applied within the budget, the hand after the move is the click's first answer (one
+    request); a slower move is acknowledged first and its hand edited after, as before."""
+    monkeypatch.setattr(bot.surfaces.answers, "QUICK_ANSWER_SECONDS", budget)
+    channel = world["channel"]
+    session, actor, hand = await _mover_with_hand(simcord_env, world)
+    version = session.version
+    clicked = await move(actor, hand)
+    assert clicked.acknowledged and session.version == version + 1
+    assert clicked.deferred is (budget == 0.0)
+    shown = seen(channel, actor, hand.id)
+    assert all(f":{version + 1}:" in c for c in hand_moves(shown)), custom_ids(shown, "durak:act:")
+
+
 @pytest.mark.usefixtures("no_pause")
 @pytest.mark.parametrize("status", [429, 500])
 async def test_a_refused_edit_after_the_acknowledgement_falls_back_to_the_live_hand(
-    simcord_env: simcord.Env, world: Any, caplog: pytest.LogCaptureFixture, status: int
+    simcord_env: simcord.Env,
+    world: Any,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    status: int,
 ) -> None:
+    # a move slower than the quick answer's budget: acknowledged, then its hand edited
+    monkeypatch.setattr(bot.surfaces.answers, "QUICK_ANSWER_SECONDS", 0.0)
     channel = world["channel"]
-    game_id = await start_game(world, PLAYERS)
-    session = service(simcord_env).session(game_id)
-    assert session is not None
-    actor = _next_actor(world, session)
-    hand = await _open_hand(actor, channel, session)
+    session, actor, hand = await _mover_with_hand(simcord_env, world)
     version = session.version
     # every try of the answer's edit fails; the live hand's redraw after them gets through
     simcord_env.inject_error(
