@@ -21,6 +21,7 @@ import importlib.util
 import os
 import sys
 import types
+import warnings
 from concurrent.futures import ProcessPoolExecutor
 from fnmatch import fnmatch
 from multiprocessing import get_context
@@ -139,6 +140,7 @@ def _hypothesis_constants(path: Path) -> None:
     """Fill Hypothesis's on-disk cache of the constants in one module of the project (what
     its pytest plugin reads for every module a worker imported, at the end of collection)."""
     try:
+        from hypothesis.errors import HypothesisSideeffectWarning
         from hypothesis.internal.constants_ast import constants_from_module, is_local_module_file
     except ImportError:
         return
@@ -146,4 +148,8 @@ def _hypothesis_constants(path: Path) -> None:
         return
     module = types.ModuleType(path.stem)
     module.__file__ = str(path)
-    constants_from_module(module)
+    with warnings.catch_warnings():
+        # Hypothesis warns that a plugin reads its storage while pytest starts (it would
+        # slow every run); here that is the point, and it happens once, in a pool process.
+        warnings.simplefilter("ignore", HypothesisSideeffectWarning)
+        constants_from_module(module)
