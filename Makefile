@@ -13,20 +13,24 @@ CONSTRAINTS := constraints-dev.txt
 # Only lint directories that exist (bench/ may be absent in a fresh clone).
 LINT_DIRS := $(wildcard engine bot cogs tests bench)
 
-# Test processes: one per core (pytest-xdist); `make test PYTEST_WORKERS=0` runs in one process.
+# Test processes (pytest-xdist): one more than the cores, so that a core one worker leaves
+# idle (a PostgreSQL round trip, a simcord settle wait, a browser or subprocess at work)
+# runs another's tests; `make test PYTEST_WORKERS=0` runs in one process.
 # PYTHONDONTWRITEBYTECODE is cleared for the tests: with it set, every worker compiles the
 # project and rewrites every test module's asserts again (~11 CPU s each) instead of reading
-# the bytecode cached by the last run (__pycache__ is ignored by git).
-PYTEST_WORKERS ?= auto
+# the bytecode cached by the last run (__pycache__ is ignored by git); on a fresh clone the
+# first run's controller writes it once before the workers start (tests/bytecode.py).
+PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal
 
 # mypy beside the tests: one process (~15 CPU s cold on a fresh clone, ~1 s with its cache)
-# that would otherwise hold up the two test workers. It runs niced, so it takes the cores
-# when the workers leave them (start-up, waits, the last test); its report comes after the
-# tests', and the target fails if either failed.
+# that shares the cores with the workers rather than holding them up. Not niced: beside
+# more workers than cores a niced mypy would get a core only at the end and finish alone
+# there while the other core idles. Its report comes after the tests', and the target fails
+# if either failed.
 TYPES_LOG := $(VENV)/mypy.log
 define WITH_TYPES
-	@nice -n 10 $(BIN)/mypy > $(TYPES_LOG) 2>&1 & types=$$!; \
+	@$(BIN)/mypy > $(TYPES_LOG) 2>&1 & types=$$!; \
 	$(1); tests=$$?; \
 	wait $$types; typed=$$?; \
 	echo "mypy:"; cat $(TYPES_LOG); \

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage.url import parse_database_url
-from tests import postgres, simcord_timers
+from tests import bytecode, postgres, simcord_timers
 
 #: A test marked ``slow`` runs one case in this many by default (``@pytest.mark.slow(sample=n)``
 #: sets its own; ``sample=0``: only in a full sweep). The sample is the same on every run and
@@ -40,6 +40,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     simcord_timers.install()  # a speed-up only: see tests/simcord_timers.py
+    bytecode.warm(config)  # a speed-up only: see tests/bytecode.py
 
 
 def full_sweep(config: pytest.Config) -> bool:

@@ -15,7 +15,7 @@ import pytest
 
 from bot.storage import Storage
 from tests.bot.conftest import migrated_database
-from tests.postgres import fresh_schema
+from tests.postgres import emptied_schema, fresh_schema
 
 BACKENDS = ("sqlite", "postgresql")
 
@@ -44,9 +44,15 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture(params=BACKENDS)
-async def db_url(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterator[str]:
+def backend(request: pytest.FixtureRequest) -> str:
+    """Runs a test once per backend (the ids stay ``[sqlite]`` and ``[postgresql]``)."""
+    return str(request.param)
+
+
+@pytest.fixture
+async def db_url(backend: str, db_path: Path) -> AsyncIterator[str]:
     """Where a fresh database lives, once per backend (reopen it as often as needed)."""
-    if request.param == "sqlite":
+    if backend == "sqlite":
         yield f"sqlite:///{db_path}"
         return
     async with fresh_schema() as url:
@@ -54,14 +60,19 @@ async def db_url(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterator
 
 
 @pytest.fixture
-async def storage(db_url: str, db_path: Path, clock: FakeClock) -> AsyncIterator[Storage]:
-    """An open storage on an empty database at the latest schema. On SQLite that is a copy
-    of one file migrated once per test process (tests/bot/conftest.py): migrating a new
-    file waits ~0.2 s for the disk, and the migrations have tests of their own
-    (test_migrations.py, on ``db_url``, which stays empty)."""
-    if db_url.startswith("sqlite"):
+async def storage(backend: str, db_path: Path, clock: FakeClock) -> AsyncIterator[Storage]:
+    """An open storage on an empty database at the latest schema, migrated once per test
+    process: on SQLite a copy of one migrated file (tests/bot/conftest.py; migrating a new
+    file waits ~0.2 s for the disk), on PostgreSQL the process's own schema, emptied
+    (tests/postgres.py; a new schema would cost dozens of round trips and the server's CPU
+    for every test). The migrations have tests of their own (test_migrations.py, on
+    ``db_url``, which stays empty)."""
+    if backend == "sqlite":
         shutil.copyfile(migrated_database(), db_path)
-    async with await Storage.open(db_url, clock=clock) as st:
+        url = f"sqlite:///{db_path}"
+    else:
+        url = await emptied_schema()
+    async with await Storage.open(url, clock=clock) as st:
         yield st
 
 
