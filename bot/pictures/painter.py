@@ -135,7 +135,9 @@ class Painter:
         ]
         work = [(box, self._patch_key(box, new_layers)) for box in boxes]
         missing = sum(
-            (box[2] - box[0]) * (box[3] - box[1]) for box, key in work if key not in self._patches
+            (box[2] - box[0]) * (box[3] - box[1])
+            for box, key in work
+            if key not in self._patches and not _from_parts(box, key)
         )
         if order_kept and missing < _WHOLE_SHARE * WIDTH * HEIGHT:
             encoded = self._partial(new_layers, work, old.encoded, start)
@@ -273,6 +275,18 @@ def _maps_buffers() -> bool:
 
 
 _MAPPED = _maps_buffers()
+
+
+def _from_parts(box: _Box, key: _PatchKey) -> bool:
+    """Whether :func:`_assembled` may put ``box`` together from kept parts (a box left empty,
+    or one seat's panel or one pair alone in its box): a few pastes, not a drawing, so such
+    boxes do not count towards drawing the picture whole."""
+    if not key[1]:
+        return True
+    if len(key[1]) != 1:
+        return False
+    ((layer_key, layer_box),) = key[1]
+    return layer_box == box and layer_key[0] in ("pair", "seat")
 
 
 def _assembled(box: _Box, key: _PatchKey) -> Image.Image | None:
