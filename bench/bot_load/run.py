@@ -124,8 +124,8 @@ async def run_size(
                                 guild.id, pictures=False
                             )
                     await warm_up(env, clicker, guilds[0], opts)
-                    if opts.pictures:
-                        _table_faces_drawn()
+                    if opts.pictures:  # off the loop: simcord's timers keep running
+                        await asyncio.get_running_loop().run_in_executor(None, _table_faces_drawn)
                     service = service_of(env)
 
                     # From here on a bot timer due in real time only moves simcord's clock

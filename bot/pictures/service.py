@@ -184,9 +184,8 @@ class TablePictures:
         known to want a picture (with pictures off nothing is described at all); if the game
         moved on while the setting was read (it is usually in memory and nothing is awaited
         then), there is no picture, so text and picture always show the same moment of the
-        game. With ``supersede``
-        (a table edit), :class:`Superseded` is raised instead of drawing a picture that a
-        newer owed edit would replace before anyone saw it."""
+        game. With ``supersede`` (a table edit), :class:`Superseded` is raised instead of
+        drawing a picture that a newer owed edit would replace before anyone saw it."""
         if not allowed:
             return []
         moment = _moment(state)
