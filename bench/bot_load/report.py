@@ -198,7 +198,7 @@ def _games_per_core(total_ms: float) -> str:
 def _drawn_line(res: SizeResult, thread_ms: float) -> str:
     """What the picture thread's CPU per move bought: pictures drawn per move, how, and the
     painter's CPU per picture by stage. A move of a short run is one of the first few of its
-    game: the figure over whole games is ``--clicks`` past a game's length (docs/benchmarks.md)."""
+    game, which cost more: ``--clicks 40`` gives a game's worth (docs/benchmarks.md)."""
     d = res.drawn
     assert d is not None
     per = d.seconds * 1000 / max(d.pictures, 1)

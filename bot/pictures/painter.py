@@ -293,17 +293,13 @@ def _assembled(box: _Box, key: _PatchKey) -> Image.Image | None:
     """A box that holds one seat's panel or one pair and nothing else, put together from
     kept parts (:mod:`.panels`), or nothing at all (the empty table's indices), instead of
     drawn; None for any other box, or one that cannot be put together."""
+    if not _from_parts(box, key):
+        return None
     if not key[1]:
         return _empty_indexed().crop(box)
-    if len(key[1]) != 1:
-        return None
-    ((layer_key, layer_box),) = key[1]
-    if layer_box != box:
-        return None
+    ((layer_key, _),) = key[1]
     if layer_key[0] == "pair":
         return lone_pair(layer_key[1])  # type: ignore[arg-type]
-    if layer_key[0] != "seat":
-        return None
     _, centre, seat = layer_key
     return panel(centre, seat)  # type: ignore[arg-type]
 
