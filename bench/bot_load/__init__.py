@@ -72,6 +72,12 @@ How each figure is taken:
   live hands and pictures on; the event loop's thread is shared between the bot and the
   simulated Discord by sampling its stack (see ``CpuSplit``). From it, the games one core
   carries at a move every 4 s. ``--profile PATH`` writes a cProfile of the same stretch.
+* The picture thread: beside its CPU per move, what it drew in the same stretch (pictures
+  drawn whole, in part, unchanged; the painter's CPU per picture by stage). Every table card
+  face is drawn before the clicks (~5 ms each, once per process), as a bot that has run a
+  while has them. A game's first moves cost the picture thread more than its later ones
+  (new names, pairs and counts not yet kept): the default 4 rounds measure only the first
+  moves of each game, ``--clicks 40`` a game's worth (docs/benchmarks.md says which counts).
 
 The package: options (aims, constants, command line), measure (latencies, heap by owner,
 the CPU sampler), clicks (the simulated world: setup and clicks), report (the printed

@@ -24,6 +24,7 @@ import PIL
 import simcord
 
 from bench.bot_load.options import Options
+from bot.pictures import TablePictures
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -87,6 +88,52 @@ class SizeResult:
     load: tuple[float, ...] = ()
     #: "sqlite" or "postgresql": where the games were stored.
     backend: str = "sqlite"
+    #: What the picture thread drew in the rounds (None: pictures off).
+    drawn: PictureFigures | None = None
+
+
+@dataclass
+class PictureFigures:
+    """What the picture thread drew during the click rounds and the drain
+    (bot.pictures.painter.Costs): how many pictures, how, and the painter's CPU by stage.
+    Its own count, beside the thread's CPU per move: a table edit coalesced away draws no
+    picture, and a game's first pictures cost more than its later ones."""
+
+    whole: int = 0
+    partial: int = 0
+    unchanged: int = 0
+    draw: float = 0.0  # CPU seconds
+    convert: float = 0.0
+    encode: float = 0.0
+    #: Table edits dropped before their picture was drawn (a newer edit was owed).
+    superseded: int = 0
+
+    @staticmethod
+    def of(pictures: TablePictures) -> PictureFigures:
+        """The counts so far of the bot's picture service (its painter's costs)."""
+        c = pictures.painter.costs
+        return PictureFigures(
+            c.whole, c.partial, c.unchanged, c.draw, c.convert, c.encode, pictures.superseded
+        )
+
+    @property
+    def pictures(self) -> int:
+        return self.whole + self.partial + self.unchanged
+
+    @property
+    def seconds(self) -> float:
+        return self.draw + self.convert + self.encode
+
+    def since(self, before: PictureFigures) -> PictureFigures:
+        return PictureFigures(
+            *(getattr(self, f) - getattr(before, f) for f in PictureFigures.__dataclass_fields__)
+        )
+
+    @staticmethod
+    def total(parts: Sequence[PictureFigures]) -> PictureFigures:
+        return PictureFigures(
+            *(sum(getattr(p, f) for p in parts) for f in PictureFigures.__dataclass_fields__)
+        )
 
 
 @dataclass

@@ -195,6 +195,25 @@ def _games_per_core(total_ms: float) -> str:
     return f"{MOVE_EVERY_SECONDS / (total_ms / 1000):,.0f}"
 
 
+def _drawn_line(res: SizeResult, thread_ms: float) -> str:
+    """What the picture thread's CPU per move bought: pictures drawn per move, how, and the
+    painter's CPU per picture by stage. A move of a short run is one of the first few of its
+    game, which cost more: ``--clicks 40`` gives a game's worth (docs/benchmarks.md)."""
+    d = res.drawn
+    assert d is not None
+    per = d.seconds * 1000 / max(d.pictures, 1)
+    stages = f"draw {d.draw * 1000 / max(d.pictures, 1):.2f}, palette "
+    stages += f"{d.convert * 1000 / max(d.pictures, 1):.2f}, encode "
+    stages += f"{d.encode * 1000 / max(d.pictures, 1):.2f}"
+    return (
+        f"picture thread: {d.pictures} pictures for {res.moves} moves ({d.whole} drawn whole, "
+        f"{d.partial} in part, {d.unchanged} unchanged; {d.superseded} table edits dropped "
+        f"before drawing), the painter {per:.2f} ms per picture ({stages}); "
+        f"{thread_ms:.2f} ms per move in the thread; {res.finished} of {res.games} games "
+        "finished (moves early in a game cost more than later ones)"
+    )
+
+
 def _print_cpu(res: SizeResult, opts: Options) -> None:
     """The bot's CPU per move, the event loop and the picture thread apart, the games per
     core it allows, and the event loop's share by area of the code."""
@@ -219,6 +238,8 @@ def _print_cpu(res: SizeResult, opts: Options) -> None:
         f"hands); one core carries {_games_per_core(total)} games at a move "
         f"every {MOVE_EVERY_SECONDS:g} s; aims (ms): {'; '.join(aims)}; {_load(res)}"
     )
+    if res.drawn is not None:
+        print("  " + _drawn_line(res, pictures))
     print(
         f"  the event loop thread {cpu.loop_seconds:.1f} s x the bot's {cpu.bot_share:.0%} of "
         f"its owned CPU in samples (samples: bot {cpu.bot}, simulated Discord and bench "

@@ -39,6 +39,7 @@ from bench.bot_load.measure import (
     CpuSplit,
     LiveFigures,
     Memory,
+    PictureFigures,
     Samples,
     SizeResult,
     classify,
@@ -65,6 +66,8 @@ from bench.simcord_shortcuts import (
     timers_follow_the_clock,
 )
 from bot.app import DurakBot
+from bot.cardart.labels import rank_labels
+from bot.pictures.cards import face, sideways_face
 from bot.storage import Storage
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,6 +124,8 @@ async def run_size(
                                 guild.id, pictures=False
                             )
                     await warm_up(env, clicker, guilds[0], opts)
+                    if opts.pictures:  # off the loop: simcord's timers keep running
+                        await asyncio.get_running_loop().run_in_executor(None, _table_faces_drawn)
                     service = service_of(env)
 
                     # From here on a bot timer due in real time only moves simcord's clock
@@ -175,6 +180,7 @@ async def run_size(
                     # freezing during the setup would count it in the memory figure above.
                     cpu, wall = time.process_time(), time.perf_counter()
                     load = os.getloadavg()
+                    drawn0 = PictureFigures.of(publisher.pictures)
                     splits: list[CpuSplit] = []
                     with full_collections(full_gcs), cpu_split(splits), profiled(opts):
                         for round_ in range(opts.clicks):
@@ -213,6 +219,7 @@ async def run_size(
                         ]
                     )
                     live_figures = replace(live_figures, drained=drained)
+                    drawn = PictureFigures.of(publisher.pictures).since(drawn0)
                     load += os.getloadavg()
                 finished = sum(1 for t in tables if _finished(service, t))
                 errors = [repr(e) for e in env.errors] + unsettled
@@ -222,8 +229,21 @@ async def run_size(
     return SizeResult(
         games, memory, kinds, finished, errors, full_gcs, busy, live_figures,
         CpuSplit.total(splits), moves, opts.pictures, 1, load,
-        "postgresql" if opts.database else "sqlite",
+        "postgresql" if opts.database else "sqlite", drawn if opts.pictures else None,
     )  # fmt: skip
+
+
+def _table_faces_drawn() -> None:
+    """Every card face a table picture shows, in both languages' rank letters (208 faces and
+    104 turned-up trumps, ~5 ms each, once per process), drawn before the clicks: a bot that
+    has run for a while has them all, and the first hundreds of moves of a fresh process
+    would otherwise pay them (bench/picture_game.py warms its caches the same way)."""
+    for locale in ("en", "ru"):
+        ranks = rank_labels(locale)
+        for card in range(52):
+            sideways_face(card, ranks)
+            for trump in (False, True):
+                face(card, trump, ranks)
 
 
 @asynccontextmanager
@@ -360,6 +380,7 @@ def _load_result(path: Path) -> SizeResult:
         pictures=data.get("pictures", True),
         load=tuple(data.get("load", ())),
         backend=data.get("backend", "sqlite"),
+        drawn=PictureFigures(**data["drawn"]) if data.get("drawn") else None,
     )
 
 
@@ -392,6 +413,11 @@ def _merge(games: int, parts: Sequence[SizeResult]) -> SizeResult:
         # the first process's load at its start, the last one's at its end
         load=parts[0].load[:3] + parts[-1].load[3:],
         backend=parts[0].backend,
+        drawn=(
+            PictureFigures.total([p.drawn for p in parts if p.drawn is not None])
+            if parts[0].drawn is not None
+            else None
+        ),
     )
 
 

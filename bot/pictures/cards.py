@@ -65,7 +65,9 @@ def face(card: int, trump: bool = False, ranks: tuple[str, ...] = RANK_LABELS) -
     return _shadowed(table_face(card % 52, CARD_W, CARD_H, trump=trump, ranks=ranks))
 
 
-@lru_cache(maxsize=16)
+#: Every card of both languages' rank letters (2 x 52 = 104, 62 KB each: 6.5 MB at most):
+#: each new game turns up a trump, so a short list missed on most games' first picture.
+@lru_cache(maxsize=128)
 def sideways_face(card: int, ranks: tuple[str, ...] = RANK_LABELS) -> Image.Image:
     """The turned-up trump lying across under the talon: landscape, with the index upright at
     the left end (the part that shows from under the talon)."""

@@ -4,7 +4,8 @@ A move changes a small part of the table: a card in the middle, a count and a ro
 the seats' panels. :func:`.table.layers` cuts the picture into layers (a panel per seat, the
 talon, the discard pile, each attack with its defence, the timer, the banner) with a key for
 what each one shows and a box for the pixels it may touch. The painter remembers, per game,
-the layers of the last picture and the picture itself, and for a new scene:
+the layers of the last picture and the picture itself (a game's first picture starts from the
+empty table, whose PNG all games share), and for a new scene:
 
 1. compares the layers' keys; an identical picture is not drawn at all (the last bytes are
    returned), otherwise the boxes of the layers that appeared or went away are *dirty*;
@@ -114,30 +115,34 @@ class Painter:
         old = self._games.get(scene.game_id)
         if old is not None:
             self._games.move_to_end(scene.game_id)
-            order = [x.key for x in new_layers]
-            if old.keys == keys and [x.key for x in old.layers] == order:
-                self.costs.unchanged += 1
-                self.costs.draw += clock() - start
-                return old.encoded.png
-            changed = {
-                _clip(layer.box)
-                for layer in (*old.layers, *new_layers)
-                if (layer.key, layer.box) not in keys or (layer.key, layer.box) not in old.keys
-            }
-            boxes = sorted(box for box in changed if box[0] < box[2] and box[1] < box[3])
-            order_kept = [x.key for x in old.layers if (x.key, x.box) in keys] == [
-                x.key for x in new_layers if (x.key, x.box) in old.keys
-            ]
-            work = [(box, self._patch_key(box, new_layers)) for box in boxes]
-            missing = sum(
-                (box[2] - box[0]) * (box[3] - box[1])
-                for box, key in work
-                if key not in self._patches
-            )
-            if order_kept and missing < _WHOLE_SHARE * WIDTH * HEIGHT:
-                encoded = self._partial(new_layers, work, old.encoded, start)
-                self._remember(scene.game_id, new_layers, keys, encoded, bool(scene.banner))
-                return encoded.png
+        else:
+            # A game's first picture (or one forgotten): drawn from the empty table, which
+            # all games share, so its boxes come from the parts and patches kept across games.
+            old = _blank()
+        order = [x.key for x in new_layers]
+        if old.keys == keys and [x.key for x in old.layers] == order:
+            self.costs.unchanged += 1
+            self.costs.draw += clock() - start
+            return old.encoded.png
+        changed = {
+            _clip(layer.box)
+            for layer in (*old.layers, *new_layers)
+            if (layer.key, layer.box) not in keys or (layer.key, layer.box) not in old.keys
+        }
+        boxes = sorted(box for box in changed if box[0] < box[2] and box[1] < box[3])
+        order_kept = [x.key for x in old.layers if (x.key, x.box) in keys] == [
+            x.key for x in new_layers if (x.key, x.box) in old.keys
+        ]
+        work = [(box, self._patch_key(box, new_layers)) for box in boxes]
+        missing = sum(
+            (box[2] - box[0]) * (box[3] - box[1])
+            for box, key in work
+            if key not in self._patches and not _from_parts(box, key)
+        )
+        if order_kept and missing < _WHOLE_SHARE * WIDTH * HEIGHT:
+            encoded = self._partial(new_layers, work, old.encoded, start)
+            self._remember(scene.game_id, new_layers, keys, encoded, bool(scene.banner))
+            return encoded.png
         rgb = render_image(scene)
         drawn = clock()
         indexed = to_palette(rgb)
@@ -272,23 +277,37 @@ def _maps_buffers() -> bool:
 _MAPPED = _maps_buffers()
 
 
+def _from_parts(box: _Box, key: _PatchKey) -> bool:
+    """Whether :func:`_assembled` may put ``box`` together from kept parts (a box left empty,
+    or one seat's panel or one pair alone in its box): a few pastes, not a drawing, so such
+    boxes do not count towards drawing the picture whole."""
+    if not key[1]:
+        return True
+    if len(key[1]) != 1:
+        return False
+    ((layer_key, layer_box),) = key[1]
+    return layer_box == box and layer_key[0] in ("pair", "seat")
+
+
 def _assembled(box: _Box, key: _PatchKey) -> Image.Image | None:
     """A box that holds one seat's panel or one pair and nothing else, put together from
     kept parts (:mod:`.panels`), or nothing at all (the empty table's indices), instead of
     drawn; None for any other box, or one that cannot be put together."""
+    if not _from_parts(box, key):
+        return None
     if not key[1]:
         return _empty_indexed().crop(box)
-    if len(key[1]) != 1:
-        return None
-    ((layer_key, layer_box),) = key[1]
-    if layer_box != box:
-        return None
+    ((layer_key, _),) = key[1]
     if layer_key[0] == "pair":
         return lone_pair(layer_key[1])  # type: ignore[arg-type]
-    if layer_key[0] != "seat":
-        return None
     _, centre, seat = layer_key
     return panel(centre, seat)  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=1)
+def _blank() -> _Game:
+    """The empty table as a game's last picture: no layers, and the background's PNG."""
+    return _Game([], frozenset(), encode_indexed(_empty_indexed()))
 
 
 @lru_cache(maxsize=1)

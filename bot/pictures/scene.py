@@ -114,10 +114,11 @@ def _name(text: str, number: int, loc: str) -> str:
     return text if drawable(text, bold=True) else t("picture.seat_placeholder", loc, number=number)
 
 
-def last_played(session: GameSession) -> tuple[int, ...]:
+def last_played(session: GameSession, obs: Observation | None = None) -> tuple[int, ...]:
     """The cards of the newest move that played cards, if they still lie face up on the
-    table (after a bito or a pick-up nothing is marked). Public: they are face up."""
-    table = session.game.public_observation().table
+    table (after a bito or a pick-up nothing is marked). Public: they are face up.
+    ``obs``: the session's public observation, when the caller has it."""
+    table = (session.public_observation() if obs is None else obs).table
     attacks = {int(a) for a, _ in table}
     defences = {int(d) for _, d in table if d is not None}
     for event in reversed(session.events):
@@ -197,7 +198,7 @@ def lobby_scene(info: LobbyInfo) -> Scene:
 def table_scene(session: GameSession) -> Scene:
     """The table from the spectator's observation: exactly what the text table may show."""
     loc = session.locale
-    obs = session.game.public_observation()
+    obs = session.public_observation()
     waiting = set(waiting_seats(session.game)) if not session.finished else set()
     # Double-trump fool: each seat beats with its own suit, so each panel shows it.
     own_trumps = len(set(obs.trumps)) > 1
@@ -259,6 +260,6 @@ def table_scene(session: GameSession) -> Scene:
         judging=obs.judging,
         aside_label=(t("table.out_of_play", loc, count=obs.out_of_play) if obs.out_of_play else ""),
         banner=banner,
-        last_played=last_played(session),
+        last_played=last_played(session, obs),
         ranks=rank_labels(loc, local_ranks=session.local_ranks),
     )

@@ -52,6 +52,15 @@ CACHE_SIZE = 64
 PICTURE_RETRY_SECONDS = 600.0
 
 
+def _moment(state: GameSession | LobbyInfo) -> object:
+    """What changes whenever the state a picture would show changes: a game's service
+    version and its engine game (replaced at every commit); a lobby is a snapshot read from
+    storage (``GameService.lobby``), which nothing changes afterwards."""
+    if isinstance(state, GameSession):
+        return state.version, id(state.game), state.status
+    return state
+
+
 class Superseded(Exception):
     """A table edit's picture was not drawn: a newer edit of the game is already owed."""
 
@@ -171,14 +180,26 @@ class TablePictures:
         guild wants text only, ``allowed`` is False (no *Attach Files*), or drawing failed:
         the embed is then the whole (text) table.
 
-        Call it right after building ``embed``: the scene is taken before anything is awaited,
-        so text and picture always show the same moment of the game. With ``supersede``
-        (a table edit), :class:`Superseded` is raised instead of drawing a picture that a
-        newer owed edit would replace before anyone saw it."""
+        Call it right after building ``embed``. The scene is taken only once the guild is
+        known to want a picture (with pictures off nothing is described at all); if the game
+        moved on while the setting was read (it is usually in memory and nothing is awaited
+        then), there is no picture, so text and picture always show the same moment of the
+        game. With ``supersede`` (a table edit), :class:`Superseded` is raised instead of
+        drawing a picture that a newer owed edit would replace before anyone saw it."""
         if not allowed:
             return []
+        moment = _moment(state)
+        if not await self.wanted(state.guild_id, state.channel_id):
+            return []
+        if _moment(state) != moment:
+            # The guild's setting was read from the database, and the game moved on
+            # meanwhile: a picture of it now would not show what ``embed`` shows.
+            if supersede:
+                self.superseded += 1
+                raise Superseded
+            return []
         scene = self._scene(state)
-        if scene is None or not await self.wanted(state.guild_id, state.channel_id):
+        if scene is None:
             return []
         png = await self._render(scene, state.game_id, supersede=supersede)
         if png is None:

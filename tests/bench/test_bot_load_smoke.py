@@ -40,6 +40,9 @@ def test_tiny_run_prints_every_row(capsys: pytest.CaptureFixture[str]) -> None:
         re.M,
     )
     assert cpu is not None and float(cpu.group(1)) > 0 and float(cpu.group(2)) > 0, out
+    # what the picture thread drew: one picture per move at most (bursts coalesce edits)
+    drawn = re.search(r"^  picture thread: (\d+) pictures for 8 moves \(", out, re.M)
+    assert drawn is not None and 0 < int(drawn.group(1)) <= 8, out
     # every aim of issue 30 has its line: a verdict, or what run would measure it
     aims = out.split("issue 30's capacity aims", 1)[-1]
     verdict = r"^  bot CPU <= 3 ms per move, pictures on: \S+ ms = .*: (met|NOT met) \(2 games"

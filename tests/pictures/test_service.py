@@ -133,3 +133,40 @@ async def test_a_table_edit_superseded_in_the_queue_is_not_drawn_nor_sent() -> N
         assert len(await tp.attach(session, discord.Embed())) == 1
     finally:
         tp.close()
+
+
+async def test_pictures_off_take_no_scene_and_a_game_moved_on_meanwhile_gets_none() -> None:
+    """The scene is taken after the setting is read: with pictures off nothing is described
+    (the event loop would pay for it), and a game that moved on while the setting came from
+    the database gets no picture of a later moment than its text."""
+    session = sample_session("podkidnoy", 2, "attack", seed=1)
+    assert session is not None
+    wants = {"pictures": False}
+    during: list[Any] = []
+
+    async def settings(guild_id: int) -> Any:
+        for step in during:
+            step()
+        return SimpleNamespace(pictures=wants["pictures"])
+
+    tp = TablePictures(settings)
+    described: list[object] = []
+    scene = tp.scene
+    tp.scene = lambda state: described.append(state) or scene(state)  # type: ignore[method-assign]
+    try:
+        assert await tp.attach(session, discord.Embed()) == [] and described == []
+        wants["pictures"] = True
+
+        def moved() -> None:
+            session.version += 1
+
+        during.append(moved)
+        embed = discord.Embed()
+        assert await tp.attach(session, embed) == [] and embed.image.url is None
+        with pytest.raises(Superseded):
+            await tp.attach(session, discord.Embed(), supersede=True)
+        assert described == [] and tp.renders == 0
+        during.clear()
+        assert len(await tp.attach(session, discord.Embed())) == 1 and described == [session]
+    finally:
+        tp.close()
