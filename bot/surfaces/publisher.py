@@ -102,9 +102,9 @@ class DiscordPublisher:
         state = await self.service.public_state(game_id)
         if state.message_id is None:
             raise Obsolete
-        # Asked before the table is read: a text-only table (the guild's choice, or a channel
-        # that refused a picture) then costs no picture's scene, which the picture service
-        # takes before it knows whether a picture is wanted.
+        # Asked before the table is rendered: a text-only table (the guild's choice, or a
+        # channel that refused a picture) is edited here directly, with no picture service
+        # (and no picture moment to compare) involved.
         pictured = await self.pictures.wanted(state.guild_id, state.channel_id)
         if isinstance(state, GameSession):
             embed = table_embed(state)
