@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import json as _json
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -18,6 +19,8 @@ from typing import Any
 import simcord
 import simcord._runtime as sim_runtime
 import simcord.env as sim_env
+import simcord.http.router as sim_router
+from simcord.backend.cdn import CdnStore
 
 from bot.cardart import emojis as bot_emojis
 
@@ -26,6 +29,7 @@ __all__ = [
     "card_faces_drawn_once",
     "clock_moved",
     "identity_callback_records",
+    "own_copies_of_what_the_bot_sends",
     "timers_follow_the_clock",
 ]
 
@@ -207,3 +211,38 @@ def card_faces_drawn_once(enabled: bool) -> Iterator[None]:
         yield
     finally:
         bot_emojis.wanted_emojis = original
+
+
+@contextmanager
+def own_copies_of_what_the_bot_sends() -> Iterator[None]:
+    """Give the simulated Discord its own copy of every request body and uploaded file.
+
+    simcord takes a request's JSON as the bot's own dict (its log deep-copies it, which
+    shares every string) and an upload as the bot's own ``bytes`` (``BytesIO.read`` of a
+    whole buffer returns the very object), and keeps them for good: every table picture a
+    game ever sent, every lobby text. Those were allocated by the bot, so tracemalloc put
+    them in the bot's heap although only the simulator held them (a real bot's request
+    leaves as JSON bytes on a socket and is gone). With copies, what simcord keeps is
+    simcord's (this module counts as simcord's in bench/bot_load/measure.py) and the bot's
+    share is what the bot itself keeps: the picture its painter remembers is still the
+    bot's. Only for the traced setup: copying costs a little CPU on the simulator's side.
+    """
+    dispatch = sim_router.dispatch
+    store = CdnStore.store_attachment
+
+    def copied_dispatch(*args: Any, json: Any | None = None, **kwargs: Any) -> Any:
+        own = None if json is None else _json.loads(_json.dumps(json))
+        return dispatch(*args, json=own, **kwargs)
+
+    def copied_store(self: CdnStore, *args: Any) -> dict[str, Any]:
+        attachment_id, channel_id, filename, data, description = args
+        own = bytes(memoryview(data))
+        return store(self, attachment_id, channel_id, filename, own, description)
+
+    sim_router.dispatch = copied_dispatch
+    CdnStore.store_attachment = copied_store  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        sim_router.dispatch = dispatch
+        CdnStore.store_attachment = store  # type: ignore[method-assign]

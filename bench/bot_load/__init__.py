@@ -23,10 +23,13 @@ How each figure is taken:
   idle, the live heap is split by the innermost frame that belongs to either side: the bot
   (bot/, cogs/, engine/, discord.py, asyncpg) or the simulated Discord (simcord keeps every
   message, interaction and a transcript, which a real bot does not); "other" is what the
-  stdlib allocated with no owner in the recorded frame. One frame is recorded: deeper
-  tracebacks move most of "other" to simcord, leave the bot's share within a few percent and
-  triple the setup time. SQLite's own C allocations are not traced (its page cache is
-  bounded, about 2 MB).
+  stdlib allocated with no owner in the recorded frames. Three frames are recorded: with one,
+  what json, copy or dataclasses allocated for the bot fell in "other" (a quarter of the
+  bot's share at 200 games); deeper ones move more of "other" to simcord but no more to the
+  bot. simcord gets its own copy of every request body and upload during the traced setup
+  (bench/simcord_shortcuts.py): it kept the bot's own objects, every table picture ever
+  sent among them. SQLite's own C allocations are not traced (its page cache is bounded,
+  about 2 MB).
 * Clicks: after the setup every player opens their hand once with the table's "Show my
   hand" button ("open" rows, in the setup's bursts); from then on the bot keeps each hand
   live. Every round, each live game's next human (defender first, then attackers, the

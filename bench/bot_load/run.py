@@ -14,7 +14,7 @@ import tempfile
 import time
 import tracemalloc
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
-from contextlib import ExitStack, asynccontextmanager, contextmanager
+from contextlib import ExitStack, asynccontextmanager, contextmanager, nullcontext
 from dataclasses import asdict, replace
 from pathlib import Path
 
@@ -63,6 +63,7 @@ from bench.simcord_shortcuts import (
     card_faces_drawn_once,
     clock_moved,
     identity_callback_records,
+    own_copies_of_what_the_bot_sends,
     timers_follow_the_clock,
 )
 from bot.app import DurakBot
@@ -136,9 +137,10 @@ async def run_size(
                     if opts.trace:
                         tracemalloc.start(TRACE_FRAMES)
                     start = time.perf_counter()
-                    tables = await open_tables(
-                        env, clicker, guilds, games, opts.players, kinds["lobby"], opts
-                    )
+                    with own_copies_of_what_the_bot_sends() if opts.trace else nullcontext():
+                        tables = await open_tables(
+                            env, clicker, guilds, games, opts.players, kinds["lobby"], opts
+                        )
                     setup = time.perf_counter() - start
                     progress(f"{games} games set up in {setup:.0f} s")
                     clicker.forget()

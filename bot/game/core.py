@@ -18,6 +18,7 @@ from ..config import AI_DELAY_DEFAULT
 from ..sharding import ShardScope
 from .errors import GameMissing, HandClosed, NotAPlayer, ServiceError
 from .house_rules import DONE_STYLES, rules_for
+from .keyed_locks import KeyedLocks
 from .models import (
     FORFEIT_MAX_LENGTH,
     LEADERBOARD_PERIODS,
@@ -84,9 +85,9 @@ class _ServiceCore:
         self.shards = shards or ShardScope()
         self._sessions: dict[int, GameSession] = {}
         self._ended: dict[int, GameSession] = {}
-        self._lobby_locks: dict[int, asyncio.Lock] = {}
+        self._lobby_locks: KeyedLocks[int] = KeyedLocks()
         #: One lock per finished game whose rematch is being opened (see :mod:`.rematch`).
-        self._rematch_locks: dict[int, asyncio.Lock] = {}
+        self._rematch_locks: KeyedLocks[int] = KeyedLocks()
         #: One idle-expiry task per open lobby (see :mod:`.lobby`).
         self._lobby_timers: dict[int, asyncio.Task[None]] = {}
         #: Lobbies found at a restart whose table never reached Discord (see restore_lobbies);
@@ -98,7 +99,7 @@ class _ServiceCore:
         #: Where tournaments are announced (see :mod:`.tournaments`); the bot attaches its own.
         self.tournament_publisher: TournamentPublisher = NullTournamentPublisher()
         #: One lock and one start timer per tournament (see :mod:`.tournaments`).
-        self._tournament_locks: dict[int, asyncio.Lock] = {}
+        self._tournament_locks: KeyedLocks[int] = KeyedLocks()
         self._tournament_timers: dict[int, asyncio.Task[None]] = {}
         #: Tournaments found at a restart, taken up once Discord is reachable.
         self._tournaments_to_resume: list[int] = []

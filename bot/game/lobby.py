@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from engine import Game
@@ -44,8 +45,8 @@ class _LobbyFlow(_PlayFlow):
 
     # ----------------------------------------------------------------- lobby
 
-    def _lobby_lock(self, game_id: int) -> asyncio.Lock:
-        return self._lobby_locks.setdefault(game_id, asyncio.Lock())
+    def _lobby_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        return self._lobby_locks.hold(game_id)
 
     async def create_lobby(
         self,

@@ -21,7 +21,6 @@ channel, a rematch that already started or was called off.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -104,7 +103,7 @@ class _RematchFlow(_LobbyFlow):
         """A click on Play again under game ``previous_id``: open its rematch, or confirm a seat
         in it, and start the deal once every human is in."""
         storage = self.storage
-        async with self._rematch_locks.setdefault(previous_id, asyncio.Lock()):
+        async with self._rematch_locks.hold(previous_id):
             row = await storage.get_game(previous_id)
             if row is None:
                 raise GameMissing()
@@ -197,7 +196,7 @@ class _RematchFlow(_LobbyFlow):
         """A player of the rematch of ``previous_id`` says no: the rematch is called off (a
         rematch keeps the same seats, so it cannot go on without them). Returns its id."""
         storage = self.storage
-        async with self._rematch_locks.setdefault(previous_id, asyncio.Lock()):
+        async with self._rematch_locks.hold(previous_id):
             existing = await storage.rematch_of(previous_id)
             if existing is None:
                 raise ServiceError("rematch.closed")

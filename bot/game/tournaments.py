@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
 
@@ -233,8 +234,8 @@ class _TournamentFlow(_LobbyFlow):
 
     # ----------------------------------------------------------------- timers and restart
 
-    def _tournament_lock(self, tournament_id: int) -> asyncio.Lock:
-        return self._tournament_locks.setdefault(tournament_id, asyncio.Lock())
+    def _tournament_lock(self, tournament_id: int) -> AbstractAsyncContextManager[None]:
+        return self._tournament_locks.hold(tournament_id)
 
     def _arm_tournament_timer(self, row: TournamentRow) -> None:
         self._stop_tournament_timer(row.id)
