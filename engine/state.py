@@ -47,6 +47,7 @@ class GameState:
         "_next_tab",
         "_pass_card",
         "_pile_on",
+        "_plain_roles",
         "_priority",
         "_transfer",
         "_trump_hidden",
@@ -142,6 +143,7 @@ class GameState:
     # size; set by _blank, so every constructor has them.
     _elig_tab: dict[int, tuple[list[int], tuple[int, ...]]]  # (_elig, _actors) memo
     _pile_on: bool
+    _plain_roles: bool  # individuals, and the turn passes on after a pick-up (_next_roles)
     _auto_done: bool
     _priority: bool  # attacker_priority
     _transfer: int  # 0 off, 1 before_beat, 2 kiev
@@ -281,10 +283,10 @@ class GameState:
         Callers check first that priority is played and that the bout is not closed.
         """
         passed, hands = self.passed, self.hands
-        ranks = self.table_ranks if self._auto_done else -1
+        auto_done, ranks = self._auto_done, self.table_ranks
         for s in self._elig:
             if s == seat:
                 return False
-            if hands[s] & ranks and not passed >> s & 1:
+            if not passed >> s & 1 and (hands[s] & ranks if auto_done else hands[s]):
                 return True
         return False

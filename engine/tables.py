@@ -67,12 +67,21 @@ _PILE = _SINGLE[PI]
 _SHOW = _SINGLE[SH]
 _TAKE = _BARE[TK]
 _PASS = _BARE[PA]
+#: _THROW1[seat][card + 1], _PILE1 likewise: indexed like ``_beat_actions`` rows, by the
+#: ``bit_length`` of the card's bit, so a bit loop needs no ``- 1`` (index 0 is never read).
+_THROW1: tuple[tuple[Action, ...], ...] = tuple((row[0], *row) for row in _THROW)
+_PILE1: tuple[tuple[Action, ...], ...] = tuple((row[0], *row) for row in _PILE)
 #: _LEAD1[seat][card]: the lead of that single card.
 _LEAD1: tuple[tuple[Action, ...], ...] = tuple(
     tuple(Action(s, A, (c,)) for c in CARDS) for s in range(_MAX_SEATS)
 )
 #: _BIT[card] == 1 << card; ``sum(map(_BIT.__getitem__, cards))`` is the mask of distinct cards.
 _BIT: tuple[int, ...] = tuple(1 << c for c in range(len(CARDS)))
+#: _BITS0[card] == _BIT[card], and _BITS0[-1] == 0: a table's pairs chained, empty defence
+#: slots (-1) included, sum to the mask of its cards.
+_BITS0: tuple[int, ...] = (*_BIT, 0)
+#: _NOT_BIT[card] == ~(1 << card): ``hand & _NOT_BIT[card]`` takes one card out.
+_NOT_BIT: tuple[int, ...] = tuple(~b for b in _BIT)
 _chain = chain.from_iterable
 #: RANK_OF[card]: mask of the cards of ``card``'s rank, both packs (one index instead of
 #: ``% 13 + 2``); a one-pack hand has no second-pack bits, so ``hand & mask`` is unchanged.
