@@ -16,6 +16,7 @@ from .state import GameState
 from .tables import (
     _BIT,
     _BITS0,
+    _INT,
     _LEAD1,
     _LEAD_COMBOS,
     _NOT_BIT,
@@ -284,10 +285,13 @@ class GameMoves(GameState):
         or holds only what a variant adds: building them was about a fifth of the cost of
         applying an action, for events nobody reads. A move that leaves an unbeaten card on
         the table (a lead, a throw-in, a transfer, a beat that was not the last) cannot end
-        the bout and returns at once. Cards leave a hand through ``_NOT_BIT`` or ``h ^ (h &
-        m)``, and a seat's knowledge, which never holds a card outside its hand, is cut down
-        to the hand only when it holds anything: the masks are multi-digit ints, and every
-        operation on one (a negative one most of all) allocates.
+        the bout and returns at once. The table holds plain ints (``_INT``), as a loaded
+        position's does: a ``Card`` (an int subclass) as an index or operand keeps the
+        interpreter from specialising the reads of every later move. Cards leave a hand
+        through ``_NOT_BIT`` or ``h ^ (h & m)``, and a seat's knowledge, which never holds a
+        card outside its hand, is cut down to the hand only when it holds anything: the masks
+        are multi-digit ints, and every operation on one (a negative one most of all)
+        allocates.
         """
         seat, kind, cards = action
         self.version += 1
@@ -295,7 +299,8 @@ class GameMoves(GameState):
             self.passed |= 1 << seat
             ev = [_PASS_EV[seat]]
         elif kind is D:
-            a, d = cards
+            a = cards[0]
+            d = _INT[cards[1]]
             hands = self.hands
             hands[seat] = h = hands[seat] & _NOT_BIT[d]
             if self.known[seat]:
@@ -317,13 +322,13 @@ class GameMoves(GameState):
         elif kind is A:
             table = self.table
             if len(cards) == 1:
-                c = cards[0]
+                c = _INT[cards[0]]
                 m = _BIT[c]
                 ranks = _RANK_OF[c]
                 table.append([c, -1])
             else:
                 m = ranks = 0
-                for c in cards:
+                for c in map(_INT.__getitem__, cards):
                     m |= _BIT[c]
                     ranks |= _RANK_OF[c]  # one rank, except in three fool's mixed leads
                     table.append([c, -1])
@@ -350,7 +355,7 @@ class GameMoves(GameState):
             self.passed = 0
             ev = [_TAKE_EV[seat]]
         elif kind is T or kind is PI:
-            c = cards[0]
+            c = _INT[cards[0]]
             hands = self.hands
             hands[seat] = h = hands[seat] & _NOT_BIT[c]
             if self.known[seat]:
@@ -374,7 +379,7 @@ class GameMoves(GameState):
                 self.hands[seat] = h = h ^ (h & m)
                 if self.known[seat]:
                     self.known[seat] &= h
-                for c in cards:
+                for c in map(_INT.__getitem__, cards):
                     self.table.append([c, -1])
             else:
                 self.shown |= 1 << cards[0]
@@ -672,22 +677,16 @@ class GameMoves(GameState):
         """Begin a bout (the table is empty): roles, then ``_refresh_bout`` inlined (every bout
         passes here), falling back to it the first time a role pair's attackers are needed."""
         self.bout_no = bout_no = self.bout_no + 1
-        self.attacker = attacker
+        self.attacker = self.first_attacker = attacker
         self.defender = defender
-        self.first_attacker = attacker
         self.taking = False
-        self.passed = 0
-        self.shown = 0
-        self.beaten_before = 0
+        self.passed = self.shown = self.beaten_before = self._unb = 0
         self.def_start = def_start = self.hands[defender].bit_count()
-        act = self._active
-        got = self._elig_tab.get(act << 6 | attacker << 3 | defender)
+        got = self._elig_tab.get(self._active << 6 | attacker << 3 | defender)
         if got is None:
             self._refresh_bout()
             return
-        self._elig, self._actors = got
+        self._elig, self._actors, self._nd = got
         self._beaters = self._beat_tab[defender]
         self._blimit = limit = self._first_max if bout_no <= 1 else self._max_attack
         self._limit = limit if limit < def_start else def_start
-        self._nd = self._next_tab[act][defender]
-        self._unb = 0

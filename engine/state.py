@@ -141,7 +141,7 @@ class GameState:
     # Rule options read on the hot paths, copied from ``rules`` once (a frozen dataclass
     # attribute chain costs more than a slot), and lookup tables for this rule set and table
     # size; set by _blank, so every constructor has them.
-    _elig_tab: dict[int, tuple[list[int], tuple[int, ...]]]  # (_elig, _actors) memo
+    _elig_tab: dict[int, tuple[list[int], tuple[int, ...], int]]  # (_elig, _actors, _nd) memo
     _pile_on: bool
     _plain_roles: bool  # individuals, and the turn passes on after a pick-up (_next_roles)
     _auto_done: bool
@@ -262,13 +262,13 @@ class GameState:
         got = self._elig_tab.get(key)
         if got is None:
             elig = self._eligible(a, d)
-            got = self._elig_tab[key] = (elig, tuple(sorted({d, *elig})))
-        self._elig, self._actors = got
+            nd = self._next_tab[self._active][d]
+            got = self._elig_tab[key] = (elig, tuple(sorted({d, *elig})), nd)
+        self._elig, self._actors, self._nd = got
         self._beaters = self._beat_tab[d]
         self._blimit = limit = self._first_max if self.bout_no <= 1 else self._max_attack
         held = self.beaten_before + self.def_start
         self._limit = limit if limit < held else held
-        self._nd = self._next_tab[self._active][d]
         self._unb = sum(1 for p in self.table if p[1] < 0) if self.table else 0
 
     def _room(self) -> int:
