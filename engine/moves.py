@@ -16,7 +16,6 @@ from .state import GameState
 from .tables import (
     _BIT,
     _BITS0,
-    _INT,
     _LEAD1,
     _LEAD_COMBOS,
     _NOT_BIT,
@@ -285,9 +284,7 @@ class GameMoves(GameState):
         or holds only what a variant adds: building them was about a fifth of the cost of
         applying an action, for events nobody reads. A move that leaves an unbeaten card on
         the table (a lead, a throw-in, a transfer, a beat that was not the last) cannot end
-        the bout and returns at once. The table holds plain ints (``_INT``), as a loaded
-        position's does: a ``Card`` (an int subclass) as an index or operand keeps the
-        interpreter from specialising the reads of every later move. Cards leave a hand
+        the bout and returns at once. Cards leave a hand
         through ``_NOT_BIT`` or ``h ^ (h & m)``, and a seat's knowledge, which never holds a
         card outside its hand, is cut down to the hand only when it holds anything: the masks
         are multi-digit ints, and every operation on one (a negative one most of all)
@@ -299,8 +296,7 @@ class GameMoves(GameState):
             self.passed |= 1 << seat
             ev = [_PASS_EV[seat]]
         elif kind is D:
-            a = cards[0]
-            d = _INT[cards[1]]
+            a, d = cards
             hands = self.hands
             hands[seat] = h = hands[seat] & _NOT_BIT[d]
             if self.known[seat]:
@@ -322,13 +318,13 @@ class GameMoves(GameState):
         elif kind is A:
             table = self.table
             if len(cards) == 1:
-                c = _INT[cards[0]]
+                c = cards[0]
                 m = _BIT[c]
                 ranks = _RANK_OF[c]
                 table.append([c, -1])
             else:
                 m = ranks = 0
-                for c in map(_INT.__getitem__, cards):
+                for c in cards:
                     m |= _BIT[c]
                     ranks |= _RANK_OF[c]  # one rank, except in three fool's mixed leads
                     table.append([c, -1])
@@ -355,7 +351,7 @@ class GameMoves(GameState):
             self.passed = 0
             ev = [_TAKE_EV[seat]]
         elif kind is T or kind is PI:
-            c = _INT[cards[0]]
+            c = cards[0]
             hands = self.hands
             hands[seat] = h = hands[seat] & _NOT_BIT[c]
             if self.known[seat]:
@@ -379,7 +375,7 @@ class GameMoves(GameState):
                 self.hands[seat] = h = h ^ (h & m)
                 if self.known[seat]:
                     self.known[seat] &= h
-                for c in map(_INT.__getitem__, cards):
+                for c in cards:
                     self.table.append([c, -1])
             else:
                 self.shown |= 1 << cards[0]

@@ -80,8 +80,6 @@ _BIT: tuple[int, ...] = tuple(1 << c for c in range(len(CARDS)))
 #: _BITS0[card] == _BIT[card], and _BITS0[-1] == 0: a table's pairs chained, empty defence
 #: slots (-1) included, sum to the mask of its cards.
 _BITS0: tuple[int, ...] = (*_BIT, 0)
-#: _INT[card] == int(card): a card as a plain int, for the table (see ``apply_unchecked``).
-_INT: tuple[int, ...] = tuple(range(len(CARDS)))
 #: _NOT_BIT[card] == ~(1 << card): ``hand & _NOT_BIT[card]`` takes one card out.
 _NOT_BIT: tuple[int, ...] = tuple(~b for b in _BIT)
 _chain = chain.from_iterable
