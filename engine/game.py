@@ -161,6 +161,7 @@ class Game(GameMoves):
         g._next_tab = _NEXT_ACTIVE[n]
         g._draw_tab = _draw_table(n, rules.draw_order == "attackers_first")
         g._pile_on = rules.pile_on
+        g._plain_roles = rules.teams == "none" and rules.after_pickup != "same_attacker"
         g._auto_done = rules.auto_done
         g._priority = rules.attacker_priority
         g._transfer = ("off", "before_beat", "kiev").index(rules.transfer)
@@ -256,6 +257,7 @@ class Game(GameMoves):
         g._next_tab = self._next_tab
         g._draw_tab = self._draw_tab
         g._pile_on = self._pile_on
+        g._plain_roles = self._plain_roles
         g._auto_done = self._auto_done
         g._priority = self._priority
         g._transfer = self._transfer

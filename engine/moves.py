@@ -15,17 +15,19 @@ from .result import Result
 from .state import GameState
 from .tables import (
     _BIT,
+    _BITS0,
     _LEAD1,
     _LEAD_COMBOS,
+    _NOT_BIT,
     _PASS,
     _PASS_EV,
-    _PILE,
+    _PILE1,
     _RANK_OF,
     _SHOW,
     _SINGLE,
     _TAKE,
     _TAKE_EV,
-    _THROW,
+    _THROW1,
     _TRANSFER_COMBOS,
     _chain,
     _combos,
@@ -136,11 +138,12 @@ class GameMoves(GameState):
         singles = _LEAD1[seat]
         memo = _LEAD_COMBOS
         while rest:
-            low = rest & -rest
-            i = low.bit_length() - 1
+            # (rest ^ (rest - 1)).bit_length() is the lowest card + 1: no negative operand,
+            # whose two's complement would cost Python's big ints two more allocations
+            i = (rest ^ (rest - 1)).bit_length() - 1
             same = hand & _RANK_OF[i]
             rest ^= same
-            if same == low:
+            if same == _BIT[i]:
                 out.append(singles[i])  # the only card of its rank: the usual case
                 continue
             # inlined memo hit of _combos (a lead is the hottest move generation there is)
@@ -180,11 +183,12 @@ class GameMoves(GameState):
                         n_unb += 1
                         ranks |= _RANK_OF[a]
                         m = hand & beaters[a]
-                        row = rows[a]
-                        while m:
-                            low = m & -m
-                            out.append(row[low.bit_length()])
-                            m ^= low
+                        if m:
+                            row = rows[a]
+                            while m:
+                                t = m - 1  # m ^ t: the lowest card's bit and those below
+                                out.append(row[(m ^ t).bit_length()])
+                                m &= t
                 if self._transfer and hand & ranks:  # no card of those ranks: no transfer
                     self._add_transfers(seat, hand & ranks, n_unb, out)
                 if self._v_defends:
@@ -201,11 +205,11 @@ class GameMoves(GameState):
                 elif self._priority and self._waits_for_earlier(seat):
                     throwable = 0  # a seat before this one in priority order is not done yet
             if throwable:
-                acts = _PILE[seat] if taking else _THROW[seat]
+                acts = _PILE1[seat] if taking else _THROW1[seat]
                 while throwable:
-                    low = throwable & -throwable
-                    out.append(acts[low.bit_length() - 1])
-                    throwable ^= low
+                    t = throwable - 1
+                    out.append(acts[(throwable ^ t).bit_length()])
+                    throwable &= t
             elif self._auto_done or not hand:
                 continue  # nothing to add, and no 'done' owed
             # 'done' is due once every card is answered; with priority, a seat that others
@@ -278,75 +282,99 @@ class GameMoves(GameState):
         with every field through ``_event`` (see there). With ``narrate`` off (search worlds,
         random self-play) the engine builds no events of its own, so the list returned is empty
         or holds only what a variant adds: building them was about a fifth of the cost of
-        applying an action, for events nobody reads.
+        applying an action, for events nobody reads. A move that leaves an unbeaten card on
+        the table (a lead, a throw-in, a transfer, a beat that was not the last) cannot end
+        the bout and returns at once. Cards leave a hand
+        through ``_NOT_BIT`` or ``h ^ (h & m)``, and a seat's knowledge, which never holds a
+        card outside its hand, is cut down to the hand only when it holds anything: the masks
+        are multi-digit ints, and every operation on one (a negative one most of all)
+        allocates.
         """
         seat, kind, cards = action
         self.version += 1
-        tell = self.narrate
         if kind is PA:
             self.passed |= 1 << seat
             ev = [_PASS_EV[seat]]
         elif kind is D:
             a, d = cards
-            keep = ~(1 << d)
-            self.hands[seat] &= keep
-            self.known[seat] &= keep
+            hands = self.hands
+            hands[seat] = h = hands[seat] & _NOT_BIT[d]
+            if self.known[seat]:
+                self.known[seat] &= h
             for p in self.table:
                 if p[0] == a:
                     p[1] = d
                     break
             self.table_ranks |= _RANK_OF[d]
             self.passed = 0
-            self._unb -= 1
-            ev = [_event(Event, ("defend", seat, cards, self.attacker, 0, ()))] if tell else []
+            self._unb = unb = self._unb - 1
+            ev = (
+                [_event(Event, ("defend", seat, cards, self.attacker, 0, ()))]
+                if self.narrate
+                else []
+            )
+            if unb:
+                return ev
         elif kind is A:
+            table = self.table
             if len(cards) == 1:
                 c = cards[0]
                 m = _BIT[c]
-                self.table.append([c, -1])
+                ranks = _RANK_OF[c]
+                table.append([c, -1])
             else:
                 m = ranks = 0
                 for c in cards:
-                    m |= 1 << c
+                    m |= _BIT[c]
                     ranks |= _RANK_OF[c]  # one rank, except in three fool's mixed leads
-                    self.table.append([c, -1])
-            self.hands[seat] &= ~m
-            self.known[seat] &= ~m
+                    table.append([c, -1])
+            hands = self.hands
+            h = hands[seat]
+            hands[seat] = h = h ^ (h & m)
+            if self.known[seat]:
+                self.known[seat] &= h
             if self.exchange_grace:
                 self.exchange_grace = False
                 self._exchange_on = False  # the grace period ends with the next bout
             self.first_attacker = seat
-            self.def_start = def_start = self.hands[self.defender].bit_count()
+            self.def_start = def_start = hands[self.defender].bit_count()
             self.beaten_before = 0
             self._unb = len(cards)
             limit = self._blimit  # _limit as in _refresh_bout, beaten_before being 0
             self._limit = limit if limit < def_start else def_start
-            self.table_ranks = _RANK_OF[c] if len(cards) == 1 else ranks
-            ev = [_event(Event, ("attack", seat, cards, self.defender, 0, ()))] if tell else []
+            self.table_ranks = ranks
+            if self.narrate:
+                return [_event(Event, ("attack", seat, cards, self.defender, 0, ()))]
+            return []
         elif kind is TK:
             self.taking = True
             self.passed = 0
             ev = [_TAKE_EV[seat]]
         elif kind is T or kind is PI:
             c = cards[0]
-            keep = ~(1 << c)
-            self.hands[seat] &= keep
-            self.known[seat] &= keep
+            hands = self.hands
+            hands[seat] = h = hands[seat] & _NOT_BIT[c]
+            if self.known[seat]:
+                self.known[seat] &= h
             self.table.append([c, -1])
             self.table_ranks |= _RANK_OF[c]
             self.passed = 0
             self._unb += 1
-            if tell:
+            if self.narrate:
                 verb = "throw" if kind is T else "pile"
                 ev = [_event(Event, (verb, seat, cards, self.defender, 0, ()))]
             else:
                 ev = []
+            if kind is T:
+                return ev  # not taking: the card thrown in is unbeaten
         elif kind is TR or kind is SH:
             nd = self._nd  # only the defender transfers: to the next active seat
             if kind is TR:
                 m = mask_of(cards)
-                self.hands[seat] &= ~m
-                self.known[seat] &= ~m
+                h = self.hands[seat]
+                self.hands[seat] = h = h ^ (h & m)
+                if self.known[seat]:
+                    self.known[seat] &= h
                 for c in cards:
                     self.table.append([c, -1])
             else:
@@ -357,11 +385,10 @@ class GameMoves(GameState):
             self.beaten_before = sum(1 for p in self.table if p[1] >= 0)
             self.passed = 0
             self._refresh_bout()
-            if tell:
+            if self.narrate:
                 verb = "transfer" if kind is TR else "show"
-                ev = [_event(Event, (verb, seat, cards, nd, 0, ()))]
-            else:
-                ev = []
+                return [_event(Event, (verb, seat, cards, nd, 0, ()))]
+            return []
         elif kind is EX:
             # an exchange can take away a seat's last throwable card, so the bout may end
             ev = []
@@ -375,10 +402,15 @@ class GameMoves(GameState):
             elig = self._elig
             if elig and self._limit > len(table) and (self._pile_on or not taking):
                 passed, hands = self.passed, self.hands
-                ranks = self.table_ranks if self._auto_done else -1
-                for s in elig:
-                    if hands[s] & ranks and not passed >> s & 1:
-                        return ev
+                if self._auto_done:
+                    ranks = self.table_ranks
+                    for s in elig:
+                        if not passed >> s & 1 and hands[s] & ranks:
+                            return ev
+                else:
+                    for s in elig:
+                        if not passed >> s & 1 and hands[s]:
+                            return ev
             self._end_bout(ev)
         return ev
 
@@ -390,10 +422,15 @@ class GameMoves(GameState):
         elig = self._elig
         if elig and self._limit > len(self.table) and (self._pile_on or not self.taking):
             passed, hands = self.passed, self.hands
-            ranks = self.table_ranks if self._auto_done else -1
-            for s in elig:
-                if hands[s] & ranks and not passed >> s & 1:
-                    return False
+            if self._auto_done:
+                ranks = self.table_ranks
+                for s in elig:
+                    if not passed >> s & 1 and hands[s] & ranks:
+                        return False
+            else:
+                for s in elig:
+                    if not passed >> s & 1 and hands[s]:
+                        return False
         return True
 
     def settle_complete_bout(self) -> list[Event]:
@@ -427,21 +464,20 @@ class GameMoves(GameState):
     def _end_bout(self, ev: list[Event]) -> None:
         """The table goes to the defender (taken) or the discard, then refill and new roles.
 
-        The table's cards are gathered with C-level helpers (``chain``, ``sort``, ``sum`` of
-        distinct bits, which is their union): this runs at the end of every bout.
+        The table's cards are gathered with C-level helpers (``chain``, ``sum`` of distinct
+        bits, which is their union; ``_BITS0`` maps an empty defence slot, -1, to no bit):
+        this runs at the end of every bout.
         """
         a, d = self.attacker, self.defender
         taken = self.taking
         if taken:
-            cards = list(_chain(self.table))
-            cards.sort()
-            del cards[: cards.count(-1)]  # the empty defence slots of unbeaten cards
-            m = sum(map(_BIT.__getitem__, cards))
+            m = sum(map(_BITS0.__getitem__, _chain(self.table)))
             self.hands[d] |= m
             self.known[d] |= m
             if m >> self._low & 1 and not self._ex_regained:
                 self.lowest_origin = -1  # picked up: nobody may exchange it any more (pagat)
             if self.narrate:
+                cards = sorted(c for c in _chain(self.table) if c >= 0)
                 picked = tuple(map(CARDS.__getitem__, cards))  # ascending, like bits(m)
                 ev.append(_event(Event, ("picked_up", d, picked, -1, len(cards), ())))
         else:
@@ -468,10 +504,6 @@ class GameMoves(GameState):
         this directly."""
         self.table = []
         self.table_ranks = 0
-        self._unb = 0
-        self.taking = False
-        self.passed = 0
-        self.shown = 0
         if self.talon:
             self._draw(ev)
             if self._v_bout_end:
@@ -479,7 +511,18 @@ class GameMoves(GameState):
         if not self.talon:
             self._mark_out(ev)
             if self._check_over(ev):
+                # no next bout: clear what _start_roles would have
+                self._unb = self.passed = self.shown = 0
+                self.taking = False
                 return
+        if self._plain_roles:
+            # _next_roles' usual case inlined (every bout passes here): individuals, and the
+            # turn passes on after a pick-up
+            act = self._active
+            nxt = self._next_tab[act]
+            na = d if not taken and act >> d & 1 else nxt[d]
+            self._start_roles(na, nxt[na])
+            return
         self._next_roles(a, d, taken)
 
     def _draw(self, ev: list[Event]) -> None:
@@ -489,13 +532,12 @@ class GameMoves(GameState):
         r = self.rules
         hands = self.hands
         hs = r.hand_size
-        low = self._low
         act = self._active
         severnyi = r.severnyi
         v_draws = self._v_draws
         tell = self.narrate
         first = self.first_attacker
-        if 0 <= first < self.n:
+        if first >= 0 and first < self.n:
             order = self._draw_tab[first][self.defender]
         else:  # only a hand-written position gets here
             by_first = r.draw_order == "attackers_first"
@@ -511,10 +553,9 @@ class GameMoves(GameState):
                 start = 0
             drawn = talon[start:]
             del talon[start:]
-            drawn.reverse()  # the top of the talon (its end) is drawn first
             m = sum(map(_BIT.__getitem__, drawn))
             hands[s] |= m
-            if m >> low & 1 and self.lowest_origin < 0:
+            if self.lowest_origin < 0 and m >> self._low & 1:
                 self.lowest_origin = s
             public: tuple[Card, ...] = ()
             if self.trump_index >= start:  # the turned-up trump is drawn face up
@@ -526,6 +567,7 @@ class GameMoves(GameState):
                     public = (CARDS[up],)
             if severnyi and start == 0:
                 # Durak Severnyi: the hidden last card is shown and its suit becomes trumps
+                drawn.reverse()  # the top of the talon (its end) is drawn first
                 got = tuple(map(CARDS.__getitem__, drawn))
                 last = got[-1]
                 self.known[s] |= 1 << last
@@ -537,6 +579,7 @@ class GameMoves(GameState):
                 if tell:
                     ev.append(_event(Event, ("trump_change", s, (last,), -1, 0, ())))
             elif tell:
+                drawn.reverse()
                 got = tuple(map(CARDS.__getitem__, drawn))
                 ev.append(_event(Event, ("draw", s, got, -1, len(got), public)))
             if not talon:
@@ -630,22 +673,16 @@ class GameMoves(GameState):
         """Begin a bout (the table is empty): roles, then ``_refresh_bout`` inlined (every bout
         passes here), falling back to it the first time a role pair's attackers are needed."""
         self.bout_no = bout_no = self.bout_no + 1
-        self.attacker = attacker
+        self.attacker = self.first_attacker = attacker
         self.defender = defender
-        self.first_attacker = attacker
         self.taking = False
-        self.passed = 0
-        self.shown = 0
-        self.beaten_before = 0
+        self.passed = self.shown = self.beaten_before = self._unb = 0
         self.def_start = def_start = self.hands[defender].bit_count()
-        act = self._active
-        got = self._elig_tab.get(act << 6 | attacker << 3 | defender)
+        got = self._elig_tab.get(self._active << 6 | attacker << 3 | defender)
         if got is None:
             self._refresh_bout()
             return
-        self._elig, self._actors = got
+        self._elig, self._actors, self._nd = got
         self._beaters = self._beat_tab[defender]
         self._blimit = limit = self._first_max if bout_no <= 1 else self._max_attack
         self._limit = limit if limit < def_start else def_start
-        self._nd = self._next_tab[act][defender]
-        self._unb = 0

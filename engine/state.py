@@ -47,6 +47,7 @@ class GameState:
         "_next_tab",
         "_pass_card",
         "_pile_on",
+        "_plain_roles",
         "_priority",
         "_transfer",
         "_trump_hidden",
@@ -140,8 +141,9 @@ class GameState:
     # Rule options read on the hot paths, copied from ``rules`` once (a frozen dataclass
     # attribute chain costs more than a slot), and lookup tables for this rule set and table
     # size; set by _blank, so every constructor has them.
-    _elig_tab: dict[int, tuple[list[int], tuple[int, ...]]]  # (_elig, _actors) memo
+    _elig_tab: dict[int, tuple[list[int], tuple[int, ...], int]]  # (_elig, _actors, _nd) memo
     _pile_on: bool
+    _plain_roles: bool  # individuals, and the turn passes on after a pick-up (_next_roles)
     _auto_done: bool
     _priority: bool  # attacker_priority
     _transfer: int  # 0 off, 1 before_beat, 2 kiev
@@ -260,13 +262,13 @@ class GameState:
         got = self._elig_tab.get(key)
         if got is None:
             elig = self._eligible(a, d)
-            got = self._elig_tab[key] = (elig, tuple(sorted({d, *elig})))
-        self._elig, self._actors = got
+            nd = self._next_tab[self._active][d]
+            got = self._elig_tab[key] = (elig, tuple(sorted({d, *elig})), nd)
+        self._elig, self._actors, self._nd = got
         self._beaters = self._beat_tab[d]
         self._blimit = limit = self._first_max if self.bout_no <= 1 else self._max_attack
         held = self.beaten_before + self.def_start
         self._limit = limit if limit < held else held
-        self._nd = self._next_tab[self._active][d]
         self._unb = sum(1 for p in self.table if p[1] < 0) if self.table else 0
 
     def _room(self) -> int:
@@ -281,10 +283,10 @@ class GameState:
         Callers check first that priority is played and that the bout is not closed.
         """
         passed, hands = self.passed, self.hands
-        ranks = self.table_ranks if self._auto_done else -1
+        auto_done, ranks = self._auto_done, self.table_ranks
         for s in self._elig:
             if s == seat:
                 return False
-            if hands[s] & ranks and not passed >> s & 1:
+            if not passed >> s & 1 and (hands[s] & ranks if auto_done else hands[s]):
                 return True
         return False

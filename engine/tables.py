@@ -67,12 +67,21 @@ _PILE = _SINGLE[PI]
 _SHOW = _SINGLE[SH]
 _TAKE = _BARE[TK]
 _PASS = _BARE[PA]
+#: _THROW1[seat][card + 1], _PILE1 likewise: indexed like ``_beat_actions`` rows, by the
+#: ``bit_length`` of the card's bit, so a bit loop needs no ``- 1`` (index 0 is never read).
+_THROW1: tuple[tuple[Action, ...], ...] = tuple((row[0], *row) for row in _THROW)
+_PILE1: tuple[tuple[Action, ...], ...] = tuple((row[0], *row) for row in _PILE)
 #: _LEAD1[seat][card]: the lead of that single card.
 _LEAD1: tuple[tuple[Action, ...], ...] = tuple(
     tuple(Action(s, A, (c,)) for c in CARDS) for s in range(_MAX_SEATS)
 )
 #: _BIT[card] == 1 << card; ``sum(map(_BIT.__getitem__, cards))`` is the mask of distinct cards.
 _BIT: tuple[int, ...] = tuple(1 << c for c in range(len(CARDS)))
+#: _BITS0[card] == _BIT[card], and _BITS0[-1] == 0: a table's pairs chained, empty defence
+#: slots (-1) included, sum to the mask of its cards.
+_BITS0: tuple[int, ...] = (*_BIT, 0)
+#: _NOT_BIT[card] == ~(1 << card): ``hand & _NOT_BIT[card]`` takes one card out.
+_NOT_BIT: tuple[int, ...] = tuple(~b for b in _BIT)
 _chain = chain.from_iterable
 #: RANK_OF[card]: mask of the cards of ``card``'s rank, both packs (one index instead of
 #: ``% 13 + 2``); a one-pack hand has no second-pack bits, so ``hand & mask`` is unchanged.
@@ -84,9 +93,9 @@ _LEAD_COMBOS: dict[int, tuple[Action, ...]] = {}
 _TRANSFER_COMBOS: dict[int, tuple[Action, ...]] = {}
 
 #: Eligible attackers (and with the defender, the seats that may act while cards are on the
-#: table, in seat order), one table per (throw_in, teams, players); each is keyed by
-#: ``active << 6 | attacker << 3 | defender``.
-_ELIGIBLE: dict[tuple[str, str, int], dict[int, tuple[list[int], tuple[int, ...]]]] = {}
+#: table, in seat order; and who a transfer goes to), one table per (throw_in, teams,
+#: players); each is keyed by ``active << 6 | attacker << 3 | defender``.
+_ELIGIBLE: dict[tuple[str, str, int], dict[int, tuple[list[int], tuple[int, ...], int]]] = {}
 _DRAW_ORDERS: dict[tuple[int, int, int], tuple[int, ...]] = {}
 _DRAW_TABLES: dict[tuple[int, bool], tuple[tuple[tuple[int, ...], ...], ...]] = {}
 
@@ -96,13 +105,20 @@ def shuffle(rng: random.Random, deck: list[int]) -> None:
     (a test compares the two), without two Python calls per card: random self-play deals a
     game every hundred-odd moves, and the standard library's shuffle was a fiftieth of it."""
     getrandbits = rng.getrandbits
-    for i in range(len(deck) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    steps = _SHUFFLE_STEPS.get(len(deck))
+    if steps is None:
+        steps = _SHUFFLE_STEPS[len(deck)] = tuple(
+            (i, i + 1, (i + 1).bit_length()) for i in range(len(deck) - 1, 0, -1)
+        )
+    for i, n, k in steps:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         deck[i], deck[j] = deck[j], deck[i]
+
+
+#: shuffle's steps for a deck of each size: (position, positions to draw from, their bits).
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
 
 
 #: Every pack as a tuple of card indices, ascending (what ``Game.new`` shuffles).
