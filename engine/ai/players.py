@@ -6,6 +6,7 @@ import random
 
 from ..actions import Action
 from ..observation import Observation
+from .endgame import exact_choice
 from .policies import easy_policy, normal_policy, random_policy
 from .view import view_of_observation
 
@@ -42,9 +43,11 @@ class EasyPlayer(_PolicyPlayer):
 
 
 class NormalPlayer(_PolicyPlayer):
-    """Expert rules of thumb with card counting."""
+    """Expert rules of thumb with card counting, and a small exact search once nothing is
+    hidden (:mod:`engine.ai.endgame`)."""
 
     kind = "normal"
 
     def _decide(self, obs: Observation) -> Action | None:
-        return normal_policy(view_of_observation(obs), self.rng)
+        v = view_of_observation(obs)
+        return exact_choice(obs, v, normal_policy(v, self.rng))
