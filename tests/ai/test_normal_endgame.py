@@ -47,3 +47,13 @@ def test_with_cards_left_to_draw_the_rule_decides() -> None:
     obs = _position(["6s", "7h"]).observation(0)
     v = view_of_observation(obs)
     assert make_player("normal", seed=0).choose(obs) == normal_policy(v, random.Random(0))
+
+
+def test_on_a_catalogue_variant_the_rule_decides_to_the_end() -> None:
+    """The search is gated on the plain game, where the league measured it."""
+    g = _position([])
+    rules = g.rules.to_dict()
+    rules["variant"] = "poker"
+    obs = Game.from_dict({**g.to_dict(), "rules": rules}).observation(0)
+    v = view_of_observation(obs)
+    assert make_player("normal", seed=0).choose(obs) == normal_policy(v, random.Random(0))
