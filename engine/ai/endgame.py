@@ -11,7 +11,7 @@ gives up or proves every move lost.
 Why ``normal`` has it (issue 31): every member of the sparring league (``bench/sparring``)
 ends this way, and against ``normal``'s rules of thumb to the end that was worth about six
 points of the league mean (docs/benchmarks.md, *Judgement while the talon lasts*): what a
-hobby program does at the end, our middle level now does too. ``hard`` has its own, larger
+hobby program does at the end, our middle level does too. ``hard`` has its own, larger
 search (``engine.ai.hard``) and its playouts keep the plain policy (``normal_policy``), so
 this changes neither hard's playouts nor ``fastplay``.
 """

@@ -47,9 +47,9 @@ class NormalPlayer(_PolicyPlayer):
     once nothing is hidden (:mod:`engine.ai.endgame`).
 
     The search is gated on the plain game (no catalogue variant), where the sparring league
-    measured it; on the variants ``normal`` plays its rules to the end, as before (a first
-    small ``--variants`` sample with it everywhere had ``hard`` behind ``normal`` on poker
-    and round, not looked into)."""
+    measured it; on the variants ``normal`` plays its rules to the end (with the search
+    there, a small ``--variants`` sample had ``hard`` level with or behind ``normal`` on
+    several of them, docs/benchmarks.md)."""
 
     kind = "normal"
 
