@@ -1,13 +1,12 @@
 """Tune ``normal``'s judgement against the whole sparring league, with the end made equal.
 
-Every member of the league (``bench/sparring``) plays the exact endgame once the talon is
-gone and two players are left; ``normal`` alone does not, so a plain ``normal`` against a
-member measures rules of thumb against rules of thumb *plus* an exact end (about ten points,
-docs/benchmarks.md). What issue 31 asks to tune is the judgement while the talon lasts, so
-here the tuned ``normal`` gets the same endgame as the members (:class:`Judged`): a setting
-then wins or loses by the position it reaches the end in, which is also what ``hard`` starts
-from (``normal`` is its first move and the policy of every seat in its playouts, and hard
-has the endgame search anyway).
+Every member of the league (``bench/sparring``) and ``normal`` itself play the same exact
+endgame once the talon is gone and two players are left (``engine.ai.endgame``). What issue
+31 asks to tune is the judgement while the talon lasts, so here the tuned ``normal``
+(:class:`Judged`, the weights under test and that endgame) and the members search with one
+node cap, lowered for time (``--node-cap``): a setting then wins or loses by the position it
+reaches the end in, which is also what ``hard`` starts from (``normal`` is its first move and
+the policy of every seat in its playouts, and hard has the endgame search anyway).
 
 Each setting (``Weights`` with knobs changed, ``--knob name=v1,v2``) plays the same
 seat-swapped deals against every member on each preset; the table prints each cell, the
@@ -60,7 +59,8 @@ def _judged_class(w: Weights) -> type[Judged]:
 
 
 class Plain(Judged):
-    """``normal`` as the bot plays it: rules of thumb to the end (``--plain``)."""
+    """``normal`` without its exact end, rules of thumb to the end (``--plain``): what the
+    endgame is worth."""
 
     def choose(self, obs: Observation) -> Action | None:
         return type(self).policy(view_of_observation(obs), self.rng)
@@ -123,12 +123,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument(
         "--plain",
         action="store_true",
-        help="add a row: the defaults without the endgame (normal as the bot plays it)",
+        help="add a row: the defaults without the endgame (rules of thumb to the end)",
     )
     ns = ap.parse_args(argv)
     settings = parse_settings(ns.knob)
     if ns.plain:
-        settings.append(("defaults, no endgame (the bot's normal)", NORMAL))
+        settings.append(("defaults, no endgame", NORMAL))
     opponents = ns.against.split(",")
     presets = ns.presets.split(",")
     cells = [(p, o) for p in presets for o in opponents]

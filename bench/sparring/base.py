@@ -4,9 +4,10 @@ same exact endgame as ``hard`` once nothing is hidden.
 The plans differ only in the early game (that is what the league measures: which style of
 spending, keeping and transferring cards beats ours while the talon lasts). Once the talon
 is empty and two players are left, a member plays exactly with the endgame solver ``hard``
-uses (``engine.ai.search.EndgameSolver``, small node cap like a hobby program's); a member
-that cannot finish the search within the cap plays its plan. Sharing the solver keeps the
-end equal, so a match-up says who reached the end in the better position.
+uses, in the same small search as ``normal`` (``engine.ai.endgame``, node cap like a hobby
+program's); a member that cannot finish the search within the cap plays its plan. Sharing
+the search keeps the end equal, so a match-up says who reached the end in the better
+position.
 
 A member reads only its own observation, through the same :class:`~engine.ai.view.View` our
 players use, so it cannot peek (``tests/bench/test_sparring.py`` checks it).
@@ -19,15 +20,17 @@ from collections.abc import Callable
 
 from engine import Action, Observation
 from engine.actions import EX, PA, PI, SH, TK, TR, A, D, T
+from engine.ai.endgame import NODE_CAP as ENDGAME_NODE_CAP
+from engine.ai.endgame import exact_choice
 from engine.ai.policies import normal_policy
-from engine.ai.search import EndgameSolver, NodeCapReached, exact_world
 from engine.ai.view import View, view_of_observation
 
 #: "The talon is long": more cards than this left to draw (the issue's boundary too).
 LONG_TALON = 4
 #: Nodes the endgame search ("can I avoid being the fool") may visit before the member falls
-#: back to its plan (small, like a hobby program's; ours gives ``hard`` a larger cap).
-NODE_CAP = 3000
+#: back to its plan: ``normal``'s cap (small, like a hobby program's; ``hard`` has a larger
+#: one). A module global so that ``bench/tune_judgement.py`` can lower it for both sides.
+NODE_CAP = ENDGAME_NODE_CAP
 
 Policy = Callable[[View, random.Random], Action | None]
 #: The moves a plan has rules for; anything else (a variant's blind slots, take on trust)
@@ -82,17 +85,7 @@ class SparringPlayer:
 
     def choose(self, obs: Observation) -> Action | None:
         v = view_of_observation(obs)
-        default = type(self).policy(v, self.rng)
-        if v.must_act() and not obs.face_down:
-            world = exact_world(obs)
-            if world is not None and len(v.acts) > 1:
-                try:
-                    wins = EndgameSolver(obs.seat, NODE_CAP).winning_moves(world, list(v.acts))
-                    if wins:
-                        return default if default in wins else wins[0]
-                except NodeCapReached:
-                    pass
-        return default
+        return exact_choice(obs, v, type(self).policy(v, self.rng), NODE_CAP)
 
 
 __all__ = [

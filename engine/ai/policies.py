@@ -117,8 +117,12 @@ class Weights:
     (not measured there). ``take_max_cards`` 2: -0.3 +/- 4.1; ``throw_rank`` 12:
     +3.1 +/- 3.9 (not kept: within its noise).
     With the end made equal the defaults reach 50% or more against every member on both
-    tables; without it (``--plain``, the bot's ``normal``) the league mean is 5.9 +/- 2.5
-    points lower (docs/benchmarks.md): what the league shows below 50% is its endgame.
+    tables; without it (``--plain``) the league mean is 5.9 +/- 2.5 points lower
+    (docs/benchmarks.md): what the league showed below 50% was its endgame. So the player
+    ``normal`` now has that end (:mod:`engine.ai.endgame`, the members' own search and
+    cap) and these weights stay: ``bench/ai_strength.py --league``, 400 games a member on
+    each of the three tables, is in docs/benchmarks.md (*normal against the league at 400
+    games*).
     """
 
     #: while more cards than this lie in the talon, take a plain attack rather than beat it
