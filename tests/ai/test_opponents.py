@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bench.sparring.collector import Collector
 from engine import Action, Game, Observation, RuleSet
 from engine.actions import ActionKind
@@ -43,6 +45,7 @@ def _model_of(rules: RuleSet, opponent: type[Player] | None, deals: int) -> Oppo
     return model
 
 
+@pytest.mark.slow(sample=1)  # self-play games (~2 CPU s): in make test, not make check
 def test_a_collector_is_read_as_a_taker_and_normal_is_not() -> None:
     collector = _model_of(PEREVODNOY, Collector, 3)
     assert collector.takes.get(1, 0) >= 3

@@ -100,9 +100,9 @@ def test_human_seats_are_never_asked() -> None:
     assert order == [s for s in ask_order(game) if s != game.attacker and game.legal_actions(s)]
 
 
-# Whole games twice each (normal searches its two-handed ends exactly): make check plays two,
+# Whole games twice each (normal searches its two-handed ends exactly): make check plays one,
 # make test a sample, a full sweep all sixteen.
-@pytest.mark.slow(sample=4, check=2)
+@pytest.mark.slow(sample=4, check=1)
 @pytest.mark.parametrize("seed", range(8))
 @pytest.mark.parametrize("players", [2, 3])
 def test_a_game_of_computers_plays_as_in_the_arena(players: int, seed: int) -> None:

@@ -103,6 +103,7 @@ async def test_hint_button_against_computers_only(simcord_env: simcord.Env, worl
     assert "1 of these games were played with hints." in fields
 
 
+@pytest.mark.slow(sample=1)  # a whole game by clicks (~3 CPU s): in make test, not make check
 async def test_no_hint_between_people_unless_the_server_allows(
     simcord_env: simcord.Env, world: Any
 ) -> None:

@@ -59,6 +59,7 @@ async def test_history_lists_the_game_and_replays_it_and_profile_vs_compares(
     assert "needs two" in same.response.content
 
 
+@pytest.mark.slow(sample=1)  # a long rated history (~2.5 CPU s): in make test, not make check
 def test_history_page_ids_fit_and_sparklines_rise_with_the_rating() -> None:
     button = HistoryButton(2**63 - 1, 10**6, "next", "Next")
     assert len(button.item.custom_id or "") <= 100

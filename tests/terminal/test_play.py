@@ -356,6 +356,8 @@ def test_without_a_seed_one_is_drawn_and_printed_for_replay() -> None:
 # ---------------------------------------------------------------------------- reproducibility
 
 
+# normal's game costs ~1.5 CPU s (its exact end): random and easy in make check, all in make test
+@pytest.mark.slow(sample=1, check=2)
 @pytest.mark.parametrize("ai", ["random", "easy", "normal"])
 def test_same_seed_and_answers_give_the_same_transcript(ai: str) -> None:
     argv = ["--seed", "31", "--ai", ai, "--players", "3"]
