@@ -20,11 +20,12 @@ import pstats
 import random
 import sys
 import time
+from collections import deque
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.game.models import GameSession, SeatInfo
+from bot.game.models import EVENTS_KEPT, GameSession, PublicEvent, SeatInfo, public_events
 from bot.rendering.table import table_embed
 from bot.surfaces.hand_views import hand_message
 from bot.surfaces.lobby_views import table_view
@@ -32,18 +33,23 @@ from engine import Game, RuleSet
 
 
 def sessions(count: int, seed: int = 1) -> list[GameSession]:
-    """Running two-player games after 0-19 random moves (the moves of a game's first deals)."""
+    """Running two-player games after 0-19 random moves (the moves of a game's first deals),
+    each with the public events of its moves, as the table's and the hands' "last move"
+    lines read them."""
     rng = random.Random(seed)
     out = []
     for i in range(count):
         game = Game.new(RuleSet.preset("podkidnoy", players=2), seed=i)
+        events: deque[PublicEvent] = deque(maxlen=EVENTS_KEPT)
         for _ in range(rng.randrange(0, 20)):
             if game.result is not None:
                 break
-            game.apply(rng.choice(game.all_legal_actions()))
+            events.extend(public_events(game.apply(rng.choice(game.all_legal_actions()))))
         if game.result is None:
             seats = [SeatInfo(0, "Alice", 100, None), SeatInfo(1, "Боб", 101, None)]
-            out.append(GameSession(i, 10, 20, 30, 100, "podkidnoy", seats, game, i, game.version))
+            session = GameSession(i, 10, 20, 30, 100, "podkidnoy", seats, game, i, game.version)
+            session.events = events
+            out.append(session)
     return out
 
 
