@@ -108,9 +108,10 @@ def one_pass(games: list[list[GameSession]]) -> int:
 async def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--games", type=int, default=100, help="games a pass")
     p.add_argument("--profile", default="", help="print a cProfile sorted by this key")
     args = p.parse_args(argv)
-    passes = [games_in_order(100, seed) for seed in range(args.repeats + 2)]
+    passes = [games_in_order(args.games, seed) for seed in range(args.repeats + 2)]
     one_pass(passes[0])  # warm: imports, caches a running bot has warm too
     start = time.process_time()
     moves = sum(one_pass(games) for games in passes[1:-1])
