@@ -47,6 +47,35 @@ def _trump_line(obs: Observation, locale: str, local_ranks: bool = True) -> str:
     return t("table.trump_suit", locale, suit=suit_text(obs.trump, locale))
 
 
+def _trump_talon(obs: Observation, locale: str, local_ranks: bool) -> str:
+    """The trump and the talon ("Trump: 7♠ · Talon: 12 cards"), the first line of every hand
+    and of the table: kept by what they show, which most moves do not change."""
+    key = (
+        obs.trump,
+        obs.trump_card,
+        obs.trump_card_in_talon,
+        obs.talon_count,
+        locale,
+        local_ranks,
+        card_emojis.generation,
+    )
+    return _STATUS.get(key, lambda: _trump_talon_text(obs, locale, local_ranks))
+
+
+def _trump_talon_text(obs: Observation, locale: str, local_ranks: bool) -> str:
+    back = card_emojis.back()
+    talon = (
+        (f"{back} " if back is not None else "") + t("table.talon", locale, count=obs.talon_count)
+        if obs.talon_count
+        else t("table.talon_empty", locale)
+    )
+    return f"{_trump_line(obs, locale, local_ranks)} · {talon}"
+
+
+#: _trump_talon by its key (see there).
+_STATUS: Kept[str] = Kept(4096)
+
+
 def _variant_lines(session: GameSession, obs: Observation, locale: str) -> list[str]:
     """What a catalogue variant makes public beyond the usual table: each seat's own trump
     (double-trump fool), how many cards lie out of play (Chukchi) or closed (Magadan), the
@@ -381,15 +410,13 @@ def table_embed(session: GameSession, locale: str | None = None) -> discord.Embe
         ),
         colour=COLOUR_OVER if over else COLOUR_TABLE,
     )
-    status = [_trump_line(obs, loc, session.local_ranks)]
-    back = card_emojis.back()
-    status.append(
-        (f"{back} " if back is not None else "") + t("table.talon", loc, count=obs.talon_count)
-        if obs.talon_count
-        else t("table.talon_empty", loc)
+    status = " · ".join(
+        (
+            _trump_talon(obs, loc, session.local_ranks),
+            t("table.discard", loc, count=obs.discard_mask.bit_count()),
+        )
     )
-    status.append(t("table.discard", loc, count=obs.discard_mask.bit_count()))
-    embed.description = "\n".join([" · ".join(status), *_variant_lines(session, obs, loc)])
+    embed.description = "\n".join([status, *_variant_lines(session, obs, loc)])
     seat_lines = []
     teams = session.game.rules.teams != "none"
     for seat in session.seats:
@@ -482,7 +509,18 @@ def _seat_count(session: GameSession, obs: Observation, s: int, locale: str) -> 
 
 
 def _others_lines(session: GameSession, obs: Observation, locale: str) -> list[str]:
-    """Each other seat's card count, partners apart from opponents (team games)."""
+    """Each other seat's card count, partners apart from opponents (team games). Kept by
+    the names and the counts: the other hands' sizes change on some moves only."""
+    names = tuple(_who(session, s, locale) for s in range(len(obs.hand_sizes)))
+    key = (names, obs.seat, obs.hand_sizes, obs.out, obs.rules.teams, locale)
+    return list(_OTHERS.get(key, lambda: tuple(_others_text(session, obs, locale))))
+
+
+#: _others_lines by its key (see there).
+_OTHERS: Kept[tuple[str, ...]] = Kept(4096)
+
+
+def _others_text(session: GameSession, obs: Observation, locale: str) -> list[str]:
     sep = t("common.list_separator", locale)
     others = [s for s in range(len(obs.hand_sizes)) if s != obs.seat]
     teams = obs.rules.teams != "none"
@@ -572,13 +610,7 @@ def hand_embed(
             if s != obs.seat and obs.hand_sizes[s]
         ]
         embed.add_field(name=t("hand.others_title", locale), value="\n".join(others) or "—")
-    back = card_emojis.back()
-    talon = (
-        (f"{back} " if back is not None else "") + t("table.talon", locale, count=obs.talon_count)
-        if obs.talon_count
-        else t("table.talon_empty", locale)
-    )
-    lines = [f"{_trump_line(obs, locale, ranks)} · {talon}", *_variant_lines(session, obs, locale)]
+    lines = [_trump_talon(obs, locale, ranks), *_variant_lines(session, obs, locale)]
     lines += _others_lines(session, obs, locale)
     last = _last_move(session, locale)
     if last:
