@@ -509,18 +509,7 @@ def _seat_count(session: GameSession, obs: Observation, s: int, locale: str) -> 
 
 
 def _others_lines(session: GameSession, obs: Observation, locale: str) -> list[str]:
-    """Each other seat's card count, partners apart from opponents (team games). Kept by
-    the names and the counts: the other hands' sizes change on some moves only."""
-    names = tuple(_who(session, s, locale) for s in range(len(obs.hand_sizes)))
-    key = (names, obs.seat, obs.hand_sizes, obs.out, obs.rules.teams, locale)
-    return list(_OTHERS.get(key, lambda: tuple(_others_text(session, obs, locale))))
-
-
-#: _others_lines by its key (see there).
-_OTHERS: Kept[tuple[str, ...]] = Kept(4096)
-
-
-def _others_text(session: GameSession, obs: Observation, locale: str) -> list[str]:
+    """Each other seat's card count, partners apart from opponents (team games)."""
     sep = t("common.list_separator", locale)
     others = [s for s in range(len(obs.hand_sizes)) if s != obs.seat]
     teams = obs.rules.teams != "none"
