@@ -570,8 +570,8 @@ def hand_embed(
     if blind:
         description = t("hand.blind", locale, count=held)
     elif obs.hand:
-        key = (obs.hand, obs.trump, locale, ranks, card_emojis.generation)
-        description = _HANDS.get(key, lambda: _hand_text(obs, locale, ranks))
+        cards = (obs.hand, obs.trump, locale, ranks, card_emojis.generation)
+        description = _HANDS.get(cards, lambda: _hand_text(obs, locale, ranks))
     else:
         description = t("hand.empty", locale)
     if selected:
