@@ -25,6 +25,7 @@ from ..discord_limits import EMBED_FIELD_VALUE
 from ..game.models import GameSession, LobbyInfo, SeatInfo
 from ..i18n import LocaleLike, t, tn
 from ..usertext import inert
+from .kept import Kept
 
 COLOUR_LOBBY = discord.Colour.blurple()
 
@@ -138,6 +139,18 @@ def seat_name(seat: SeatInfo, locale: str, *, markdown: bool = True) -> str:
     A human's name is made :func:`inert` for a message (a name with nothing visible in it is
     "Player 2"); ``markdown=False`` gives it as typed, for a picture, whose drawing makes it
     safe its own way (:func:`bot.pictures.fonts.safe_text`)."""
+    return _SEAT_NAMES.get(
+        (seat.seat, seat.name, seat.user_id, seat.left, locale, markdown),
+        lambda: _seat_name(seat, locale, markdown),
+    )
+
+
+#: seat_name by everything it reads: a table and a hand name the same few seats on every
+#: render (about ten a move), each a placeholder text, a cleaned name and maybe a marker.
+_SEAT_NAMES: Kept[str] = Kept(8192)
+
+
+def _seat_name(seat: SeatInfo, locale: str, markdown: bool) -> str:
     if seat.user_id is None:
         return t("lobby.ai_name", locale, number=seat.name.lstrip("#"))
     if markdown:

@@ -31,6 +31,7 @@ from .common import (
     seat_name,
     suit_text,
 )
+from .kept import Kept
 from .result import cancelled_text, result_text, session_tally
 
 
@@ -44,6 +45,35 @@ def _trump_line(obs: Observation, locale: str, local_ranks: bool = True) -> str:
             "table.trump", locale, card=card_face(card, obs.trump, locale, local_ranks=local_ranks)
         )
     return t("table.trump_suit", locale, suit=suit_text(obs.trump, locale))
+
+
+def _trump_talon(obs: Observation, locale: str, local_ranks: bool) -> str:
+    """The trump and the talon ("Trump: 7♠ · Talon: 12 cards"), the first line of every hand
+    and of the table: kept by what they show, which most moves do not change."""
+    key = (
+        obs.trump,
+        obs.trump_card,
+        obs.trump_card_in_talon,
+        obs.talon_count,
+        locale,
+        local_ranks,
+        card_emojis.generation,
+    )
+    return _STATUS.get(key, lambda: _trump_talon_text(obs, locale, local_ranks))
+
+
+def _trump_talon_text(obs: Observation, locale: str, local_ranks: bool) -> str:
+    back = card_emojis.back()
+    talon = (
+        (f"{back} " if back is not None else "") + t("table.talon", locale, count=obs.talon_count)
+        if obs.talon_count
+        else t("table.talon_empty", locale)
+    )
+    return f"{_trump_line(obs, locale, local_ranks)} · {talon}"
+
+
+#: _trump_talon by its key (see there).
+_STATUS: Kept[str] = Kept(4096)
 
 
 def _variant_lines(session: GameSession, obs: Observation, locale: str) -> list[str]:
@@ -98,9 +128,19 @@ def _variant_lines(session: GameSession, obs: Observation, locale: str) -> list[
 
 
 def _pairs(obs: Observation, locale: str, local_ranks: bool = True) -> str:
+    """The cards on the table, a pair a line. Kept by what the reader sees of them: every
+    hand and the table of a move show the same pairs."""
     if not obs.table:
         return t("table.field_empty", locale)
+    key = (obs.table, obs.face_down, obs.trump, locale, local_ranks, card_emojis.generation)
+    return _PAIRS.get(key, lambda: _pair_lines(obs, locale, local_ranks))
 
+
+#: _pairs by its key (see there).
+_PAIRS: Kept[str] = Kept(4096)
+
+
+def _pair_lines(obs: Observation, locale: str, local_ranks: bool) -> str:
     def build(emoji: bool) -> str:
         def face(card: Card) -> str:
             if emoji:
@@ -192,8 +232,35 @@ def event_line(
 ) -> str | None:
     """One line of table narration, or None for bookkeeping events nobody needs to read.
 
-    ``emoji``: cards with their emojis (when available) next to the notation."""
+    ``emoji``: cards with their emojis (when available) next to the notation.
+
+    A line is kept by everything it is made of (the event, the names it gives, the trump,
+    the letters, the emojis): the table shows its last few events again on every move and a
+    hand its last move, so most lines are written once. The end of a game by forfeit reads
+    more of the session and is written each time."""
+    if ev.kind == "forfeit_end":
+        return _event_line(ev, session, locale, emoji, _who(session, ev.seat, locale))
     name = _who(session, ev.seat, locale)
+    key = (
+        ev,
+        locale,
+        emoji,
+        session.game.trump,
+        session.local_ranks,
+        card_emojis.generation,
+        name,
+        _who(session, ev.target, locale) if ev.target >= 0 else "",
+    )
+    return _LINES.get(key, lambda: _event_line(ev, session, locale, emoji, name))
+
+
+#: event_line by its key (see there): a busy process writes a few new lines a move.
+_LINES: Kept[str | None] = Kept(8192)
+
+
+def _event_line(
+    ev: PublicEvent, session: GameSession, locale: str, emoji: bool, name: str
+) -> str | None:
     trump = session.game.trump
 
     ranks = session.local_ranks
@@ -343,15 +410,13 @@ def table_embed(session: GameSession, locale: str | None = None) -> discord.Embe
         ),
         colour=COLOUR_OVER if over else COLOUR_TABLE,
     )
-    status = [_trump_line(obs, loc, session.local_ranks)]
-    back = card_emojis.back()
-    status.append(
-        (f"{back} " if back is not None else "") + t("table.talon", loc, count=obs.talon_count)
-        if obs.talon_count
-        else t("table.talon_empty", loc)
+    status = " · ".join(
+        (
+            _trump_talon(obs, loc, session.local_ranks),
+            t("table.discard", loc, count=obs.discard_mask.bit_count()),
+        )
     )
-    status.append(t("table.discard", loc, count=obs.discard_mask.bit_count()))
-    embed.description = "\n".join([" · ".join(status), *_variant_lines(session, obs, loc)])
+    embed.description = "\n".join([status, *_variant_lines(session, obs, loc)])
     seat_lines = []
     teams = session.game.rules.teams != "none"
     for seat in session.seats:
@@ -472,6 +537,22 @@ def _last_move(session: GameSession, locale: str) -> str | None:
     return None
 
 
+def _hand_text(obs: Observation, locale: str, ranks: bool) -> str:
+    return _fitting(
+        lambda emoji: (
+            cards_face(obs.hand, obs.trump, locale, sort=True, local_ranks=ranks)
+            if emoji
+            else cards_text(obs.hand, obs.trump, locale, local_ranks=ranks)
+        ),
+        EMBED_DESCRIPTION - 200,
+    )
+
+
+#: A hand's cards as the embed's description, by the cards, the trump and the letters: a
+#: hand that did not move (the other seat's, most moves) is written again unchanged.
+_HANDS: Kept[str] = Kept(4096)
+
+
 def hand_embed(
     session: GameSession,
     obs: Observation,
@@ -489,14 +570,8 @@ def hand_embed(
     if blind:
         description = t("hand.blind", locale, count=held)
     elif obs.hand:
-        description = _fitting(
-            lambda emoji: (
-                cards_face(obs.hand, obs.trump, locale, sort=True, local_ranks=ranks)
-                if emoji
-                else cards_text(obs.hand, obs.trump, locale, local_ranks=ranks)
-            ),
-            EMBED_DESCRIPTION - 200,
-        )
+        cards = (obs.hand, obs.trump, locale, ranks, card_emojis.generation)
+        description = _HANDS.get(cards, lambda: _hand_text(obs, locale, ranks))
     else:
         description = t("hand.empty", locale)
     if selected:
@@ -524,13 +599,7 @@ def hand_embed(
             if s != obs.seat and obs.hand_sizes[s]
         ]
         embed.add_field(name=t("hand.others_title", locale), value="\n".join(others) or "—")
-    back = card_emojis.back()
-    talon = (
-        (f"{back} " if back is not None else "") + t("table.talon", locale, count=obs.talon_count)
-        if obs.talon_count
-        else t("table.talon_empty", locale)
-    )
-    lines = [f"{_trump_line(obs, locale, ranks)} · {talon}", *_variant_lines(session, obs, locale)]
+    lines = [_trump_talon(obs, locale, ranks), *_variant_lines(session, obs, locale)]
     lines += _others_lines(session, obs, locale)
     last = _last_move(session, locale)
     if last:

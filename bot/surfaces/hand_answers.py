@@ -20,7 +20,7 @@ from engine import Card
 from ..game.models import GameSession
 from .answers import update_message
 from .callbacks import respond
-from .hand_controls import controls
+from .hand_controls import valid_selection
 from .language import reader_locale
 
 
@@ -83,12 +83,17 @@ async def edit_hand(
     *,
     selection: Sequence[Card] = (),
     note: str | None = None,
+    locale: str | None = None,
 ) -> None:
-    """Redraw the clicked hand message in place."""
-    locale = reader_locale(interaction, session.locale)
-    draw = draw_hand(interaction)
-    content, embed, view = draw(session, seat, locale, selection=selection, note=note)
-    shown = controls(session.observation(seat), selection).selection
+    """Redraw the clicked hand message in place (in ``locale``, the reader's by default),
+    and make it the player's live hand with the selection it shows."""
+    if locale is None:
+        locale = reader_locale(interaction, session.locale)
+    content, embed, view = draw_hand(interaction)(
+        session, seat, locale, selection=selection, note=note
+    )
+    # the selection the hand shows: what the drawing kept of ``selection`` (its controls')
+    shown = valid_selection(session.observation(seat), selection) if selection else ()
     track(interaction, session, locale, selection=shown)
     await update_message(
         interaction,

@@ -194,15 +194,7 @@ class _GameItem(_TypedItem):
                 interaction, content=closing[:MESSAGE_CONTENT], embed=None, view=None
             )
         else:
-            content, embed, view = draw_hand(interaction)(session, seat, locale)
-            track(interaction, session, locale)
-            await update_message(
-                interaction,
-                content=content,
-                embed=embed,
-                view=view,
-                fallback=missed(interaction, self.game_id),
-            )
+            await edit_hand(interaction, session, seat, locale=locale)
         if first:
             answered_first(interaction)
 

@@ -128,6 +128,8 @@ class _Worker:
     last_edit: float = float("-inf")
     task: asyncio.Task[None] | None = None
     expiring: bool = False
+    #: The task is waiting out its debounce, not rendering or sending.
+    waiting: bool = False
 
 
 _Outcome = Literal["sent", "gone", "dropped"]
@@ -287,9 +289,15 @@ class LiveHands:
         delay = max(0.0, hand.expires - self.warn_before - now)
         hand.expiry = asyncio.get_running_loop().call_later(delay, self._expire, hand)
         self._games.setdefault(session.game_id, {})[user_id] = hand
-        worker = self._workers.get((session.game_id, user_id))
+        key = (session.game_id, user_id)
+        worker = self._workers.get(key)
         if worker is not None:
             worker.expiring = False
+            if not watching and worker.waiting and worker.task is not None:
+                # This answer shows the game's newest version: the edit the change scheduled
+                # (the mover's own hand, on every move) would find nothing to do.
+                worker.task.cancel()
+                del self._workers[key]
         self.stats.opened += 1
         if watching or (old is not None and old.watching):
             self._recount(session.game_id)
@@ -363,7 +371,11 @@ class LiveHands:
                 wait = max(self.debounce, last + interval - self._now())
                 if worker.expiring:
                     wait = 0.0
-                await asyncio.sleep(wait)
+                worker.waiting = True
+                try:
+                    await asyncio.sleep(wait)
+                finally:
+                    worker.waiting = False
                 if hand is not None and hand.watching:
                     await self._watch_turn()
                 worker.dirty = False

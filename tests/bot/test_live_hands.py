@@ -3,15 +3,18 @@ through simcord."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import simcord
 
 from bot.app import DurakBot
-from bot.game.models import GameSession
+from bot.game.models import GameSession, SeatInfo
 from bot.surfaces.live_hands import LiveHands
 from bot.surfaces.pings import TurnPings
+from engine import Game, RuleSet
 from tests.bot.conftest import build_world, make_bot
 from tests.bot.helpers import (
     acting_seat,
@@ -477,3 +480,25 @@ async def test_after_a_restart_old_hands_answer_and_live_updates_resume(
         # The leader did not click since the restart's first move, and still follows.
         assert version_on(seen(channel, lead_actor, lead_hand.id)) == restored.version
         await env.bot.close()
+
+
+async def test_an_answer_showing_the_newest_version_cancels_the_waiting_edit() -> None:
+    """The mover's own hand: the move schedules an edit of every live hand, and the click's
+    answer then shows the new version; the edit waiting out its debounce is dropped, not
+    woken to find nothing to do (no simcord: the registry alone)."""
+    seats = [SeatInfo(0, "Alice", 100, None), SeatInfo(1, "Bob", 101, None)]
+    game = Game.new(RuleSet.preset("podkidnoy", players=2), seed=1)
+    session = GameSession(7, 10, 20, 30, 100, "podkidnoy", seats, game, 1, game.version)
+    hands = LiveHands(SimpleNamespace(session=lambda _: session), lambda *a, **k: None, None)  # type: ignore[arg-type]
+    click = SimpleNamespace(user=SimpleNamespace(id=100), message=None)
+    hands.opened(click, session, "en")  # type: ignore[arg-type]
+    session.version += 1  # a move: every live hand of the game is owed an edit
+    hands.changed(session.game_id)
+    worker = hands._workers[(session.game_id, 100)]
+    await asyncio.sleep(0)  # the edit's task starts and waits out its debounce
+    assert worker.task is not None and not worker.task.done()
+    hands.opened(click, session, "en")  # type: ignore[arg-type]  # the answer shows it
+    assert (session.game_id, 100) not in hands._workers
+    await asyncio.sleep(0)
+    assert worker.task.cancelled()
+    await hands.close()
