@@ -36,15 +36,16 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from isal import isal_zlib
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, _imaging
 
 from .palette import to_palette
 from .panels import lone_pair, panel
-from .png import Encoded, assemble, bands, deflate, encode_indexed, within_limit
+from .png import Encoded, assemble, deflate, encode_indexed, with_filter_bytes, within_limit
 from .scene import Scene
-from .table import HEIGHT, WIDTH, Layer, background, layers, render_image
+from .table import BAND_EDGES, HEIGHT, WIDTH, Layer, background, layers, render_image
 
 __all__ = ["GAMES_KEPT", "PATCH_PIXELS", "Costs", "Painter"]
 
@@ -80,6 +81,10 @@ class Costs:
     #: Boxes put together from kept parts rather than drawn: seat panels and pairs alone in
     #: their boxes (:mod:`.panels`), and boxes left empty.
     assembled: int = 0
+    #: Bands deflated again for a picture drawn in part: put together from the empty table's
+    #: rows and kept boxes, or the last picture's rows inflated (a box around them not kept).
+    rebuilt: int = 0
+    inflated: int = 0
 
     @property
     def total(self) -> float:
@@ -147,7 +152,7 @@ class Painter:
         drawn = clock()
         indexed = to_palette(rgb)
         converted = clock()
-        encoded = encode_indexed(indexed)
+        encoded = encode_indexed(indexed, BAND_EDGES)
         self.costs.draw += drawn - start
         self.costs.convert += converted - drawn
         self.costs.encode += clock() - converted
@@ -182,6 +187,32 @@ class Painter:
         while self._patch_pixels > self.patch_pixels and self._patches:
             _, dropped = self._patches.popitem(last=False)
             self._patch_pixels -= dropped.width * dropped.height
+
+    def _kept_around(
+        self, top: int, bottom: int, new_layers: list[Layer], dirty: list[_Box]
+    ) -> list[tuple[_Box, Image.Image]] | None:
+        """The kept boxes (:attr:`_patches`) of every layer between rows ``top`` and
+        ``bottom`` that lies in none of the ``dirty`` boxes (drawn or pasted for this
+        picture), or None if one is not kept.
+
+        Every pixel of a picture lies in a layer's box or is the empty table's, and a kept
+        box holds the picture's own pixels (every layer reaching into it was drawn there), so
+        a band is then the empty table's rows with these and the dirty boxes pasted in: the
+        last picture's band need not be inflated (that took longer than deflating it)."""
+        kept: list[tuple[_Box, Image.Image]] = []
+        for layer in new_layers:
+            box = _clip(layer.box)
+            if box[1] >= bottom or box[3] <= top or box[0] >= box[2]:
+                continue
+            if any(_inside(box, outer) for outer in dirty):
+                continue
+            key = self._patch_key(box, new_layers)
+            patch = self._patches.get(key)
+            if patch is None:
+                return None
+            self._patches.move_to_end(key)
+            kept.append((box, patch))
+        return kept
 
     def _partial(
         self,
@@ -220,17 +251,25 @@ class Painter:
         segments = [old.band(i) for i in range(len(old.spans))]
         adlers = list(old.adlers)
         raws: dict[int, bytes | bytearray] = {}
-        for index, (top, bottom) in enumerate(bands(HEIGHT)):
+        dirty = [box for box, _ in work]
+        for index, (top, bottom) in enumerate(old.rows):
             crossing = [(box, patch) for box, patch in patches if box[1] < bottom and box[3] > top]
-            if not crossing and not old.dense:
+            if not crossing:
+                if old.dense:  # a dense picture's bands: back to ISA-L
+                    raws[index] = old.raw(index)
+                    segments[index] = deflate(raws[index])
                 continue
-            before = raws[index] = old.raw(index)
-            if crossing:
-                raws[index] = _pasted(before, top, bottom, crossing)
-            if raws[index] != before or old.dense:  # a dense picture's bands: back to ISA-L
-                segments[index] = deflate(raws[index])
-                adlers[index] = isal_zlib.adler32(raws[index])
-        light = assemble(WIDTH, HEIGHT, segments, adlers)
+            kept = self._kept_around(top, bottom, new_layers, dirty)
+            if kept is None:
+                self.costs.inflated += 1
+                raws[index] = _pasted(bytearray(old.raw(index)), top, bottom, crossing)
+            else:
+                self.costs.rebuilt += 1
+                rows = bytearray(_empty_rows()[top * _STRIDE : bottom * _STRIDE])
+                raws[index] = _pasted(rows, top, bottom, kept + crossing)
+            segments[index] = deflate(raws[index])
+            adlers[index] = isal_zlib.adler32(raws[index])
+        light = assemble(WIDTH, HEIGHT, segments, adlers, old.rows)
         encoded = within_limit(light, lambda i: raws[i] if i in raws else light.raw(i))
         self.costs.draw += drawn - start - convert
         self.costs.convert += convert
@@ -240,35 +279,37 @@ class Painter:
 
 
 def _pasted(
-    rows: bytes, top: int, bottom: int, patches: list[tuple[_Box, Image.Image]]
-) -> bytes | bytearray:
-    """The PNG rows ``top`` to ``bottom`` (each a filter byte, then the pixels) with the
-    parts of ``patches`` that lie in them pasted in.
+    rows: bytearray, top: int, bottom: int, patches: list[tuple[_Box, Image.Image]]
+) -> bytearray:
+    """``rows``, the PNG rows ``top`` to ``bottom`` (each a filter byte, then the pixels),
+    with the parts of ``patches`` that lie in them pasted in.
 
-    Pillow pastes straight into a copy of the rows: ``Image.frombuffer`` maps the bytearray
-    instead of copying it, and the core's ``paste`` writes into it (``Image.paste`` would
-    first copy a mapped image, as it is read-only to Pillow). That saves two copies of the
-    band (``frombytes``, ``tobytes``), a fifth of encoding a move. Where Pillow copies on
-    ``frombuffer`` (:data:`_MAPPED` false, checked once), the copies are made."""
+    Pillow's core pastes straight into the bytearray, mapped as an image without a copy
+    (``Image.frombuffer``'s own path, without the Python image around it, whose palette
+    costs more than the paste): no ``frombytes``/``tobytes`` copies of the band. Where Pillow
+    copies on mapping (:data:`_MAPPED` false, checked once), the copies are made."""
     size = (_STRIDE, bottom - top)
     if not _MAPPED:
-        band = Image.frombytes("P", size, rows)
+        band = Image.frombytes("P", size, bytes(rows))
         for box, patch in patches:
             band.paste(patch, (box[0] + 1, box[1] - top))
-        return band.tobytes()
-    out = bytearray(rows)
-    band = Image.frombuffer("P", size, out, "raw", "P", 0, 1)
+        return bytearray(band.tobytes())
+    band = _map(rows, size)
     for box, patch in patches:
-        band.im.paste(patch.im, (box[0] + 1, box[1] - top, box[2] + 1, box[3] - top))
-    return out
+        band.paste(patch.im, (box[0] + 1, box[1] - top, box[2] + 1, box[3] - top))
+    return rows
+
+
+def _map(data: bytearray, size: tuple[int, int]) -> Any:
+    """Pillow's core image over ``data`` (one byte a pixel), not copied."""
+    return _imaging.map_buffer(data, size, "raw", 0, ("L", 0, 1))
 
 
 def _maps_buffers() -> bool:
-    """Whether a paste into an image Pillow made with ``frombuffer`` lands in the buffer."""
+    """Whether a paste into a core image mapped over a bytearray lands in the bytearray."""
     out = bytearray(4)
     try:
-        image = Image.frombuffer("P", (2, 2), out, "raw", "P", 0, 1)
-        image.im.paste(Image.new("P", (1, 1), 7).im, (1, 1, 2, 2))
+        _map(out, (2, 2)).paste(Image.new("P", (1, 1), 7).im, (1, 1, 2, 2))
     except Exception:
         return False
     return out == bytearray((0, 0, 0, 7))
@@ -307,7 +348,13 @@ def _assembled(box: _Box, key: _PatchKey) -> Image.Image | None:
 @lru_cache(maxsize=1)
 def _blank() -> _Game:
     """The empty table as a game's last picture: no layers, and the background's PNG."""
-    return _Game([], frozenset(), encode_indexed(_empty_indexed()))
+    return _Game([], frozenset(), encode_indexed(_empty_indexed(), BAND_EDGES))
+
+
+@lru_cache(maxsize=1)
+def _empty_rows() -> bytes:
+    """The empty table's PNG rows (filter bytes and palette indices)."""
+    return with_filter_bytes(_empty_indexed())
 
 
 @lru_cache(maxsize=1)
@@ -322,3 +369,12 @@ def _clip(box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
 
 def _meets(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _inside(inner: _Box, outer: _Box) -> bool:
+    return (
+        outer[0] <= inner[0]
+        and outer[1] <= inner[1]
+        and inner[2] <= outer[2]
+        and inner[3] <= outer[3]
+    )

@@ -50,6 +50,7 @@ from .png import encode
 from .scene import Scene, SeatScene
 
 __all__ = [
+    "BAND_EDGES",
     "HEIGHT",
     "LAYER_MARGIN",
     "MIN_TEXT",
@@ -452,6 +453,8 @@ def _discard(img: Image.Image, draw: ImageDraw.ImageDraw, *, scene: Scene) -> No
 
 #: Where a defence lies on its attack: shifted down-right so both ranks stay readable.
 _DEFENCE_DX, _DEFENCE_DY = 28, 36
+#: Rows between two rows of pairs.
+_ROW_GAP = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -483,7 +486,7 @@ def _pair_places(scene: Scene) -> list[_Pair]:
     cols = 3 if len(pairs) <= 6 else math.ceil(len(pairs) / 2)
     rows = math.ceil(len(pairs) / cols)
     pair_w, pair_h = CARD_W + dx, CARD_H + dy
-    gap, row_gap = 14, 10
+    gap, row_gap = 14, _ROW_GAP
     area = _PAIRS_RIGHT - _PAIRS_LEFT
     step_x = min(pair_w + gap, (area - pair_w) / (cols - 1)) if cols > 1 else 0
     step_y = pair_h + row_gap
@@ -651,6 +654,33 @@ def pair_box(x: int, y: int) -> tuple[int, int, int, int]:
     )
 
 
+def _band_edges() -> tuple[int, ...]:
+    """Rows where the table picture's PNG bands are cut (:mod:`.png`): where the boxes that
+    change begin and end, so that a move deflates again only the bands of what it changed.
+    The panels' rows (top and bottom, with their turn frames) are bands of their own, and the
+    middle is cut where a row of pairs begins and ends: one row of pairs (up to six) covers
+    the middle two of its four bands exactly, and each of two rows about two of them. The
+    margins above and below the panels never change."""
+    pair_h = CARD_H + _DEFENCE_DY
+    one_row = pair_box(0, _CENTRE_Y - pair_h // 2)
+    two_rows = pair_box(0, _CENTRE_Y - (2 * pair_h + _ROW_GAP) // 2)
+    top_panels, bottom_panels = panel_box((0, _TOP_Y)), panel_box((0, _BOTTOM_Y))
+    edges = {
+        top_panels[1],
+        top_panels[3],
+        one_row[1],
+        two_rows[3],
+        one_row[3],
+        bottom_panels[1],
+        bottom_panels[3],
+    }
+    return tuple(sorted(edges))
+
+
+#: Rows where the table picture's PNG bands are cut (:func:`_band_edges`).
+BAND_EDGES = _band_edges()
+
+
 def layers(scene: Scene) -> list[Layer]:
     """The picture as layers, bottom to top, over :func:`background`."""
     out: list[Layer] = []
@@ -741,4 +771,4 @@ def render_png(scene: Scene) -> bytes:
     """PNG bytes of the scene drawn whole: the fixed palette, deflated in bands (:mod:`.png`;
     the same state gives the same image data, and the painter's incremental pictures hold
     this same image data)."""
-    return encode(render_image(scene))
+    return encode(render_image(scene), BAND_EDGES)

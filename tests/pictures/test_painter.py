@@ -69,6 +69,19 @@ def test_every_incremental_picture_is_the_whole_picture(preset: str, seats: int)
     assert costs.partial > len(scenes) // 3
 
 
+def test_bands_put_together_from_kept_boxes_or_inflated_are_the_whole_picture() -> None:
+    """A band a move crosses is the empty table's rows with every box in it pasted in when
+    all those boxes are kept, else the last picture's rows inflated; with nothing kept (no
+    room for boxes) only bands holding nothing but what the move drew are put together.
+    Both give the picture drawn whole."""
+    scenes = _scenes("podkidnoy", 6, seed=3, limit=30)
+    for painter in (Painter(), Painter(patch_pixels=0)):
+        for scene in scenes:
+            assert png_data(painter.png(scene)) == png_data(render_png(scene)), scene.version
+        assert painter.costs.rebuilt > 0
+        assert (painter.costs.inflated > 0) == (painter.patch_pixels == 0)
+
+
 def test_a_lobby_turning_into_a_table_and_two_games_in_turn() -> None:
     painter = Painter()
     lobby = lobby_scene(sample_lobby(2, 4))
@@ -181,12 +194,12 @@ def test_pictures_are_compared_by_what_they_hold_not_how_it_was_deflated() -> No
     packer = zlib.compressobj(9, zlib.DEFLATED, -15)
     segments = [whole.band(i) for i in range(len(whole.spans))]
     segments[0] = packer.compress(rows[0]) + packer.flush(zlib.Z_SYNC_FLUSH)
-    other = assemble(WIDTH, HEIGHT, segments, list(whole.adlers)).png
+    other = assemble(WIDTH, HEIGHT, segments, list(whole.adlers), whole.rows).png
     assert other != whole.png and png_data(other) == png_data(whole.png)
     changed = indexed.copy()
     changed.putpixel((500, 300), (indexed.getpixel((500, 300)) + 1) % 256)  # type: ignore[operator]
     assert png_data(encode_indexed(changed).png) != png_data(whole.png)
-    wrong = assemble(WIDTH, HEIGHT, segments, list(reversed(whole.adlers))).png
+    wrong = assemble(WIDTH, HEIGHT, segments, list(reversed(whole.adlers)), whole.rows).png
     with pytest.raises(zlib.error):
         png_data(wrong)
 
