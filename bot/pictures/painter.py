@@ -16,12 +16,14 @@ empty table, whose PNG all games share), and for a new scene:
    A box that holds one seat's panel or one pair alone is not drawn but pasted together
    from palette tiles kept for its parts (:mod:`.panels`), and an emptied box is the empty
    table's indices;
-3. rewrites only the PNG rows those boxes cross. The image data is deflated in bands of
-   :data:`~.png.BAND_ROWS` rows, each band on its own (a fresh compressor, flushed to a byte
-   boundary: no band refers back into another), so a band whose rows did not change keeps its
-   compressed bytes, and the checksum of the whole is put together from the bands' own
-   (:mod:`.png`). A dirty band is inflated from the last picture, the new pixels
-   pasted in, and deflated again only if its bytes differ.
+3. rewrites only the PNG rows those boxes cross. The image data is deflated in bands (cut
+   where the boxes that change begin and end, :data:`.table.BAND_EDGES`), each band on its
+   own (a fresh compressor, flushed to a byte boundary: no band refers back into another),
+   so a band whose rows did not change keeps its compressed bytes, and the checksum of the
+   whole is put together from the bands' own (:mod:`.png`). A band a move crosses is the
+   empty table's rows with the new boxes pasted in, and the kept boxes of every other layer
+   in it (:meth:`Painter._kept_around`); only if one of those is not kept any more are the
+   last picture's rows inflated instead. It is then deflated again.
 
 Memory per game is the last PNG (which the picture cache holds anyway) and a few short lists,
 not its pixels. A picture drawn this way is the same PNG as one drawn whole
