@@ -165,7 +165,7 @@ class Painter:
     @staticmethod
     def _patch_key(box: _Box, new_layers: list[Layer]) -> _PatchKey:
         """What the pixels of ``box`` depend on: the box and every layer reaching into it."""
-        return box, tuple((x.key, x.box) for x in new_layers if _meets(x.box, box))
+        return box, tuple((x.key, x.box) for x in _showing(box, new_layers))
 
     def _remember(
         self,
@@ -241,9 +241,8 @@ class Painter:
                     self.costs.assembled += 1
                 else:
                     scratch.paste(empty.crop(box), box[:2])
-                    for layer in new_layers:
-                        if _meets(layer.box, box):
-                            layer.paint(scratch, draw)
+                    for layer in _showing(box, new_layers):
+                        layer.paint(scratch, draw)
                     mark = clock()
                     patch = to_palette(scratch.crop(box))
                     convert += clock() - mark
@@ -318,6 +317,16 @@ def _maps_buffers() -> bool:
 
 
 _MAPPED = _maps_buffers()
+
+
+def _showing(box: _Box, new_layers: list[Layer]) -> list[Layer]:
+    """The layers whose pixels show in ``box``: every one reaching into it, from the last
+    that covers it whole (:attr:`.table.Layer.opaque`) up."""
+    meeting = [x for x in new_layers if _meets(x.box, box)]
+    for index in range(len(meeting) - 1, 0, -1):
+        if meeting[index].opaque and _inside(box, meeting[index].box):
+            return meeting[index:]
+    return meeting
 
 
 def _from_parts(box: _Box, key: _PatchKey) -> bool:

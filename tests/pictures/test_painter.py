@@ -152,13 +152,17 @@ def test_games_kept_are_bounded() -> None:
 @pytest.mark.parametrize(("preset", "seats"), GAMES)
 def test_every_layer_stays_in_its_box(preset: str, seats: int) -> None:
     """Drawn alone on a flat colour nothing on the table has, a layer changes no pixel
-    outside its box (the painter redraws a box with every layer that reaches into it)."""
+    outside its box (the painter redraws a box with every layer that reaches into it); an
+    opaque layer gives its box the same pixels on either ground (the painter draws its box
+    without the layers below)."""
     flat = Image.new("RGB", (WIDTH, HEIGHT), (255, 0, 255))
     for scene in _scenes(preset, seats, seed=seats + 1)[::4]:
         for layer in layers(scene):
+            covered = []
             for ground in (flat, background()):
                 img = ground.copy()
                 layer.paint(img, ImageDraw.Draw(img))
+                covered.append(img.crop(layer.box).tobytes())
                 touched = ImageChops.difference(img, ground).getbbox()
                 if touched is None:
                     continue
@@ -169,6 +173,7 @@ def test_every_layer_stays_in_its_box(preset: str, seats: int) -> None:
                     and touched[2] <= box[2]
                     and touched[3] <= box[3]
                 ), f"{layer.key[0]} drew {touched} outside {box}"
+            assert not layer.opaque or covered[0] == covered[1], layer.key
 
 
 def test_the_png_is_the_palette_picture_pillow_reads_back() -> None:
