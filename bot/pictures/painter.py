@@ -93,10 +93,16 @@ class Costs:
         return self.draw + self.convert + self.encode
 
 
+_Placed = tuple[tuple[object, ...], _Box]  # a layer's key and box
+
+
 @dataclass(slots=True)
 class _Game:
-    layers: list[Layer]
-    keys: frozenset[tuple[object, ...]]
+    """A game's last picture: its layers' keys and boxes (not the layers, which hold the
+    scene), in order and as a set, and its PNG."""
+
+    placed: tuple[_Placed, ...]
+    keys: frozenset[_Placed]
     encoded: Encoded
 
 
@@ -118,7 +124,8 @@ class Painter:
         clock = time.thread_time
         start = clock()
         new_layers = layers(scene)
-        keys = frozenset((layer.key, layer.box) for layer in new_layers)
+        placed = tuple([(layer.key, layer.box) for layer in new_layers])
+        keys = frozenset(placed)
         old = self._games.get(scene.game_id)
         if old is not None:
             self._games.move_to_end(scene.game_id)
@@ -126,20 +133,15 @@ class Painter:
             # A game's first picture (or one forgotten): drawn from the empty table, which
             # all games share, so its boxes come from the parts and patches kept across games.
             old = _blank()
-        order = [x.key for x in new_layers]
-        if old.keys == keys and [x.key for x in old.layers] == order:
+        if old.keys == keys and old.placed == placed:
             self.costs.unchanged += 1
             self.costs.draw += clock() - start
             return old.encoded.png
-        changed = {
-            _clip(layer.box)
-            for layer in (*old.layers, *new_layers)
-            if (layer.key, layer.box) not in keys or (layer.key, layer.box) not in old.keys
-        }
+        old_keys = old.keys
+        changed = {_clip(x[1]) for x in old.placed if x not in keys}
+        changed.update(_clip(x[1]) for x in placed if x not in old_keys)
         boxes = sorted(box for box in changed if box[0] < box[2] and box[1] < box[3])
-        order_kept = [x.key for x in old.layers if (x.key, x.box) in keys] == [
-            x.key for x in new_layers if (x.key, x.box) in old.keys
-        ]
+        order_kept = [x for x in old.placed if x in keys] == [x for x in placed if x in old_keys]
         work = [(box, self._patch_key(box, new_layers)) for box in boxes]
         missing = sum(
             (box[2] - box[0]) * (box[3] - box[1])
@@ -148,7 +150,7 @@ class Painter:
         )
         if order_kept and missing < _WHOLE_SHARE * WIDTH * HEIGHT:
             encoded = self._partial(new_layers, work, old.encoded, start)
-            self._remember(scene.game_id, new_layers, keys, encoded, bool(scene.banner))
+            self._remember(scene.game_id, placed, keys, encoded, bool(scene.banner))
             return encoded.png
         rgb = render_image(scene)
         drawn = clock()
@@ -159,7 +161,7 @@ class Painter:
         self.costs.convert += converted - drawn
         self.costs.encode += clock() - converted
         self.costs.whole += 1
-        self._remember(scene.game_id, new_layers, keys, encoded, bool(scene.banner))
+        self._remember(scene.game_id, placed, keys, encoded, bool(scene.banner))
         return encoded.png
 
     @staticmethod
@@ -170,15 +172,15 @@ class Painter:
     def _remember(
         self,
         game_id: int,
-        new_layers: list[Layer],
-        keys: frozenset[tuple[object, ...]],
+        placed: tuple[_Placed, ...],
+        keys: frozenset[_Placed],
         encoded: Encoded,
         over: bool = False,
     ) -> None:
         if over:  # the game is over (its banner is up): this picture will not change
             self._games.pop(game_id, None)
             return
-        self._games[game_id] = _Game(new_layers, keys, encoded)
+        self._games[game_id] = _Game(placed, keys, encoded)
         self._games.move_to_end(game_id)
         while len(self._games) > self.games_kept:
             self._games.popitem(last=False)
@@ -191,28 +193,35 @@ class Painter:
             self._patch_pixels -= dropped.width * dropped.height
 
     def _kept_around(
-        self, top: int, bottom: int, new_layers: list[Layer], dirty: list[_Box]
+        self,
+        top: int,
+        bottom: int,
+        around: list[_Box],
+        new_layers: list[Layer],
+        found: dict[_Box, Image.Image | None],
     ) -> list[tuple[_Box, Image.Image]] | None:
-        """The kept boxes (:attr:`_patches`) of every layer between rows ``top`` and
-        ``bottom`` that lies in none of the ``dirty`` boxes (drawn or pasted for this
-        picture), or None if one is not kept.
+        """The kept boxes (:attr:`_patches`) of the layers ``around`` (boxes of the picture's
+        layers that lie in no box drawn or pasted for it) between rows ``top`` and
+        ``bottom``, or None if one is not kept; ``found`` remembers them for the picture's
+        other bands.
 
         Every pixel of a picture lies in a layer's box or is the empty table's, and a kept
         box holds the picture's own pixels (every layer reaching into it was drawn there), so
         a band is then the empty table's rows with these and the dirty boxes pasted in: the
         last picture's band need not be inflated (that took longer than deflating it)."""
         kept: list[tuple[_Box, Image.Image]] = []
-        for layer in new_layers:
-            box = _clip(layer.box)
-            if box[1] >= bottom or box[3] <= top or box[0] >= box[2]:
+        for box in around:
+            if box[1] >= bottom or box[3] <= top:
                 continue
-            if any(_inside(box, outer) for outer in dirty):
-                continue
-            key = self._patch_key(box, new_layers)
-            patch = self._patches.get(key)
+            if box in found:
+                patch = found[box]
+            else:
+                key = self._patch_key(box, new_layers)
+                patch = found[box] = self._patches.get(key)
+                if patch is not None:
+                    self._patches.move_to_end(key)
             if patch is None:
                 return None
-            self._patches.move_to_end(key)
             kept.append((box, patch))
         return kept
 
@@ -249,10 +258,17 @@ class Painter:
                 self._keep_patch(key, patch)
             patches.append((box, patch))
         drawn = clock()
-        segments = [old.band(i) for i in range(len(old.spans))]
+        view = memoryview(old.png)
+        segments: list[bytes | memoryview] = [view[a:b] for a, b in old.spans]
         adlers = list(old.adlers)
         raws: dict[int, bytes | bytearray] = {}
         dirty = [box for box, _ in work]
+        around = []
+        for layer in new_layers:
+            box = _clip(layer.box)
+            if box[0] < box[2] and box[1] < box[3] and not any(_inside(box, d) for d in dirty):
+                around.append(box)
+        found: dict[_Box, Image.Image | None] = {}
         for index, (top, bottom) in enumerate(old.rows):
             crossing = [(box, patch) for box, patch in patches if box[1] < bottom and box[3] > top]
             if not crossing:
@@ -260,7 +276,7 @@ class Painter:
                     raws[index] = old.raw(index)
                     segments[index] = deflate(raws[index])
                 continue
-            kept = self._kept_around(top, bottom, new_layers, dirty)
+            kept = self._kept_around(top, bottom, around, new_layers, found)
             if kept is None:
                 self.costs.inflated += 1
                 raws[index] = _pasted(bytearray(old.raw(index)), top, bottom, crossing)
@@ -359,7 +375,7 @@ def _assembled(box: _Box, key: _PatchKey) -> Image.Image | None:
 @lru_cache(maxsize=1)
 def _blank() -> _Game:
     """The empty table as a game's last picture: no layers, and the background's PNG."""
-    return _Game([], frozenset(), encode_indexed(_empty_indexed(), BAND_EDGES))
+    return _Game((), frozenset(), encode_indexed(_empty_indexed(), BAND_EDGES))
 
 
 @lru_cache(maxsize=1)

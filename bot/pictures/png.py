@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import struct
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -155,7 +155,7 @@ class Encoded:
 def assemble(
     width: int,
     height: int,
-    segments: list[bytes],
+    segments: Sequence[bytes | memoryview],
     adlers: list[int],
     rows: tuple[tuple[int, int], ...],
     dense: bool = False,
