@@ -142,14 +142,15 @@ class Painter:
         changed.update(_clip(x[1]) for x in placed if x not in old_keys)
         boxes = sorted(box for box in changed if box[0] < box[2] and box[1] < box[3])
         order_kept = [x for x in old.placed if x in keys] == [x for x in placed if x in old_keys]
-        work = [(box, self._patch_key(box, new_layers)) for box in boxes]
+        under, overlays = _overlays(new_layers)
+        work = [(box, self._patch_key(box, under, overlays)) for box in boxes]
         missing = sum(
             (box[2] - box[0]) * (box[3] - box[1])
             for box, key in work
             if key not in self._patches and not _from_parts(box, key)
         )
         if order_kept and missing < _WHOLE_SHARE * WIDTH * HEIGHT:
-            encoded = self._partial(new_layers, work, old.encoded, start)
+            encoded = self._partial(under, overlays, work, old.encoded, start)
             self._remember(scene.game_id, placed, keys, encoded, bool(scene.banner))
             return encoded.png
         rgb = render_image(scene)
@@ -165,9 +166,10 @@ class Painter:
         return encoded.png
 
     @staticmethod
-    def _patch_key(box: _Box, new_layers: list[Layer]) -> _PatchKey:
-        """What the pixels of ``box`` depend on: the box and every layer reaching into it."""
-        return box, tuple((x.key, x.box) for x in _showing(box, new_layers))
+    def _patch_key(box: _Box, under: list[Layer], overlays: list[Layer]) -> _PatchKey:
+        """What the pixels of ``box`` depend on: the box and the layers drawn in it
+        (:func:`_showing`)."""
+        return box, tuple((x.key, x.box) for x in _showing(box, under, overlays))
 
     def _remember(
         self,
@@ -197,7 +199,7 @@ class Painter:
         top: int,
         bottom: int,
         around: list[_Box],
-        new_layers: list[Layer],
+        under: list[Layer],
         found: dict[_Box, Image.Image | None],
     ) -> list[tuple[_Box, Image.Image]] | None:
         """The kept boxes (:attr:`_patches`) of the layers ``around`` (boxes of the picture's
@@ -216,7 +218,7 @@ class Painter:
             if box in found:
                 patch = found[box]
             else:
-                key = self._patch_key(box, new_layers)
+                key = self._patch_key(box, under, [])
                 patch = found[box] = self._patches.get(key)
                 if patch is not None:
                     self._patches.move_to_end(key)
@@ -227,7 +229,8 @@ class Painter:
 
     def _partial(
         self,
-        new_layers: list[Layer],
+        under: list[Layer],
+        overlays: list[Layer],
         work: list[tuple[_Box, _PatchKey]],
         old: Encoded,
         start: float,
@@ -250,7 +253,7 @@ class Painter:
                     self.costs.assembled += 1
                 else:
                     scratch.paste(empty.crop(box), box[:2])
-                    for layer in _showing(box, new_layers):
+                    for layer in _showing(box, under, overlays):
                         layer.paint(scratch, draw)
                     mark = clock()
                     patch = to_palette(scratch.crop(box))
@@ -263,8 +266,21 @@ class Painter:
         adlers = list(old.adlers)
         raws: dict[int, bytes | bytearray] = {}
         dirty = [box for box, _ in work]
+        on_top = []
+        for layer in overlays:  # pasted last wherever a band is made again
+            box = _clip(layer.box)
+            key = self._patch_key(box, under, overlays)
+            patch = self._patches.get(key)
+            if patch is None:
+                scratch.paste(empty.crop(box), box[:2])
+                layer.paint(scratch, draw)
+                patch = to_palette(scratch.crop(box))
+                self._keep_patch(key, patch)
+            else:
+                self._patches.move_to_end(key)
+            on_top.append((box, patch))
         around = []
-        for layer in new_layers:
+        for layer in under:
             box = _clip(layer.box)
             if box[0] < box[2] and box[1] < box[3] and not any(_inside(box, d) for d in dirty):
                 around.append(box)
@@ -276,7 +292,8 @@ class Painter:
                     raws[index] = old.raw(index)
                     segments[index] = deflate(raws[index])
                 continue
-            kept = self._kept_around(top, bottom, around, new_layers, found)
+            crossing += [(box, patch) for box, patch in on_top if box[1] < bottom and box[3] > top]
+            kept = self._kept_around(top, bottom, around, under, found)
             if kept is None:
                 self.costs.inflated += 1
                 raws[index] = _pasted(bytearray(old.raw(index)), top, bottom, crossing)
@@ -335,14 +352,28 @@ def _maps_buffers() -> bool:
 _MAPPED = _maps_buffers()
 
 
-def _showing(box: _Box, new_layers: list[Layer]) -> list[Layer]:
-    """The layers whose pixels show in ``box``: every one reaching into it, from the last
-    that covers it whole (:attr:`.table.Layer.opaque`) up."""
-    meeting = [x for x in new_layers if _meets(x.box, box)]
-    for index in range(len(meeting) - 1, 0, -1):
-        if meeting[index].opaque and _inside(box, meeting[index].box):
-            return meeting[index:]
-    return meeting
+def _overlays(new_layers: list[Layer]) -> tuple[list[Layer], list[Layer]]:
+    """The layers under the overlays, and the overlays: opaque layers (:attr:`.table.Layer.
+    opaque`) that no later layer reaches into. An overlay's box is the overlay alone, so
+    other boxes are drawn and kept without it (a pile's count on its disc changes, the pile's
+    box around it stays the same) and it is pasted over them wherever a band is made."""
+    overlays = [
+        layer
+        for i, layer in enumerate(new_layers)
+        if layer.opaque and not any(_meets(layer.box, x.box) for x in new_layers[i + 1 :])
+    ]
+    if not overlays:
+        return new_layers, []
+    return [x for x in new_layers if x not in overlays], overlays
+
+
+def _showing(box: _Box, under: list[Layer], overlays: list[Layer]) -> list[Layer]:
+    """The layers drawn in ``box``: an overlay whose box it is alone, else every layer
+    under the overlays reaching into it."""
+    for layer in overlays:
+        if _clip(layer.box) == box:
+            return [layer]
+    return [x for x in under if _meets(x.box, box)]
 
 
 def _from_parts(box: _Box, key: _PatchKey) -> bool:
