@@ -118,6 +118,7 @@ class Painter:
     _patches: OrderedDict[_PatchKey, Image.Image] = field(default_factory=OrderedDict)
     _patch_pixels: int = 0
     _scratch: Image.Image | None = None
+    _draw: ImageDraw.ImageDraw | None = None
 
     def png(self, scene: Scene) -> bytes:
         """The picture of ``scene``, drawn from the game's last one where that is cheaper."""
@@ -236,10 +237,10 @@ class Painter:
         start: float,
     ) -> Encoded:
         clock = time.thread_time
-        if self._scratch is None:
+        if self._scratch is None or self._draw is None:
             self._scratch = Image.new("RGB", (WIDTH, HEIGHT))
-        scratch = self._scratch
-        draw = ImageDraw.Draw(scratch)
+            self._draw = ImageDraw.Draw(self._scratch)  # made once: it costs a box's pastes
+        scratch, draw = self._scratch, self._draw
         empty = background()
         patches: list[tuple[_Box, Image.Image]] = []
         convert = 0.0
@@ -299,7 +300,7 @@ class Painter:
                 raws[index] = _pasted(bytearray(old.raw(index)), top, bottom, crossing)
             else:
                 self.costs.rebuilt += 1
-                rows = bytearray(_empty_rows()[top * _STRIDE : bottom * _STRIDE])
+                rows = bytearray(memoryview(_empty_rows())[top * _STRIDE : bottom * _STRIDE])
                 raws[index] = _pasted(rows, top, bottom, kept + crossing)
             segments[index] = deflate(raws[index])
             adlers[index] = isal_zlib.adler32(raws[index])
@@ -422,6 +423,8 @@ def _empty_indexed() -> Image.Image:
 
 
 def _clip(box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    if box[0] >= 0 and box[1] >= 0 and box[2] <= WIDTH and box[3] <= HEIGHT:
+        return box
     return (max(0, box[0]), max(0, box[1]), min(WIDTH, box[2]), min(HEIGHT, box[3]))
 
 
