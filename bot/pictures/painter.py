@@ -61,8 +61,16 @@ _WHOLE_SHARE = 0.6
 GAMES_KEPT = 2048
 #: Pixels (bytes: one palette index each) of drawn boxes kept for reuse, shared by all games:
 #: a seat's panel in a state it was in before (the same role, count and turn) is pasted,
-#: not drawn. 8 M: about 160 panels.
-PATCH_PIXELS = 8_000_000
+#: not drawn, and a band a move crosses is put together from the kept boxes of what did not
+#: change instead of inflated (:meth:`Painter._kept_around`). Tables edited in turn are a
+#: cycle, which a least-recently-used store serves not at all once it is too short: what
+#: counts is holding every running table's current boxes (the talon's and the discard
+#: pile's, ~100,000 pixels each, most of all). 100 two-seat tables drawn in turn
+#: (bench/picture_game.py --seats 2 --at-once 100) need between 8 and 16 M: at 8 M a
+#: seventh of the bands a move crosses were inflated (2,216 of 15,843) and a picture cost
+#: 2.1 ms, at 16 M 100 bands and 1.4 ms. 16 M: a hundred two-seat tables, or about thirty
+#: six-seat ones (16 MB; the panels' parts and pairs in :mod:`.panels` keep about 30 MB more).
+PATCH_PIXELS = 16_000_000
 
 _Box = tuple[int, int, int, int]
 _PatchKey = tuple[_Box, tuple[tuple[tuple[object, ...], _Box], ...]]
