@@ -41,7 +41,7 @@ from functools import lru_cache
 from typing import Any
 
 from isal import isal_zlib
-from PIL import Image, ImageDraw, _imaging
+from PIL import Image, ImageDraw
 
 from .palette import to_palette
 from .panels import lone_pair, panel
@@ -328,8 +328,7 @@ def _pasted(
     with the parts of ``patches`` that lie in them pasted in.
 
     Pillow's core pastes straight into the bytearray, mapped as an image without a copy
-    (``Image.frombuffer``'s own path, without the Python image around it, whose palette
-    costs more than the paste): no ``frombytes``/``tobytes`` copies of the band. Where Pillow
+    (``Image.frombuffer``): no ``frombytes``/``tobytes`` copies of the band. Where Pillow
     copies on mapping (:data:`_MAPPED` false, checked once), the copies are made."""
     size = (_STRIDE, bottom - top)
     if not _MAPPED:
@@ -344,8 +343,9 @@ def _pasted(
 
 
 def _map(data: bytearray, size: tuple[int, int]) -> Any:
-    """Pillow's core image over ``data`` (one byte a pixel), not copied."""
-    return _imaging.map_buffer(data, size, "raw", 0, ("L", 0, 1))
+    """Pillow's core image over ``data`` (one byte a pixel), not copied: a grey image, which
+    pastes palette indices as they are and skips the palette a "P" image would set up."""
+    return Image.frombuffer("L", size, data, "raw", "L", 0, 1).im
 
 
 def _maps_buffers() -> bool:
