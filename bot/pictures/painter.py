@@ -68,8 +68,9 @@ GAMES_KEPT = 2048
 #: pile's, ~100,000 pixels each, most of all). 100 two-seat tables drawn in turn
 #: (bench/picture_game.py --seats 2 --at-once 100) need between 8 and 16 M: at 8 M a
 #: seventh of the bands a move crosses were inflated (2,216 of 15,843) and a picture cost
-#: 2.1 ms, at 16 M 100 bands and 1.4 ms. 16 M: a hundred two-seat tables, or about thirty
-#: six-seat ones (16 MB; the panels' parts and pairs in :mod:`.panels` keep about 30 MB more).
+#: 2.1 ms, at 16 M 100 bands and 1.4 ms (bench/bot_load.py's hundred games, a name each,
+#: churn more panels through the store: a sixth of their bands still inflated). 16 MB; the
+#: panels' parts and pairs in :mod:`.panels` keep about 30 MB more.
 PATCH_PIXELS = 16_000_000
 
 _Box = tuple[int, int, int, int]
