@@ -170,6 +170,7 @@ def _formats() -> None:
     """One six-seat picture stored whole in every way measured (see the module doc)."""
     from bot.pictures.palette import to_palette
     from bot.pictures.png import encode_indexed
+    from bot.pictures.table import BAND_EDGES
 
     scenes = _game_scenes("podkidnoy", 6, 0, "en")
     pictures = [render_image(scenes[i]) for i in range(10, len(scenes), len(scenes) // 6)]  # type: ignore[arg-type]
@@ -181,7 +182,10 @@ def _formats() -> None:
         return len(buf.getvalue())
 
     ways: list[tuple[str, object]] = [
-        ("bot: palette PNG, ISA-L level 1 in bands", lambda i: len(encode_indexed(indexed[i]).png)),
+        (
+            "bot: palette PNG, ISA-L level 1 in bands",
+            lambda i: len(encode_indexed(indexed[i], BAND_EDGES).png),
+        ),
         ("Pillow palette PNG, zlib level 1", lambda i: pillow(indexed[i], "PNG", compress_level=1)),
         ("Pillow palette PNG, zlib level 3", lambda i: pillow(indexed[i], "PNG", compress_level=3)),
         ("Pillow palette PNG, zlib level 6", lambda i: pillow(indexed[i], "PNG", compress_level=6)),

@@ -107,13 +107,24 @@ class PictureFigures:
     encode: float = 0.0
     #: Table edits dropped before their picture was drawn (a newer edit was owed).
     superseded: int = 0
+    #: PNG bands deflated again: put together from kept boxes, or inflated first.
+    rebuilt: int = 0
+    inflated: int = 0
 
     @staticmethod
     def of(pictures: TablePictures) -> PictureFigures:
         """The counts so far of the bot's picture service (its painter's costs)."""
         c = pictures.painter.costs
         return PictureFigures(
-            c.whole, c.partial, c.unchanged, c.draw, c.convert, c.encode, pictures.superseded
+            c.whole,
+            c.partial,
+            c.unchanged,
+            c.draw,
+            c.convert,
+            c.encode,
+            pictures.superseded,
+            c.rebuilt,
+            c.inflated,
         )
 
     @property

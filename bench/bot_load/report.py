@@ -208,7 +208,8 @@ def _drawn_line(res: SizeResult, thread_ms: float) -> str:
     return (
         f"picture thread: {d.pictures} pictures for {res.moves} moves ({d.whole} drawn whole, "
         f"{d.partial} in part, {d.unchanged} unchanged; {d.superseded} table edits dropped "
-        f"before drawing), the painter {per:.2f} ms per picture ({stages}); "
+        f"before drawing), the painter {per:.2f} ms per picture ({stages}; bands deflated "
+        f"again {d.rebuilt} from kept boxes, {d.inflated} inflated first); "
         f"{thread_ms:.2f} ms per move in the thread; {res.finished} of {res.games} games "
         "finished (moves early in a game cost more than later ones)"
     )

@@ -1,12 +1,13 @@
 """PNG bytes of a table picture, deflated in bands that can be replaced one by one.
 
 The image data of a PNG is one zlib stream over its rows. Here it is deflated (by ISA-L,
-Intel's deflate, three to four times zlib's speed for the same size) in bands of
-:data:`BAND_ROWS` rows, each band on its own (a fresh compressor, flushed to a byte boundary,
-so no band refers back into another), and the stream's checksum is put together from the
-bands' own (:func:`adler32_combine`). A band whose rows did not change can then keep its
-compressed bytes in the next picture (:mod:`.painter`), which Pillow's encoder cannot do:
-hence these few lines of PNG container. Pillow still reads every picture back in the tests.
+Intel's deflate, three to four times zlib's speed for the same size) in bands of rows (cut
+where the caller says, or every :data:`BAND_ROWS` rows), each band on its own (a fresh
+compressor, flushed to a byte boundary, so no band refers back into another), and the
+stream's checksum is put together from the bands' own (:func:`adler32_combine`). A band
+whose rows did not change can then keep its compressed bytes in the next picture
+(:mod:`.painter`), which Pillow's encoder cannot do: hence these few lines of PNG container.
+Pillow still reads every picture back in the tests.
 
 Pictures are stored with the fixed palette of :mod:`.palette`, without metadata (no time, no
 software tag), so the same picture always gives the same image data. Usually the same bytes
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import struct
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -46,13 +47,13 @@ __all__ = [
     "within_limit",
 ]
 
-#: Rows per independently deflated band: three bands (the top seats, the middle, the bottom
-#: seats, roughly). Each band pays a compressor of its own (ISA-L sets up tens of
-#: microseconds of tables), Pillow's copies and a checksum, and ISA-L deflates fast enough
-#: that re-deflating unchanged rows costs less than that. Encoding per move over whole
-#: six-seat games (bench/render.py's painter, a loaded machine, two runs each): 32 rows
-#: 2.1-2.2 ms and 31 KB; 120 rows 1.3 ms; 240 rows 1.2-1.3 ms and 30 KB; 360 and 720 rows
-#: 1.4 ms. (With zlib at level 3, 32 rows had been best: 2.6 ms against 2.4-3.6.)
+#: Rows per independently deflated band of a picture that gives no band edges of its own
+#: (a table picture cuts its bands where its boxes begin and end: :data:`.table.BAND_EDGES`).
+#: Each band pays a compressor of its own (ISA-L sets up tens of microseconds of tables),
+#: Pillow's copies and a checksum, so bands of evenly spaced rows should not be thin: encoding
+#: per move over whole six-seat games (bench/render.py's painter, a loaded machine, two runs
+#: each): 32 rows 2.1-2.2 ms and 31 KB; 120 rows 1.3 ms; 240 rows 1.2-1.3 ms and 30 KB; 360
+#: and 720 rows 1.4 ms. (With zlib at level 3, 32 rows had been best: 2.6 ms against 2.4-3.6.)
 BAND_ROWS = 240
 #: ISA-L's level (0 to 3) of each band. A whole six-seat picture: ISA-L level 1 0.8 ms and
 #: 30 KB, level 0 0.5 ms and 40 KB, level 3 4.5 ms and 30 KB; zlib level 1 2.4 ms and 34 KB,
@@ -118,10 +119,13 @@ def deflate(raw: bytes | bytearray) -> bytes:
     return packer.compress(raw) + packer.flush(isal_zlib.Z_SYNC_FLUSH)
 
 
-@lru_cache(maxsize=4)
-def bands(height: int) -> tuple[tuple[int, int], ...]:
-    """(top, bottom) rows of each band of a picture ``height`` rows high."""
-    return tuple((top, min(top + BAND_ROWS, height)) for top in range(0, height, BAND_ROWS))
+@lru_cache(maxsize=8)
+def bands(height: int, edges: tuple[int, ...] = ()) -> tuple[tuple[int, int], ...]:
+    """(top, bottom) rows of each band of a picture ``height`` rows high: cut at ``edges``
+    (rows, ascending), or every :data:`BAND_ROWS` rows without them."""
+    cuts = [row for row in edges if 0 < row < height] or list(range(BAND_ROWS, height, BAND_ROWS))
+    tops = [0, *cuts]
+    return tuple(zip(tops, [*cuts, height], strict=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +138,8 @@ class Encoded:
     #: (start, end) of each band's bytes in ``png``.
     spans: tuple[tuple[int, int], ...]
     adlers: tuple[int, ...]
+    #: (top, bottom) rows of each band (:func:`bands`).
+    rows: tuple[tuple[int, int], ...]
     #: Its bands were deflated by zlib (:func:`within_limit`), not ISA-L.
     dense: bool = False
 
@@ -147,11 +153,17 @@ class Encoded:
 
 
 def assemble(
-    width: int, height: int, segments: list[bytes], adlers: list[int], dense: bool = False
+    width: int,
+    height: int,
+    segments: Sequence[bytes | memoryview],
+    adlers: list[int],
+    rows: tuple[tuple[int, int], ...],
+    dense: bool = False,
 ) -> Encoded:
-    """The PNG of a picture from its bands' deflated bytes and Adler-32 checksums."""
+    """The PNG of a picture from its bands' deflated bytes and Adler-32 checksums (``rows``:
+    each band's top and bottom row)."""
     check = 1
-    for (top, bottom), adler in zip(bands(height), adlers, strict=True):
+    for (top, bottom), adler in zip(rows, adlers, strict=True):
         check = adler32_combine(check, adler, (bottom - top) * (width + 1))
     data = b"".join((_ZLIB_HEAD, *segments, _FINAL_BLOCK, struct.pack(">I", check)))
     idat = _chunk(b"IDAT", data)
@@ -161,7 +173,7 @@ def assemble(
     for segment in segments:
         spans.append((offset, offset + len(segment)))
         offset += len(segment)
-    return Encoded(head + idat + _TAIL, width, height, tuple(spans), tuple(adlers), dense)
+    return Encoded(head + idat + _TAIL, width, height, tuple(spans), tuple(adlers), rows, dense)
 
 
 def within_limit(encoded: Encoded, raw: Callable[[int], bytes | bytearray]) -> Encoded:
@@ -176,7 +188,9 @@ def within_limit(encoded: Encoded, raw: Callable[[int], bytes | bytearray]) -> E
     for index in range(len(encoded.spans)):
         packer = zlib.compressobj(DENSE_LEVEL, zlib.DEFLATED, -15)
         segments.append(packer.compress(raw(index)) + packer.flush(zlib.Z_SYNC_FLUSH))
-    return assemble(encoded.width, encoded.height, segments, list(encoded.adlers), dense=True)
+    return assemble(
+        encoded.width, encoded.height, segments, list(encoded.adlers), encoded.rows, dense=True
+    )
 
 
 def with_filter_bytes(indexed: Image.Image) -> bytes:
@@ -186,21 +200,24 @@ def with_filter_bytes(indexed: Image.Image) -> bytes:
     return wide.tobytes()
 
 
-def encode_indexed(indexed: Image.Image) -> Encoded:
-    """A whole "P" picture (indices into :data:`~.palette.PALETTE`), band by band."""
+def encode_indexed(indexed: Image.Image, edges: tuple[int, ...] = ()) -> Encoded:
+    """A whole "P" picture (indices into :data:`~.palette.PALETTE`), band by band (cut at
+    ``edges``, see :func:`bands`)."""
     width, height = indexed.size
     raw = with_filter_bytes(indexed)
     stride = width + 1
     segments, adlers, rows = [], [], []
-    for top, bottom in bands(height):
+    cuts = bands(height, edges)
+    for top, bottom in cuts:
         band = raw[top * stride : bottom * stride]
         rows.append(band)
         segments.append(deflate(band))
         adlers.append(isal_zlib.adler32(band))
-    return within_limit(assemble(width, height, segments, adlers), rows.__getitem__)
+    return within_limit(assemble(width, height, segments, adlers, cuts), rows.__getitem__)
 
 
-def encode(rgb: Image.Image) -> bytes:
+def encode(rgb: Image.Image, edges: tuple[int, ...] = ()) -> bytes:
     """PNG bytes of a whole drawn picture: mapped onto the fixed palette, deflated band by
-    band. No metadata (no time, no software tag): the same picture gives the same image data."""
-    return encode_indexed(to_palette(rgb)).png
+    band (cut at ``edges``). No metadata (no time, no software tag): the same picture gives
+    the same image data."""
+    return encode_indexed(to_palette(rgb), edges).png

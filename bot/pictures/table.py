@@ -50,6 +50,7 @@ from .png import encode
 from .scene import Scene, SeatScene
 
 __all__ = [
+    "BAND_EDGES",
     "HEIGHT",
     "LAYER_MARGIN",
     "MIN_TEXT",
@@ -384,20 +385,57 @@ def _count_disc(draw: ImageDraw.ImageDraw, cx: int, cy: int, count: int) -> None
     )
 
 
+#: Where the top card of the talon lies: the trump sticks out 50 px to its left, and the two
+#: are centred in the column.
+_TALON_X, _TALON_Y = _LEFT_X - (CARD_W + 50) // 2 + 50, _CENTRE_Y - CARD_H // 2
+
+
+def _talon_stack(talon: int) -> int:
+    """Cards drawn in the talon's stack: a thicker stack for a fuller talon (up to four
+    edges showing)."""
+    return min(4, 1 + (talon - 1) // 8) if talon > 0 else 0
+
+
+def _count_box(cx: int, cy: int, count: int) -> tuple[int, int, int, int]:
+    """Every pixel of :func:`_count_disc` (its outline is drawn up to ``r`` out, included)."""
+    r = 27 if count < 100 else 33
+    return (cx - r, cy - r, cx + r + 1, cy + r + 1)
+
+
+def _count_place(pile: str, angle: int) -> tuple[Image.Image, tuple[int, int], tuple[int, int]]:
+    """The top card of a pile (``pile``: talon or discard; ``angle``: the discard's top
+    tilt), where its sprite lies, and the centre of the pile's count."""
+    if pile == "talon":
+        return back(), (_TALON_X - SHADOW, _TALON_Y - SHADOW), (_TALON_X + CARD_W // 2, _CENTRE_Y)
+    sprite = rotated_back(angle)
+    centre = (_RIGHT_X, _CENTRE_Y)
+    return sprite, (centre[0] - sprite.width // 2, centre[1] - sprite.height // 2), centre
+
+
+def _count_layer(
+    img: Image.Image, draw: ImageDraw.ImageDraw, *, count: int, pile: str, angle: int
+) -> None:
+    """The talon's or the discard pile's count on its disc, over the pile's top card. That
+    card's own pixels under the disc's box are pasted first, so the layer covers its whole
+    box (:attr:`Layer.opaque`): the box is then the same whatever lies under it, and a count
+    that changes draws only its disc."""
+    sprite, (x, y), (cx, cy) = _count_place(pile, angle)
+    box = _count_box(cx, cy, count)
+    part = sprite.crop((box[0] - x, box[1] - y, box[2] - x, box[3] - y))
+    img.paste(part, box[:2], part)
+    _count_disc(draw, cx, cy, count)
+
+
 def _talon(img: Image.Image, draw: ImageDraw.ImageDraw, *, scene: Scene) -> None:
     """The talon with the trump across under it; once the trump card is gone, a badge with
-    the trump suit stays where the talon was (players still need to know it)."""
-    # the trump sticks out 50 px to the left: the pair is centred in the column
-    tx = _LEFT_X - (CARD_W + 50) // 2 + 50
-    ty = _CENTRE_Y - CARD_H // 2
+    the trump suit stays where the talon was (players still need to know it). Its count is
+    a layer of its own (:func:`_count_layer`)."""
+    tx, ty = _TALON_X, _TALON_Y
     if scene.trump_card is not None:
         _paste(img, sideways_face(scene.trump_card, scene.ranks), tx - 50, _CENTRE_Y - CARD_W // 2)
     if scene.talon > 0:
-        # A thicker stack for a fuller talon (up to four edges showing).
-        layers = min(4, 1 + (scene.talon - 1) // 8)
-        for i in reversed(range(layers)):
+        for i in reversed(range(_talon_stack(scene.talon))):
             _paste(img, back(), tx - 2 * i, ty - 2 * i)
-        _count_disc(draw, tx + CARD_W // 2, _CENTRE_Y, scene.talon)
         _caption(draw, _LEFT_X, _CENTRE_Y + CARD_H // 2 + 14, scene.talon_label)
     if scene.trump_card is None:
         _trump_badge(draw, scene)
@@ -429,12 +467,18 @@ def _trump_badge(draw: ImageDraw.ImageDraw, scene: Scene) -> None:
         )
 
 
+def _discard_pile(discard: int) -> tuple[int, ...]:
+    """The tilts of the backs drawn on the discard pile, bottom to top."""
+    return _DISCARD_ANGLES[: min(3, 1 + (discard - 1) // 6)] if discard > 0 else ()
+
+
 def _discard(img: Image.Image, draw: ImageDraw.ImageDraw, *, scene: Scene) -> None:
-    """The discard pile with its count, its caption, and what lies out of play unseen."""
+    """The discard pile, its caption, and what lies out of play unseen. Its count is a
+    layer of its own (:func:`_count_layer`)."""
     cx, cy = _RIGHT_X, _CENTRE_Y
     bottom = cy + CARD_H // 2 + 14
     if scene.discard > 0:
-        for angle in _DISCARD_ANGLES[: min(3, 1 + (scene.discard - 1) // 6)]:
+        for angle in _discard_pile(scene.discard):
             sprite = rotated_back(angle)
             x, y = cx - sprite.width // 2, cy - sprite.height // 2
             img.paste(sprite, (x, y), sprite)
@@ -442,7 +486,6 @@ def _discard(img: Image.Image, draw: ImageDraw.ImageDraw, *, scene: Scene) -> No
             "card",
             (cx - CARD_W // 2 - 10, cy - CARD_H // 2, cx + CARD_W // 2 + 10, cy + CARD_H // 2),
         )
-        _count_disc(draw, cx, cy, scene.discard)
         bottom = _caption(draw, cx, bottom, scene.discard_label)
     if scene.aside_label:
         # Cards out of play that nobody saw and nobody will draw (Chukchi fool's talon, take
@@ -452,6 +495,8 @@ def _discard(img: Image.Image, draw: ImageDraw.ImageDraw, *, scene: Scene) -> No
 
 #: Where a defence lies on its attack: shifted down-right so both ranks stay readable.
 _DEFENCE_DX, _DEFENCE_DY = 28, 36
+#: Rows between two rows of pairs.
+_ROW_GAP = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -483,7 +528,7 @@ def _pair_places(scene: Scene) -> list[_Pair]:
     cols = 3 if len(pairs) <= 6 else math.ceil(len(pairs) / 2)
     rows = math.ceil(len(pairs) / cols)
     pair_w, pair_h = CARD_W + dx, CARD_H + dy
-    gap, row_gap = 14, 10
+    gap, row_gap = 14, _ROW_GAP
     area = _PAIRS_RIGHT - _PAIRS_LEFT
     step_x = min(pair_w + gap, (area - pair_w) / (cols - 1)) if cols > 1 else 0
     step_y = pair_h + row_gap
@@ -595,6 +640,9 @@ class Layer:
     key: tuple[object, ...]
     box: tuple[int, int, int, int]
     paint: Callable[[Image.Image, ImageDraw.ImageDraw], None] = field(compare=False)
+    #: ``paint`` sets every pixel of ``box`` to what depends on ``key`` alone, whatever lay
+    #: there (tests/pictures/test_painter.py checks it): the layers below do not show in it.
+    opaque: bool = field(default=False, compare=False)
 
 
 #: How far a seat's layer box reaches around its panel (the turn's frame).
@@ -651,6 +699,33 @@ def pair_box(x: int, y: int) -> tuple[int, int, int, int]:
     )
 
 
+def _band_edges() -> tuple[int, ...]:
+    """Rows where the table picture's PNG bands are cut (:mod:`.png`): where the boxes that
+    change begin and end, so that a move deflates again only the bands of what it changed.
+    The panels' rows (top and bottom, with their turn frames) are bands of their own, and the
+    middle is cut where a row of pairs begins and ends: one row of pairs (up to six) covers
+    the middle two of its four bands exactly, and each of two rows about two of them. The
+    margins above and below the panels never change."""
+    pair_h = CARD_H + _DEFENCE_DY
+    one_row = pair_box(0, _CENTRE_Y - pair_h // 2)
+    two_rows = pair_box(0, _CENTRE_Y - (2 * pair_h + _ROW_GAP) // 2)
+    top_panels, bottom_panels = panel_box((0, _TOP_Y)), panel_box((0, _BOTTOM_Y))
+    edges = {
+        top_panels[1],
+        top_panels[3],
+        one_row[1],
+        two_rows[3],
+        one_row[3],
+        bottom_panels[1],
+        bottom_panels[3],
+    }
+    return tuple(sorted(edges))
+
+
+#: Rows where the table picture's PNG bands are cut (:func:`_band_edges`).
+BAND_EDGES = _band_edges()
+
+
 def layers(scene: Scene) -> list[Layer]:
     """The picture as layers, bottom to top, over :func:`background`."""
     out: list[Layer] = []
@@ -682,21 +757,27 @@ def layers(scene: Scene) -> list[Layer]:
         )
     else:
         own = any(seat.trump >= 0 for seat in scene.seats)
-        talon = (scene.trump_card, scene.talon, scene.talon_label, scene.trump, scene.ranks)
+        stack = _talon_stack(scene.talon)
+        talon = (scene.trump_card, stack, scene.talon_label, scene.trump, scene.ranks)
         out.append(
             Layer(
                 ("talon", *talon, scene.trump_label, own),
-                _TALON_CAPTION_BOX if scene.trump_card is None and scene.talon > 0 else _TALON_BOX,
+                _TALON_CAPTION_BOX if scene.trump_card is None and stack else _TALON_BOX,
                 partial(_talon, scene=scene),
             )
         )
+        if stack:
+            out.append(_count(scene.talon, "talon", 0))
+        pile = _discard_pile(scene.discard)
         out.append(
             Layer(
-                ("discard", scene.discard, scene.discard_label, scene.aside_label),
+                ("discard", len(pile), scene.discard_label, scene.aside_label),
                 _DISCARD_BOX,
                 partial(_discard, scene=scene),
             )
         )
+        if pile:
+            out.append(_count(scene.discard, "discard", pile[-1]))
         for pair in _pair_places(scene):
             out.append(Layer(("pair", pair), pair_box(pair.x, pair.y), partial(_pair, pair=pair)))
     if scene.banner:
@@ -704,6 +785,17 @@ def layers(scene: Scene) -> list[Layer]:
             Layer(("banner", scene.banner), _BANNER_BOX, partial(_banner_layer, text=scene.banner))
         )
     return out
+
+
+def _count(count: int, pile: str, angle: int) -> Layer:
+    """The layer of a pile's count (:func:`_count_layer`)."""
+    _, _, (cx, cy) = _count_place(pile, angle)
+    return Layer(
+        ("count", pile, angle, count),
+        _count_box(cx, cy, count),
+        partial(_count_layer, count=count, pile=pile, angle=angle),
+        opaque=True,
+    )
 
 
 def _seat_layer(
@@ -741,4 +833,4 @@ def render_png(scene: Scene) -> bytes:
     """PNG bytes of the scene drawn whole: the fixed palette, deflated in bands (:mod:`.png`;
     the same state gives the same image data, and the painter's incremental pictures hold
     this same image data)."""
-    return encode(render_image(scene))
+    return encode(render_image(scene), BAND_EDGES)

@@ -69,6 +69,19 @@ def test_every_incremental_picture_is_the_whole_picture(preset: str, seats: int)
     assert costs.partial > len(scenes) // 3
 
 
+def test_bands_put_together_from_kept_boxes_or_inflated_are_the_whole_picture() -> None:
+    """A band a move crosses is the empty table's rows with every box in it pasted in when
+    all those boxes are kept, else the last picture's rows inflated; with nothing kept (no
+    room for boxes) only bands holding nothing but what the move drew are put together.
+    Both give the picture drawn whole."""
+    scenes = _scenes("podkidnoy", 6, seed=3, limit=30)
+    for painter in (Painter(), Painter(patch_pixels=0)):
+        for scene in scenes:
+            assert png_data(painter.png(scene)) == png_data(render_png(scene)), scene.version
+        assert painter.costs.rebuilt > 0
+        assert (painter.costs.inflated > 0) == (painter.patch_pixels == 0)
+
+
 def test_a_lobby_turning_into_a_table_and_two_games_in_turn() -> None:
     painter = Painter()
     lobby = lobby_scene(sample_lobby(2, 4))
@@ -139,13 +152,17 @@ def test_games_kept_are_bounded() -> None:
 @pytest.mark.parametrize(("preset", "seats"), GAMES)
 def test_every_layer_stays_in_its_box(preset: str, seats: int) -> None:
     """Drawn alone on a flat colour nothing on the table has, a layer changes no pixel
-    outside its box (the painter redraws a box with every layer that reaches into it)."""
+    outside its box (the painter redraws a box with every layer that reaches into it); an
+    opaque layer gives its box the same pixels on either ground (the painter draws its box
+    without the layers below)."""
     flat = Image.new("RGB", (WIDTH, HEIGHT), (255, 0, 255))
     for scene in _scenes(preset, seats, seed=seats + 1)[::4]:
         for layer in layers(scene):
+            covered = []
             for ground in (flat, background()):
                 img = ground.copy()
                 layer.paint(img, ImageDraw.Draw(img))
+                covered.append(img.crop(layer.box).tobytes())
                 touched = ImageChops.difference(img, ground).getbbox()
                 if touched is None:
                     continue
@@ -156,6 +173,7 @@ def test_every_layer_stays_in_its_box(preset: str, seats: int) -> None:
                     and touched[2] <= box[2]
                     and touched[3] <= box[3]
                 ), f"{layer.key[0]} drew {touched} outside {box}"
+            assert not layer.opaque or covered[0] == covered[1], layer.key
 
 
 def test_the_png_is_the_palette_picture_pillow_reads_back() -> None:
@@ -181,12 +199,12 @@ def test_pictures_are_compared_by_what_they_hold_not_how_it_was_deflated() -> No
     packer = zlib.compressobj(9, zlib.DEFLATED, -15)
     segments = [whole.band(i) for i in range(len(whole.spans))]
     segments[0] = packer.compress(rows[0]) + packer.flush(zlib.Z_SYNC_FLUSH)
-    other = assemble(WIDTH, HEIGHT, segments, list(whole.adlers)).png
+    other = assemble(WIDTH, HEIGHT, segments, list(whole.adlers), whole.rows).png
     assert other != whole.png and png_data(other) == png_data(whole.png)
     changed = indexed.copy()
     changed.putpixel((500, 300), (indexed.getpixel((500, 300)) + 1) % 256)  # type: ignore[operator]
     assert png_data(encode_indexed(changed).png) != png_data(whole.png)
-    wrong = assemble(WIDTH, HEIGHT, segments, list(reversed(whole.adlers))).png
+    wrong = assemble(WIDTH, HEIGHT, segments, list(reversed(whole.adlers)), whole.rows).png
     with pytest.raises(zlib.error):
         png_data(wrong)
 
