@@ -106,18 +106,21 @@ class GameMoves(GameState):
         low, hands = self._low, self.hands
         if self._ex_orig_only:
             # only the original holder may exchange: the one candidate, without a seat loop
-            seat = self.lowest_origin
-            if seat < 0 or not hands[seat] >> low & 1:
+            s = self.lowest_origin
+            if s < 0 or not hands[s] >> low & 1:
                 return
-        for s in range(self.n):
-            if hands[s] >> low & 1:
-                ex = self._exchange_card(s)
-                if ex >= 0:
-                    i = 0
-                    while i < len(out) and out[i][0] < s:
-                        i += 1
-                    out.insert(i, _SINGLE[EX][s][ex])
+        else:
+            for s in range(self.n):
+                if hands[s] >> low & 1:
+                    break
+            else:
                 return
+        ex = self._exchange_card(s)
+        if ex >= 0:
+            i = 0
+            while i < len(out) and out[i][0] < s:
+                i += 1
+            out.insert(i, _SINGLE[EX][s][ex])
 
     def lead_limit(self) -> int:
         """How many cards the next lead may hold: the bout's limit and the defender's hand."""
