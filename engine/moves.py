@@ -192,7 +192,7 @@ class GameMoves(GameState):
                                 out.append(row[(m ^ t).bit_length()])
                                 m &= t
                                 t = m - 1
-                            out.append(row[m.bit_length()])  # one card beats it: the usual
+                            out.append(row[m.bit_length()])  # the last (or only) beater
                 transfer = self._transfer
                 if transfer == 1:
                     if unb == len(table):  # nothing beaten yet
