@@ -16,9 +16,10 @@ from .state import GameState
 from .tables import (
     _BIT,
     _BITS0,
-    _LEAD1,
+    _BL_BIT,
+    _BL_LEAD,
+    _BL_RANK,
     _LEAD_COMBOS,
-    _NOT_BIT,
     _PASS,
     _PASS_EV,
     _PILE1,
@@ -105,18 +106,21 @@ class GameMoves(GameState):
         low, hands = self._low, self.hands
         if self._ex_orig_only:
             # only the original holder may exchange: the one candidate, without a seat loop
-            seat = self.lowest_origin
-            if seat < 0 or not hands[seat] >> low & 1:
+            s = self.lowest_origin
+            if s < 0 or not hands[s] >> low & 1:
                 return
-        for s in range(self.n):
-            if hands[s] >> low & 1:
-                ex = self._exchange_card(s)
-                if ex >= 0:
-                    i = 0
-                    while i < len(out) and out[i][0] < s:
-                        i += 1
-                    out.insert(i, _SINGLE[EX][s][ex])
+        else:
+            for s in range(self.n):
+                if hands[s] >> low & 1:
+                    break
+            else:
                 return
+        ex = self._exchange_card(s)
+        if ex >= 0:
+            i = 0
+            while i < len(out) and out[i][0] < s:
+                i += 1
+            out.insert(i, _SINGLE[EX][s][ex])
 
     def lead_limit(self) -> int:
         """How many cards the next lead may hold: the bout's limit and the defender's hand."""
@@ -135,15 +139,16 @@ class GameMoves(GameState):
         if limit <= 0:
             return
         hand = rest = self.hands[seat]
-        singles = _LEAD1[seat]
+        singles = _BL_LEAD[seat]
         memo = _LEAD_COMBOS
         while rest:
-            # (rest ^ (rest - 1)).bit_length() is the lowest card + 1: no negative operand,
-            # whose two's complement would cost Python's big ints two more allocations
-            i = (rest ^ (rest - 1)).bit_length() - 1
-            same = hand & _RANK_OF[i]
+            # (rest ^ (rest - 1)).bit_length() is the lowest card + 1 (no negative operand,
+            # whose two's complement would cost Python's big ints two more allocations), and
+            # the _BL_ tables are indexed by it
+            i = (rest ^ (rest - 1)).bit_length()
+            same = hand & _BL_RANK[i]
             rest ^= same
-            if same == _BIT[i]:
+            if same == _BL_BIT[i]:
                 out.append(singles[i])  # the only card of its rank: the usual case
                 continue
             # inlined memo hit of _combos (a lead is the hottest move generation there is)
@@ -161,43 +166,59 @@ class GameMoves(GameState):
         defender takes) a card of a rank on the table while the bout has room, unless a seat
         before them in priority order is not done yet (``_waits_for_earlier``), and may say
         'done' once every card is answered or, with priority, to wave on those after them.
+
+        A move costs a few hundred bytecodes in random play, so this one counts them: the
+        unbeaten count is ``_unb``, and plain Perevodnoy's transfer ranks are ``table_ranks``
+        (it transfers only while nothing is beaten, so every card on the table is unbeaten).
         """
         table = self.table
         d = self.defender
         taking = self.taking
-        hands = self.hands
         unb = self._unb
-        # closed: the bout is full, or the defender takes and piling on is off; nothing may be
-        # added, and no 'done' is owed
-        closed = self._limit <= len(table) or (taking and not self._pile_on)
         for seat in seats:
             if seat == d:
                 if taking or not unb:
                     continue
-                hand = hands[seat]
+                hand = self.hands[seat]
                 beaters = self._beaters
                 rows = self._beat_acts[seat]
-                ranks = n_unb = 0
                 for a, b in table:
                     if b < 0:
-                        n_unb += 1
-                        ranks |= _RANK_OF[a]
                         m = hand & beaters[a]
                         if m:
                             row = rows[a]
-                            while m:
-                                t = m - 1  # m ^ t: the lowest card's bit and those below
+                            t = m - 1
+                            while m & t:  # more than one card left: m ^ t is the lowest
                                 out.append(row[(m ^ t).bit_length()])
                                 m &= t
-                if self._transfer and hand & ranks:  # no card of those ranks: no transfer
-                    self._add_transfers(seat, hand & ranks, n_unb, out)
+                                t = m - 1
+                            out.append(row[m.bit_length()])  # the last (or only) beater
+                transfer = self._transfer
+                if transfer == 1:
+                    if unb == len(table):  # nothing beaten yet
+                        mine = hand & self.table_ranks
+                        if mine:
+                            self._add_transfers(seat, mine, unb, out)
+                elif transfer:
+                    ranks = 0
+                    for a, b in table:
+                        if b < 0:
+                            ranks |= _RANK_OF[a]
+                    if hand & ranks:
+                        self._add_transfers(seat, hand & ranks, unb, out)
                 if self._v_defends:
                     self._variant.add_defences(self, seat, out)
                 out.append(_TAKE[seat])
                 continue
-            if closed or self.passed >> seat & 1:
+            # closed: the bout is full, or the defender takes and piling on is off; nothing
+            # may be added, and no 'done' is owed
+            if (
+                self.passed >> seat & 1
+                or self._limit <= len(table)
+                or (taking and not self._pile_on)
+            ):
                 continue
-            hand = hands[seat]
+            hand = self.hands[seat]
             throwable = hand & self.table_ranks
             if throwable and seat != self._elig[0]:  # a co-attacker (never the principal)
                 if self._join_late and unb == len(table) and not taking:
@@ -285,10 +306,10 @@ class GameMoves(GameState):
         applying an action, for events nobody reads. A move that leaves an unbeaten card on
         the table (a lead, a throw-in, a transfer, a beat that was not the last) cannot end
         the bout and returns at once. Cards leave a hand
-        through ``_NOT_BIT`` or ``h ^ (h & m)``, and a seat's knowledge, which never holds a
-        card outside its hand, is cut down to the hand only when it holds anything: the masks
-        are multi-digit ints, and every operation on one (a negative one most of all)
-        allocates.
+        by ``h ^ m`` (a legal action plays only cards its seat holds), and a seat's knowledge,
+        which never holds a card outside its hand, is cut down to the hand only when it holds
+        anything: the masks are multi-digit ints, and every operation on one allocates (one
+        with a negative operand, such as ``h & ~m``, twice more).
         """
         seat, kind, cards = action
         self.version += 1
@@ -298,7 +319,7 @@ class GameMoves(GameState):
         elif kind is D:
             a, d = cards
             hands = self.hands
-            hands[seat] = h = hands[seat] & _NOT_BIT[d]
+            hands[seat] = h = hands[seat] ^ _BIT[d]
             if self.known[seat]:
                 self.known[seat] &= h
             for p in self.table:
@@ -330,7 +351,7 @@ class GameMoves(GameState):
                     table.append([c, -1])
             hands = self.hands
             h = hands[seat]
-            hands[seat] = h = h ^ (h & m)
+            hands[seat] = h = h ^ m
             if self.known[seat]:
                 self.known[seat] &= h
             if self.exchange_grace:
@@ -353,7 +374,7 @@ class GameMoves(GameState):
         elif kind is T or kind is PI:
             c = cards[0]
             hands = self.hands
-            hands[seat] = h = hands[seat] & _NOT_BIT[c]
+            hands[seat] = h = hands[seat] ^ _BIT[c]
             if self.known[seat]:
                 self.known[seat] &= h
             self.table.append([c, -1])
@@ -372,7 +393,7 @@ class GameMoves(GameState):
             if kind is TR:
                 m = mask_of(cards)
                 h = self.hands[seat]
-                self.hands[seat] = h = h ^ (h & m)
+                self.hands[seat] = h = h ^ m
                 if self.known[seat]:
                     self.known[seat] &= h
                 for c in cards:

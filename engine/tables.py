@@ -80,12 +80,15 @@ _BIT: tuple[int, ...] = tuple(1 << c for c in range(len(CARDS)))
 #: _BITS0[card] == _BIT[card], and _BITS0[-1] == 0: a table's pairs chained, empty defence
 #: slots (-1) included, sum to the mask of its cards.
 _BITS0: tuple[int, ...] = (*_BIT, 0)
-#: _NOT_BIT[card] == ~(1 << card): ``hand & _NOT_BIT[card]`` takes one card out.
-_NOT_BIT: tuple[int, ...] = tuple(~b for b in _BIT)
 _chain = chain.from_iterable
 #: RANK_OF[card]: mask of the cards of ``card``'s rank, both packs (one index instead of
 #: ``% 13 + 2``); a one-pack hand has no second-pack bits, so ``hand & mask`` is unchanged.
 _RANK_OF: tuple[int, ...] = tuple(RANK_MASK[c % 13 + 2] for c in range(len(CARDS)))
+#: ``_RANK_OF``, ``_BIT`` and ``_LEAD1[seat]`` indexed by ``card + 1``, the ``bit_length`` of
+#: the card's bit, like ``_THROW1``: a lead loop reads them with no ``- 1`` per card.
+_BL_RANK: tuple[int, ...] = (0, *_RANK_OF)
+_BL_BIT: tuple[int, ...] = (0, *_BIT)
+_BL_LEAD: tuple[tuple[Action, ...], ...] = tuple((row[0], *row) for row in _LEAD1)
 
 #: Memoised lead and transfer combinations (see ``_combos``), keyed by the int
 #: ``(mask << 6 | most) << 3 | seat``: an int key hashes faster than a tuple.
