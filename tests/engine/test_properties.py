@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from itertools import combinations
+from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from engine import PRESETS, Action, ActionKind, Event, Game, IllegalAction, RuleError, RuleSet
@@ -616,11 +617,32 @@ def test_copy_sets_every_slot_and_shares_no_mutable_state() -> None:
 
 # ------------------------------------------------------------------ hidden information
 
+#: A deal on which the hidden-card test below swaps at least one card on every table.
+NON_VACUOUS_SEED = 1
+
+
+def _unknown(
+    g: Game, data: dict[str, Any], seen: Sequence[int], holder: int, low: int
+) -> list[str]:
+    """The cards of ``holder`` (a seat, or -1 for the talon) that the observer whose
+    ``known_masks`` is ``seen`` does not know, but the lowest trump (who held it decided
+    who led first, which every seat saw)."""
+    if holder >= 0:
+        cards = [c for c in data["hands"][holder] if not seen[holder] >> Card.parse(c) & 1]
+    else:
+        # (invisible fool: the card under the talon is as hidden as the rest)
+        hidden_up = g.rules.variant == "invisible"
+        cards = [c for i, c in enumerate(data["talon"]) if i != g.trump_index or hidden_up]
+    if low < 52:  # a trumpless game has no lowest trump
+        cards = [c for c in cards if c != str(CARDS[low])]
+    return cards
+
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "n"), COMBOS[::2])
 @SETTINGS
 @given(seed=st.integers(0, 2**32 - 1))
+@example(seed=NON_VACUOUS_SEED)
 def test_observation_does_not_depend_on_hidden_cards(name: str, n: int, seed: int) -> None:
     """Swap an unknown card between two other hands (or a hand and the hidden talon): the
     observing seat's view must not change at all."""
@@ -632,26 +654,23 @@ def test_observation_does_not_depend_on_hidden_cards(name: str, n: int, seed: in
         if rng.random() < 0.3:
             for seat in range(n):
                 others = [t for t in range(n) if t != seat]
-                if g.rules.variant in BLIND:
-                    others = [seat]  # it sees the other hands, not its own: swap with the talon
-                t, u = rng.sample(others, 2) if len(others) > 1 else (others[0], -1)
                 data = g.to_dict()
                 # unknown to the observer: neither public nor privately known to it
                 seen = g.observation(seat).known_masks
-                free_t = [c for c in data["hands"][t] if not seen[t] >> Card.parse(c) & 1]
-                if u >= 0:
-                    free_u = [c for c in data["hands"][u] if not seen[u] >> Card.parse(c) & 1]
+
+                if g.rules.variant in BLIND:
+                    # it sees the other hands, not its own: swap with the talon
+                    pairs = [(seat, -1)]
                 else:
-                    # (invisible fool: the card under the talon is as hidden as the rest)
-                    hidden_up = g.rules.variant == "invisible"
-                    free_u = [
-                        c for i, c in enumerate(data["talon"]) if i != g.trump_index or hidden_up
-                    ]
-                if low < 52:  # a trumpless game has no lowest trump
-                    free_t = [c for c in free_t if c != str(CARDS[low])]
-                    free_u = [c for c in free_u if c != str(CARDS[low])]
-                if not free_t or not free_u:
+                    pairs = [(t, u) for t in others for u in others if t < u]
+                # a pair of holders each with a card the observer does not know (often none:
+                # late in a game every card of a small hand may be known)
+                free = {h: _unknown(g, data, seen, h, low) for pair in pairs for h in pair}
+                swaps = [(t, u) for t, u in pairs if free[t] and free[u]]
+                if not swaps:
                     continue
+                t, u = rng.choice(swaps)
+                free_t, free_u = free[t], free[u]
                 x, y = rng.choice(free_t), rng.choice(free_u)
                 data["hands"][t] = [y if c == x else c for c in data["hands"][t]]
                 if u >= 0:
@@ -674,6 +693,9 @@ def test_observation_does_not_depend_on_hidden_cards(name: str, n: int, seed: in
                 assert other.public_observation() == g.public_observation()
                 checked += 1
         g.apply(rng.choice(g.all_legal_actions()))
-    # (reverse fool with no talon, six players of 36 cards: a seat sees every card but its own
-    # hand, so no card it does not know lies anywhere it could be swapped with)
-    assert checked or n == 2 or (name in BLIND and not g.rules.talon_size)
+    # A game may allow no swap at all (reverse fool with no talon, six players of 36 cards: a
+    # seat sees every card but its own hand; or a game whose small hands were all known at the
+    # moments looked at), so a drawn seed may check nothing; the fixed one checks something
+    # on every table where a swap can exist.
+    if seed == NON_VACUOUS_SEED:
+        assert checked or n == 2 or (name in BLIND and not g.rules.talon_size)
