@@ -4,10 +4,11 @@ collections, and the process's CPU split between the bot and the simulated Disco
 from __future__ import annotations
 
 import cProfile
+import faulthandler
 import gc
 import math
 import os
-import sys
+import re
 import threading
 import time
 import tracemalloc
@@ -238,6 +239,8 @@ _CPU_SIM_DIRS = (_SIMCORD_DIR, str(ROOT / "bench") + os.sep)
 #: The old SQLite backend lives in bench/ for the comparison (--sqlite-driver), but is the bot's.
 _THREAD_BACKEND = str(ROOT / "bench" / "sqlite_thread.py")
 SAMPLE_SECONDS = 0.003
+#: A frame line of faulthandler's dump: file and function.
+_FRAME_LINE = re.compile(r'  File "(.*)", line (?:\d+|\?\?\?) in (.*)$')
 
 _DPY = _package_dir(discord)
 #: The areas of the bot's share of the event loop (``--areas``): the innermost owned frame's
@@ -375,24 +378,51 @@ def cpu_split(sink: list[CpuSplit]) -> Iterator[None]:
     stop = threading.Event()
     clock = time.pthread_getcpuclockid(loop_ident)
 
+    stacks = os.memfd_create("bench-cpu-sampler")
+    header = f"Thread 0x{loop_ident:016x} (most recent call first):"
+
+    def loop_stack() -> list[tuple[str, str]]:
+        """The event loop thread's frames as (file, function), innermost first.
+
+        faulthandler writes them in C from the interpreter's own frames while this thread
+        holds the GIL. Walking that thread's frame objects from Python (``f_back`` after
+        ``sys._current_frames()``) can lose the GIL between two steps while the thread runs
+        on: with the picture thread busy, such walks met freed frames (``f_back`` a dict or a
+        discord ``Button``) and once crashed the process."""
+        os.ftruncate(stacks, 0)
+        os.lseek(stacks, 0, os.SEEK_SET)
+        faulthandler.dump_traceback(stacks, all_threads=True)
+        text = os.pread(stacks, 1 << 20, 0).decode(errors="replace")
+        start = text.find(header)
+        if start < 0:
+            return []
+        frames = []
+        for line in text[start + len(header) :].splitlines()[1:]:
+            found = _FRAME_LINE.match(line)
+            if found is None:
+                break
+            frames.append((found[1], found[2]))
+        return frames
+
     def sample() -> None:
         last = time.clock_gettime(clock)
         while not stop.wait(SAMPLE_SECONDS):
-            frame = sys._current_frames().get(loop_ident)
+            frames = loop_stack()
             now = time.clock_gettime(clock)
             used, last = now - last, now
             side = "plumbing"
-            if frame is not None and frame.f_code.co_name in ("select", "poll", "epoll"):
+            if frames and frames[0][1] in ("select", "poll", "epoll"):
                 side = "idle"
-            while frame is not None and side == "plumbing":
-                name = frame.f_code.co_filename
+            name = ""
+            for name, _function in frames:
                 if name == _THREAD_BACKEND:
                     side = "bot"
                 elif name.startswith(_CPU_SIM_DIRS):
                     side = "sim"
                 elif name.startswith(_CPU_BOT_DIRS):
                     side = "bot"
-                frame = frame.f_back
+                if side != "plumbing":
+                    break
             if side == "bot":
                 area = _area(name)
                 split.areas[area] = split.areas.get(area, 0.0) + used
@@ -407,6 +437,7 @@ def cpu_split(sink: list[CpuSplit]) -> Iterator[None]:
     finally:
         stop.set()
         sampler.join()
+        os.close(stacks)
         after = _thread_cpu()
         for tid, (name, seconds) in after.items():
             used = seconds - before.get(tid, (name, 0.0))[1]
