@@ -50,11 +50,12 @@ from PIL import Image
 from bot.pictures import cards as sprites
 from bot.pictures import render_png, table_scene
 from bot.pictures.fonts import font, recording
+from bot.pictures.look import _background
 from bot.pictures.painter import Painter
 from bot.pictures.samples import sample_game, sample_session
 from bot.pictures.standings import render_board_png, render_profile_png
 from bot.pictures.standings_samples import sample_board, sample_profile
-from bot.pictures.table import WIDTH, _background, render_image
+from bot.pictures.table import WIDTH, render_image
 
 TARGET_MS = 50.0
 TARGET_KB = 150.0

@@ -5,7 +5,7 @@ frame, a role, a count of cards), and a panel drawn again costs rounded rectangl
 texts and a fan of card backs, then mapping its 46,000 pixels onto the palette. A panel is
 four parts that do not overlap: the frame (the panel, the turn's frame, a partner's team, a
 seat's own trump) and, each on the frame's flat fill, the name, the role and the hand row
-(:func:`.table._seat`). Each part is drawn once (the frame on the empty table, the others on
+(:func:`.seats._seat`). Each part is drawn once (the frame on the empty table, the others on
 their fill), mapped onto the palette once and kept; a panel is then its frame's palette
 indices with the other parts' indices pasted in. Mapping onto the fixed palette goes pixel by
 pixel (:mod:`.palette`), so that gives the indices of the panel drawn whole, as long as each
@@ -23,20 +23,14 @@ from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw
 
+from .look import PANEL_H, PANEL_W
 from .palette import to_palette
 from .scene import SeatScene
+from .seats import _name_colour, _panel_fill, _seat_frame, _seat_hand, _seat_name, _seat_role
 from .table import (
     LAYER_MARGIN,
-    PANEL_H,
-    PANEL_W,
-    _name_colour,
     _Pair,
     _pair,
-    _panel_fill,
-    _seat_frame,
-    _seat_hand,
-    _seat_name,
-    _seat_role,
     background,
     pair_box,
     panel_box,

@@ -24,30 +24,56 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache, partial
+from functools import partial
 
 from PIL import Image, ImageDraw
 
-from engine.cards import SUIT_SYMBOLS
-
-from ..cardart.cardface import Font
 from .cards import (
     CARD_H,
     CARD_W,
-    MINI_H,
-    MINI_W,
     SHADOW,
     back,
     face,
-    mini_back,
     rotated_back,
     sideways_face,
-    sideways_mini_back,
-    suit_colour,
 )
 from .fonts import draw_text, fit, font, record, text_width
+from .look import (
+    _BAND_BOTTOM,
+    _BAND_TOP,
+    _BIG,
+    _BOTTOM_Y,
+    _CENTRE_Y,
+    _COLUMN_W,
+    _DIM,
+    _DISCARD_ANGLES,
+    _GOLD,
+    _LABEL,
+    _LEFT_X,
+    _PAIRS_LEFT,
+    _PAIRS_RIGHT,
+    _PANEL,
+    _RIGHT_X,
+    _SHADOW_TEXT,
+    _TOP_Y,
+    _WHITE,
+    HEIGHT,
+    MIN_TEXT,
+    PANEL_H,
+    PANEL_W,
+    WIDTH,
+    _background,
+    _caption,
+    _paste,
+    seat_slots,
+)
 from .png import encode
 from .scene import Scene, SeatScene
+from .seats import (
+    _free_seat,
+    _seat,
+    _suit_disc,
+)
 
 __all__ = [
     "BAND_EDGES",
@@ -63,315 +89,6 @@ __all__ = [
     "render_image",
     "render_png",
 ]
-
-WIDTH, HEIGHT = 1000, 720
-#: The smallest font size used (DejaVu Sans: capitals 23 px high, 10 px at 450 px wide).
-MIN_TEXT = 31
-_NAME = 32
-_BIG = 34
-
-PANEL_W, PANEL_H = 300, 140
-_TOP_Y, _BOTTOM_Y = 22 + PANEL_H // 2, HEIGHT - 22 - PANEL_H // 2
-#: The middle band between the rows of seats, and its centre line.
-_BAND_TOP, _BAND_BOTTOM = 22 + PANEL_H, HEIGHT - 22 - PANEL_H
-_CENTRE_Y = (_BAND_TOP + _BAND_BOTTOM) // 2
-#: Centres of the talon column (left), the pairs (middle) and the discard column (right).
-_LEFT_X, _RIGHT_X = 165, 835
-_COLUMN_W = 262
-_PAIRS_LEFT, _PAIRS_RIGHT = 302, 698
-
-_BG = (43, 45, 49)
-_RIM = (96, 62, 38)
-_RIM_LIGHT = (124, 84, 52)
-_FELT = (27, 94, 60)
-_FELT_DARK = (20, 72, 46)
-_PANEL = (16, 56, 37)
-_PANEL_EDGE = (44, 112, 76)
-_PANEL_OUT = (62, 66, 72)
-_PANEL_FOOL = (104, 32, 36)
-_GOLD = (245, 197, 66)
-_PAPER = (252, 251, 247)
-_WHITE = (244, 244, 240)
-_DIM = (170, 176, 172)
-_LABEL = (214, 232, 220)
-_SHADOW_TEXT = (10, 30, 20)
-#: Team 1 and team 2 (partnership games): a disc with the number and a stripe on the panel.
-_TEAM_COLOURS = ((86, 156, 240), (236, 120, 70))
-
-_TONE_COLOURS = {
-    "attack": (255, 176, 64),
-    "defend": (120, 190, 255),
-    "take": (255, 120, 110),
-    "throw": (250, 222, 120),
-    "wait": (190, 204, 196),
-    "out": (200, 200, 200),
-    "fool": (255, 160, 150),
-    "player": (190, 204, 196),
-    "computer": (190, 204, 196),
-    "free": (150, 180, 160),
-}
-
-# Panel centres: a row along the top, one along the bottom; lists run clockwise from the
-# bottom (from seat 0 play passes to the left, up, across and down the right).
-_B, _T = (500, _BOTTOM_Y), (500, _TOP_Y)
-_BL2, _BR2, _TL2, _TR2 = (290, _BOTTOM_Y), (710, _BOTTOM_Y), (290, _TOP_Y), (710, _TOP_Y)
-_BL3, _BR3, _TL3, _TR3 = (175, _BOTTOM_Y), (825, _BOTTOM_Y), (175, _TOP_Y), (825, _TOP_Y)
-_SLOTS: dict[int, tuple[tuple[int, int], ...]] = {
-    1: (_B,),
-    2: (_B, _T),
-    3: (_B, _TL2, _TR2),
-    4: (_BL2, _TL2, _TR2, _BR2),
-    5: (_B, _BL3, _TL2, _TR2, _BR3),
-    6: (_B, _BL3, _TL3, _T, _TR3, _BR3),
-}
-
-#: Fixed tilts of the cards shown on the discard pile (deterministic "untidiness").
-_DISCARD_ANGLES = (-14, 9, -4)
-
-
-def seat_slots(count: int) -> tuple[tuple[int, int], ...]:
-    """Where ``count`` panels go; more than six (never in a real game) wrap around an oval."""
-    if count in _SLOTS:
-        return _SLOTS[count]
-    return tuple(
-        (
-            round(500 - 350 * math.sin(2 * math.pi * i / count)),
-            round(_CENTRE_Y + 270 * math.cos(2 * math.pi * i / count)),
-        )
-        for i in range(count)
-    )
-
-
-@lru_cache(maxsize=2)
-def _background() -> Image.Image:
-    """The empty table (drawn at double size once for smooth rounded edges)."""
-    s = 2
-    big = Image.new("RGB", (WIDTH * s, HEIGHT * s), _BG)
-    draw = ImageDraw.Draw(big)
-    draw.rounded_rectangle((2 * s, 2 * s, (WIDTH - 2) * s, (HEIGHT - 2) * s), 60 * s, fill=_RIM)
-    draw.rounded_rectangle(
-        (6 * s, 6 * s, (WIDTH - 6) * s, (HEIGHT - 6) * s),
-        56 * s,
-        outline=_RIM_LIGHT,
-        width=2 * s,
-    )
-    draw.rounded_rectangle(
-        (11 * s, 11 * s, (WIDTH - 11) * s, (HEIGHT - 11) * s), 52 * s, fill=_FELT_DARK
-    )
-    draw.rounded_rectangle(
-        (15 * s, 15 * s, (WIDTH - 15) * s, (HEIGHT - 15) * s), 48 * s, fill=_FELT
-    )
-    return big.resize((WIDTH, HEIGHT), Image.Resampling.LANCZOS)
-
-
-def _paste(img: Image.Image, sprite: Image.Image, x: int, y: int) -> None:
-    """Paste a card sprite whose visible card starts at (x, y) (the shadow margin around)."""
-    img.paste(sprite, (x - SHADOW, y - SHADOW), sprite)
-    record("card", (x, y, x + sprite.width - 2 * SHADOW, y + sprite.height - 2 * SHADOW))
-
-
-def _wrap(text: str, face_: Font, width: int, lines: int = 2) -> list[str]:
-    """``text`` broken at spaces into at most ``lines`` lines of ``width`` px (the last one
-    cut with an ellipsis if need be): a caption keeps its full size instead of shrinking."""
-    words = text.split()
-    out: list[str] = []
-    while words and len(out) < lines - 1:
-        take = len(words)
-        while take > 1 and text_width(" ".join(words[:take]), face_) > width:
-            take -= 1
-        out.append(" ".join(words[:take]))
-        words = words[take:]
-    if words:
-        out.append(fit(" ".join(words), face_, width))
-    return [line for line in out if line]
-
-
-def _caption(
-    draw: ImageDraw.ImageDraw,
-    x: int,
-    y: int,
-    text: str,
-    width: int = _COLUMN_W,
-    colour: tuple[int, ...] = _LABEL,
-) -> int:
-    """A caption centred on ``x`` from ``y`` down, wrapped to two lines; returns its bottom."""
-    face_ = font(MIN_TEXT)
-    for line in _wrap(text, face_, width):
-        draw_text(draw, (x, y), line, face_, colour, anchor="mt")
-        y += 38
-    return y
-
-
-# --------------------------------------------------------------------------- seats
-
-
-def _seat(
-    img: Image.Image, draw: ImageDraw.ImageDraw, centre: tuple[int, int], seat: SeatScene
-) -> None:
-    x0, y0 = centre[0] - PANEL_W // 2, centre[1] - PANEL_H // 2
-    record("panel", (x0, y0, x0 + PANEL_W, y0 + PANEL_H))
-    name_room = _seat_frame(draw, centre, seat)
-    _seat_name(draw, x0, y0, seat.name, _name_colour(seat), name_room)
-    _seat_role(draw, x0, y0, seat.role, seat.tone)
-    _seat_hand(img, draw, x0, y0, seat.cards, seat.closed, seat.score)
-
-
-def _panel_fill(tone: str) -> tuple[int, int, int]:
-    return {"out": _PANEL_OUT, "fool": _PANEL_FOOL}.get(tone, _PANEL)
-
-
-def _name_colour(seat: SeatScene) -> tuple[int, int, int]:
-    return _DIM if seat.tone == "out" else (_GOLD if seat.turn else _WHITE)
-
-
-def _seat_frame(draw: ImageDraw.ImageDraw, centre: tuple[int, int], seat: SeatScene) -> int:
-    """The panel, the turn's frame, a partner's team and a seat's own trump; returns the room
-    left for the name."""
-    cx, cy = centre
-    x0, y0 = cx - PANEL_W // 2, cy - PANEL_H // 2
-    box = (x0, y0, x0 + PANEL_W, y0 + PANEL_H)
-    fill = _panel_fill(seat.tone)
-    if seat.turn:
-        draw.rounded_rectangle(
-            (x0 - 4, y0 - 4, x0 + PANEL_W + 4, y0 + PANEL_H + 4),
-            18,
-            outline=(120, 100, 40),
-            width=2,
-        )
-        draw.rounded_rectangle(box, 14, fill=fill, outline=_GOLD, width=4)
-    else:
-        draw.rounded_rectangle(box, 14, fill=fill, outline=_PANEL_EDGE, width=2)
-    name_room = PANEL_W - 28
-    disc_x = x0 + PANEL_W - 30
-    if seat.team:
-        # Partners: the team's number on a disc of its colour, and a stripe down the left.
-        colour = _TEAM_COLOURS[(seat.team - 1) % 2]
-        draw.rounded_rectangle((x0 + 5, y0 + 16, x0 + 10, y0 + PANEL_H - 16), 2, fill=colour)
-        draw.ellipse((disc_x - 21, y0 + 8, disc_x + 21, y0 + 50), fill=colour, outline=_WHITE)
-        number = str(seat.team)
-        draw_text(
-            draw, (disc_x, y0 + 30), number, font(MIN_TEXT, True), _WHITE, anchor="mm", badge=True
-        )
-        name_room -= 48
-        disc_x -= 48
-    if seat.trump >= 0:
-        # Double-trump fool: the seat's own trump on a small card-white disc, top right.
-        name_room -= 48
-        _suit_disc(draw, disc_x, y0 + 29, 21, seat.trump, font(MIN_TEXT))
-    return name_room
-
-
-def _seat_name(
-    draw: ImageDraw.ImageDraw, x0: int, y0: int, name: str, colour: tuple[int, int, int], room: int
-) -> None:
-    name_font = font(_NAME, bold=True)
-    draw_text(draw, (x0 + 16, y0 + 10), fit(name, name_font, room, bold=True), name_font, colour)
-
-
-def _seat_role(draw: ImageDraw.ImageDraw, x0: int, y0: int, role: str, tone: str) -> None:
-    if role:
-        role_font = font(MIN_TEXT)
-        draw_text(
-            draw,
-            (x0 + 16, y0 + 50),
-            fit(role, role_font, PANEL_W - 30),
-            role_font,
-            _TONE_COLOURS.get(tone, _LABEL),
-        )
-
-
-def _seat_hand(
-    img: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    x0: int,
-    y0: int,
-    cards: int,
-    closed: int,
-    score: str,
-) -> None:
-    """The bottom row: the hand as a fan of backs on the left; on the right what a variant
-    adds (a score, closed cards), drawn right to left so the fan gets what is left."""
-    row_y = y0 + PANEL_H - MINI_H - 10
-    right = x0 + PANEL_W - 14
-    if score:
-        # regular weight: "12 эполет" in bold would leave the fan no room
-        score_font = font(MIN_TEXT)
-        text = fit(score, score_font, 180)
-        draw_text(draw, (right, row_y + MINI_H // 2), text, score_font, _GOLD, anchor="rm")
-        right -= int(text_width(text, score_font)) + 14
-    if closed:
-        right = _closed(img, draw, right, row_y, closed)
-    if cards:
-        _fan(img, draw, x0 + 16, row_y, cards, right - (x0 + 16))
-
-
-def _suit_disc(draw: ImageDraw.ImageDraw, cx: int, cy: int, r: int, suit: int, face_: Font) -> None:
-    """A trump suit on a card-white disc with a gold ring (suit 4, no trumps: a dash)."""
-    ring = max(2, r // 11)
-    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=_PAPER, outline=_GOLD, width=ring)
-    symbol = SUIT_SYMBOLS[suit] if 0 <= suit < len(SUIT_SYMBOLS) else "–"
-    draw_text(
-        draw,
-        (cx, cy + max(1, r // 17)),
-        symbol,
-        face_,
-        suit_colour(suit % 4),
-        anchor="mm",
-        badge=True,
-    )
-
-
-def _closed(img: Image.Image, draw: ImageDraw.ImageDraw, right: int, y: int, count: int) -> int:
-    """Magadan fool's closed cards, ending at ``right``: a squared stack of backs lying across
-    (set apart from the held fan: nobody, the owner included, may look at them) and their
-    count in the label colour (the hand's count is white). Returns where the space left of
-    them ends."""
-    face_ = font(MIN_TEXT, bold=True)
-    text = str(count)
-    draw_text(draw, (right, y + MINI_H // 2), text, face_, _LABEL, anchor="rm")
-    sprite = sideways_mini_back()
-    left = right - int(text_width(text, face_)) - 8 - sprite.width - 4
-    top = y + (MINI_H - sprite.height) // 2 + 2
-    for i in reversed(range(min(3, count))):
-        img.paste(sprite, (left + 2 * i, top - 2 * i), sprite)
-    record("card", (left, top - 4, left + sprite.width + 4, top + sprite.height))
-    return left - 16
-
-
-def _fan(
-    img: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, count: int, width: int
-) -> None:
-    """``count`` card backs overlapping like a held hand, and the number next to them, in
-    ``width`` pixels."""
-    shown = min(count, 18)
-    face_ = font(MIN_TEXT, bold=True)
-    room = max(0, width - MINI_W - 12 - int(text_width(str(count), face_)))
-    step = min(14, room / (shown - 1)) if shown > 1 else 0
-    sprite = mini_back()
-    for i in range(shown):
-        img.paste(sprite, (round(x + i * step), y), sprite)
-    right = round(x + (shown - 1) * step) + MINI_W
-    record("card", (x, y, right, y + MINI_H))
-    draw_text(draw, (right + 10, y + MINI_H // 2), str(count), face_, _WHITE, anchor="lm")
-
-
-def _free_seat(draw: ImageDraw.ImageDraw, centre: tuple[int, int], label: str) -> None:
-    """An empty place in a lobby: a dashed outline with the label in the middle."""
-    cx, cy = centre
-    x0, y0 = cx - PANEL_W // 2, cy - PANEL_H // 2
-    draw.rounded_rectangle((x0, y0, x0 + PANEL_W, y0 + PANEL_H), 14, fill=_FELT_DARK)
-    record("panel", (x0, y0, x0 + PANEL_W, y0 + PANEL_H))
-    for x in range(x0 + 16, x0 + PANEL_W - 16, 16):
-        draw.line((x + 2, y0 + 1, x + 10, y0 + 1), fill=_PANEL_EDGE, width=2)
-        draw.line((x + 2, y0 + PANEL_H - 1, x + 10, y0 + PANEL_H - 1), fill=_PANEL_EDGE, width=2)
-    for y in range(y0 + 16, y0 + PANEL_H - 16, 16):
-        draw.line((x0 + 1, y + 2, x0 + 1, y + 10), fill=_PANEL_EDGE, width=2)
-        draw.line((x0 + PANEL_W - 1, y + 2, x0 + PANEL_W - 1, y + 10), fill=_PANEL_EDGE, width=2)
-    face_ = font(MIN_TEXT)
-    draw_text(
-        draw, (cx, cy), fit(label, face_, PANEL_W - 14), face_, _TONE_COLOURS["free"], anchor="mm"
-    )
-
 
 # --------------------------------------------------------------------------- middle
 
