@@ -67,22 +67,19 @@ def card_face(
     The notation stays next to the picture: screen readers read it, and it is the whole card
     whenever emojis are unavailable. Cards of the ``trump`` suit get the trump face."""
     key = (int(card), card.suit == trump, locale, local_ranks, card_emojis.generation)
-    face = _FACES.get(key)
-    if face is None:
-        emoji = card_emojis.markdown(card, key[1], locale, local_ranks=local_ranks)
-        text = card_text(card, locale, local_ranks=local_ranks)
-        face = f"{emoji} {text}" if emoji else text
-        if len(_FACES) >= FACES_KEPT:  # emojis synced again: the old faces are stale
-            _FACES.clear()
-        _FACES[key] = face
-    return face
+    return _FACES.get(key, lambda: _card_face(card, key[1], locale, local_ranks))
+
+
+def _card_face(card: Card, trump_face: bool, locale: LocaleLike, local_ranks: bool) -> str:
+    emoji = card_emojis.markdown(card, trump_face, locale, local_ranks=local_ranks)
+    text = card_text(card, locale, local_ranks=local_ranks)
+    return f"{emoji} {text}" if emoji else text
 
 
 #: card_face by (card, trump face, locale, letters, the emojis' generation): every render of
 #: a table or a hand writes the same few dozen faces. A few thousand at most (108 cards of
 #: two packs, two faces, a few locales), so the bound only matters after emojis change.
-_FACES: dict[tuple[int, bool, LocaleLike, bool, int], str] = {}
-FACES_KEPT = 8192
+_FACES: Kept[str] = Kept(8192)
 
 
 def cards_face(

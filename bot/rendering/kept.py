@@ -37,9 +37,3 @@ class Kept(Generic[V]):
             self._items.clear()
         self._items[key] = value
         return value
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def clear(self) -> None:
-        self._items.clear()
