@@ -61,7 +61,8 @@ PARTS = (
 
 @dataclass
 class Request:
-    """One request the bot made: where it went, its JSON body, its files, Discord's answer."""
+    """One request the bot made: which of a move's three it was, its JSON body, its files and
+    Discord's answer, all the replay needs to make the same public call again."""
 
     kind: str
     body: dict[str, Any]
@@ -71,6 +72,8 @@ class Request:
 
 @dataclass
 class Move:
+    """What one move click made discord.py handle, kept apart so the floor is per move."""
+
     click: dict[str, Any] | None = None
     requests: list[Request] = field(default_factory=list)
 
