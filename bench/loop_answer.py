@@ -25,7 +25,9 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -43,6 +45,44 @@ PLAYERS = ["alice", "bob"]
 WAYS = {"deferred + edit": 0.0, "one answer": 5.0}
 
 
+@dataclass
+class OpenGame:
+    """A two-player game in a channel of its own with both hands open, as a bench plays it."""
+
+    channel: Any
+    world: dict[str, Any]
+    session: Any
+    hands: dict[int, int]
+
+    def next_move(self) -> tuple[Any, Any] | None:
+        """(the player to move, their hand message), or None once nobody can act."""
+        session = self.session
+        seat = acting_seat(session, range(session.game.n))
+        if seat is None or session.finished:
+            return None
+        user = session.seats[seat].user_id
+        actor = next(self.world[n] for n in PLAYERS if self.world[n].id == user)
+        return actor, seen(self.channel, actor, self.hands[user])
+
+
+async def open_game(env: Any, guild: Any, g: int) -> OpenGame:
+    """Game ``g``: a channel and two players of its own, started, both hands shown."""
+    channel = guild.create_text_channel(f"games-{g}")
+    world = {"channel": channel}
+    for name in PLAYERS:
+        world[name] = guild.add_member(env.create_user(f"{name}{g}"))
+    game_id = await start_game(world, PLAYERS)
+    session = service(env).session(game_id)
+    assert session is not None
+    hands = {}
+    for name in PLAYERS:
+        table = message(channel, session.message_id or 0)
+        shown = await world[name].click(table, custom_id=f"durak:show:{game_id}")
+        assert shown.response is not None
+        hands[world[name].id] = shown.response.message.id
+    return OpenGame(channel, world, session, hands)
+
+
 async def play(games: int, moves: int, profile: bool) -> None:
     cpu: dict[str, list[float]] = defaultdict(list)
     profiles = {way: cProfile.Profile() for way in WAYS}
@@ -53,27 +93,13 @@ async def play(games: int, moves: int, profile: bool) -> None:
             for g in range(games):
                 way = list(WAYS)[g % len(WAYS)]
                 bot.surfaces.answers.QUICK_ANSWER_SECONDS = WAYS[way]
-                # a channel and two players of its own per game: one game each
-                channel = guild.create_text_channel(f"games-{g}")
-                world = {"channel": channel}
-                for name in PLAYERS:
-                    world[name] = guild.add_member(env.create_user(f"{name}{g}"))
-                game_id = await start_game(world, PLAYERS)
-                session = service(env).session(game_id)
-                assert session is not None
-                hands = {}
-                for name in PLAYERS:
-                    table = message(channel, session.message_id or 0)
-                    shown = await world[name].click(table, custom_id=f"durak:show:{game_id}")
-                    assert shown.response is not None
-                    hands[world[name].id] = shown.response.message.id
+                game = await open_game(env, guild, g)
+                session = game.session
                 for _ in range(moves):
-                    seat = acting_seat(session, range(session.game.n))
-                    if seat is None or session.finished:
+                    turn = game.next_move()
+                    if turn is None:
                         break
-                    user = session.seats[seat].user_id
-                    actor = next(world[n] for n in PLAYERS if world[n].id == user)
-                    hand = seen(channel, actor, hands[user])
+                    actor, hand = turn
                     version = session.version
                     start = time.process_time()
                     if profile:

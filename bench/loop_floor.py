@@ -44,13 +44,11 @@ import simcord
 from discord.webhook import async_ as webhook_async
 from simcord.http.client import FakeHTTPClient, FakeWebhookAdapter
 
+from bench.loop_answer import open_game
 from bot.cardart.emojis import wanted_emojis
 from tests.bot.conftest import build_world, make_bot
-from tests.bot.helpers import acting_seat, message, move, service
-from tests.bot.test_live_hands import seen
-from tests.bot.test_play import start_game
+from tests.bot.helpers import move
 
-PLAYERS = ["alice", "bob"]
 PARTS = (
     "click parsed",
     "answer (edit_message)",
@@ -307,27 +305,13 @@ async def record_and_replay(
         async with simcord.run(make_bot(Path(tmp) / "durak.db")) as env:
             guild = build_world(env)["guild"]
             for g in range(games):
-                channel = guild.create_text_channel(f"games-{g}")
-                world = {"channel": channel}
-                for name in PLAYERS:
-                    world[name] = guild.add_member(env.create_user(f"{name}{g}"))
-                game_id = await start_game(world, PLAYERS)
-                session = service(env).session(game_id)
-                assert session is not None
-                hands = {}
-                for name in PLAYERS:
-                    table = message(channel, session.message_id or 0)
-                    shown = await world[name].click(table, custom_id=f"durak:show:{game_id}")
-                    assert shown.response is not None
-                    hands[world[name].id] = shown.response.message.id
+                game = await open_game(env, guild, g)
                 await env.advance_time(3)
                 for _ in range(moves):
-                    seat = acting_seat(session, range(session.game.n))
-                    if seat is None or session.finished:
+                    turn = game.next_move()
+                    if turn is None:
                         break
-                    user = session.seats[seat].user_id
-                    actor = next(world[n] for n in PLAYERS if world[n].id == user)
-                    hand = seen(channel, actor, hands[user])
+                    actor, hand = turn
                     rec.moves.append(Move())
                     rec.on = True
                     await move(actor, hand)
