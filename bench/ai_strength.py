@@ -55,7 +55,7 @@ from bench.sparring.hard_v1 import HardV1
 from bench.sparring.hoarder import Hoarder
 from bench.sparring.spender import Spender
 from bench.sparring.transferer import Transferer
-from bench.trump_table import TrumpCounts, play_counted, table_text
+from bench.trump_table import HeldGap, TrumpCounts, gap_text, held_gap, play_counted, table_text
 from engine import Action, Game, Observation, RuleSet
 from engine.ai import BOT_MAX_ITERATIONS, BOT_MAX_SECONDS, Player, make_player
 from engine.ai import hard as hard_module
@@ -184,12 +184,14 @@ def play_deal(
 
 def play_trump_deal(
     args: tuple[RuleSet, Sequence[str], int, int | None, float | None, bool],
-) -> dict[str, TrumpCounts]:
-    """``play_deal`` with issue 31's trump counts per kind instead of times."""
+) -> tuple[dict[str, TrumpCounts], HeldGap]:
+    """``play_deal`` with issue 31's trump counts per kind instead of times, and the gap in
+    trumps held between the first two kinds game by game."""
     rules, kinds, seed, iters, secs, wall_cap = args
     if not wall_cap:
         hard_module.WALL_FACTOR = 1e9
     out: dict[str, TrumpCounts] = {k: TrumpCounts() for k in dict.fromkeys(kinds)}
+    gap = HeldGap()
     for rot, seat_kinds in enumerate(seatings(kinds, rules.players)):
         players = [
             new_player(k, seed * 101 + rot * 7 + s, iters, secs) for s, k in enumerate(seat_kinds)
@@ -197,7 +199,8 @@ def play_trump_deal(
         _, counts = play_counted(Game.new(rules, seed=seed), players)
         for k, c in zip(seat_kinds, counts, strict=True):
             out[k].add(c)
-    return out
+        gap.add(held_gap(counts, seat_kinds, kinds[0], kinds[1]))
+    return out, gap
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -434,24 +437,29 @@ def trumps(ns: argparse.Namespace) -> None:
         work = [(rules, kinds, seed, ns.iterations, ns.seconds, ns.wall_cap) for seed in seeds]
         t0 = time.perf_counter()
         counts: dict[str, TrumpCounts] = {k: TrumpCounts() for k in kinds}
+        gap = HeldGap()
         done = 0
         with ProcessPoolExecutor(ns.jobs) if ns.jobs > 1 else _Serial() as ex:
-            for part in ex.map(play_trump_deal, work, chunksize=1):
+            for part, part_gap in ex.map(play_trump_deal, work, chunksize=1):
                 for k, c in part.items():
                     counts[k].add(c)
+                gap.add(part_gap)
                 done += 1
                 if ns.progress and done % ns.progress == 0 and done < len(work):
-                    _print_trumps(f"  ... {label} after {done} deals", kinds, counts)
-        _print_trumps(f"{label} ({time.perf_counter() - t0:.0f}s)", kinds, counts)
+                    _print_trumps(f"  ... {label} after {done} deals", kinds, counts, gap)
+        _print_trumps(f"{label} ({time.perf_counter() - t0:.0f}s)", kinds, counts, gap)
 
 
-def _print_trumps(head: str, kinds: Sequence[str], counts: dict[str, TrumpCounts]) -> None:
+def _print_trumps(
+    head: str, kinds: Sequence[str], counts: dict[str, TrumpCounts], gap: HeldGap
+) -> None:
     tally = Tally(
         games={k: c.games for k, c in counts.items()},
         not_fool={k: c.not_fool for k, c in counts.items()},
     )
     print(f"{head}: {rates(tally, kinds)}")
-    print(table_text(counts), flush=True)
+    print(table_text(counts))
+    print(gap_text(gap, kinds[0], kinds[1]), flush=True)
 
 
 if __name__ == "__main__":

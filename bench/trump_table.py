@@ -18,10 +18,15 @@ What each row counts (moves made while the talon held more than ``LONG_TALON`` c
   of the cards it took instead;
 * trumps held when the talon runs out: in the hand at the moment the last card is drawn
   (every game, whatever the talon).
+
+The issue's aim compares the two sides' trumps held, and a difference of means can be
+luck of the deals, so :class:`HeldGap` keeps the difference game by game (the same deal,
+both sides at one table) and gives it a 95% interval.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
@@ -51,6 +56,63 @@ class TrumpCounts:
     def add(self, other: TrumpCounts) -> None:
         for f in fields(self):
             setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
+
+
+@dataclass
+class HeldGap:
+    """Trumps held when the talon ran out, side A less side B, one value per game.
+
+    Paired by game because the deal decides most of how many trumps anyone can hold; the
+    spread of the per-game difference is what the interval is built from."""
+
+    games: int = 0
+    total: float = 0.0
+    total_sq: float = 0.0
+
+    def add_game(self, gap: float) -> None:
+        self.games += 1
+        self.total += gap
+        self.total_sq += gap * gap
+
+    def add(self, other: HeldGap) -> None:
+        self.games += other.games
+        self.total += other.total
+        self.total_sq += other.total_sq
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.games if self.games else 0.0
+
+    def interval(self, z: float = 1.96) -> tuple[float, float]:
+        """Normal approximation: games are many (≥ 50) and independent deals or seatings."""
+        n = self.games
+        if n < 2:
+            return (-math.inf, math.inf)
+        var = max(0.0, (self.total_sq - n * self.mean**2) / (n - 1))
+        half = z * math.sqrt(var / n)
+        return self.mean - half, self.mean + half
+
+
+def held_gap(counts: Sequence[TrumpCounts], seat_kinds: Sequence[str], a: str, b: str) -> HeldGap:
+    """One game's gap: the mean trumps held by ``a``'s seats less ``b``'s (none if the talon
+    never ran out)."""
+    gap = HeldGap()
+    held = {
+        k: [c.held for c, sk in zip(counts, seat_kinds, strict=True) if sk == k and c.held_games]
+        for k in (a, b)
+    }
+    if held[a] and held[b]:
+        gap.add_game(sum(held[a]) / len(held[a]) - sum(held[b]) / len(held[b]))
+    return gap
+
+
+def gap_text(gap: HeldGap, a: str, b: str) -> str:
+    """The line under the table that says whether the gap in trumps held is more than luck."""
+    lo, hi = gap.interval()
+    return (
+        f"trumps held, {a} less {b}, per game: {gap.mean:+.2f} "
+        f"[{lo:+.2f}, {hi:+.2f}] (95%, {gap.games} games where the talon ran out)"
+    )
 
 
 #: The issue's rows: label, field.
@@ -143,4 +205,13 @@ def table_text(counts: dict[str, TrumpCounts]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["ROWS", "TrumpCounts", "count_move", "play_counted", "table_text"]
+__all__ = [
+    "ROWS",
+    "HeldGap",
+    "TrumpCounts",
+    "count_move",
+    "gap_text",
+    "held_gap",
+    "play_counted",
+    "table_text",
+]

@@ -4,7 +4,15 @@
 from __future__ import annotations
 
 from bench import ai_strength
-from bench.trump_table import TrumpCounts, count_move, play_counted, table_text
+from bench.trump_table import (
+    HeldGap,
+    TrumpCounts,
+    count_move,
+    gap_text,
+    held_gap,
+    play_counted,
+    table_text,
+)
 from engine import Game, RuleSet
 from engine.ai import make_player
 
@@ -57,6 +65,30 @@ def test_a_counted_game_ends_as_the_arena_would_and_reports_the_trumps_held() ->
     assert all(0 <= c.held <= 9 for c in counts)
     text = table_text({"normal": counts[0], "easy": counts[1]})
     assert "trumps held when the talon runs out" in text and "easy" in text
+
+
+def test_the_gap_in_trumps_held_is_paired_by_game_with_an_interval_round_its_mean() -> None:
+    held = [TrumpCounts(held=3, held_games=1), TrumpCounts(held=1, held_games=1)]
+    assert held_gap(held, ["hard", "collector"], "hard", "collector").total == 2
+    assert held_gap(held, ["collector", "hard"], "hard", "collector").total == -2
+    never = [TrumpCounts(), TrumpCounts()]
+    assert held_gap(never, ["hard", "collector"], "hard", "collector").games == 0
+    four = [TrumpCounts(held=h, held_games=1) for h in (2, 0, 4, 1)]
+    assert held_gap(four, ["hard", "collector"] * 2, "hard", "collector").total == 2.5
+
+    gap = HeldGap()
+    for g in (1, -1) * 50 + (2,) * 100:
+        gap.add_game(g)
+    lo, hi = gap.interval()
+    assert lo < gap.mean == 1.0 < hi
+    assert hi - lo < 0.4
+    same = HeldGap()
+    for _ in range(10):
+        same.add_game(0.5)
+    assert same.interval() == (0.5, 0.5)
+    assert "+1.00 [" in gap_text(gap, "hard", "collector") and "200 games" in gap_text(
+        gap, "hard", "collector"
+    )
 
 
 def test_the_league_plays_each_level_against_each_member_on_each_table() -> None:
