@@ -185,13 +185,13 @@ def play_deal(
 def play_trump_deal(
     args: tuple[RuleSet, Sequence[str], int, int | None, float | None, bool],
 ) -> tuple[dict[str, TrumpCounts], HeldGap]:
-    """``play_deal`` with issue 31's trump counts per kind instead of times, and the gap in
-    trumps held between the first two kinds game by game."""
+    """``play_deal`` with issue 31's trump counts per kind instead of times, and the deal's
+    gap in trumps held between the first two kinds."""
     rules, kinds, seed, iters, secs, wall_cap = args
     if not wall_cap:
         hard_module.WALL_FACTOR = 1e9
     out: dict[str, TrumpCounts] = {k: TrumpCounts() for k in dict.fromkeys(kinds)}
-    gap = HeldGap()
+    games: list[tuple[list[TrumpCounts], list[str]]] = []
     for rot, seat_kinds in enumerate(seatings(kinds, rules.players)):
         players = [
             new_player(k, seed * 101 + rot * 7 + s, iters, secs) for s, k in enumerate(seat_kinds)
@@ -199,8 +199,8 @@ def play_trump_deal(
         _, counts = play_counted(Game.new(rules, seed=seed), players)
         for k, c in zip(seat_kinds, counts, strict=True):
             out[k].add(c)
-        gap.add(held_gap(counts, seat_kinds, kinds[0], kinds[1]))
-    return out, gap
+        games.append((counts, seat_kinds))
+    return out, held_gap(games, kinds[0], kinds[1])
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -20,8 +20,8 @@ What each row counts (moves made while the talon held more than ``LONG_TALON`` c
   (every game, whatever the talon).
 
 The issue's aim compares the two sides' trumps held, and a difference of means can be
-luck of the deals, so :class:`HeldGap` keeps the difference game by game (the same deal,
-both sides at one table) and gives it a 95% interval.
+luck of the deals, so :class:`HeldGap` keeps the difference deal by deal (both sides at one
+table, over every seating of the deal) and gives it a 95% interval.
 """
 
 from __future__ import annotations
@@ -60,32 +60,34 @@ class TrumpCounts:
 
 @dataclass
 class HeldGap:
-    """Trumps held when the talon ran out, side A less side B, one value per game.
+    """Trumps held when the talon ran out, side A less side B, one value per deal.
 
-    Paired by game because the deal decides most of how many trumps anyone can hold; the
-    spread of the per-game difference is what the interval is built from."""
+    Paired because the deal decides most of how many trumps anyone can hold, and one value
+    per deal (its seatings averaged) because the seatings of a deal share its cards, so only
+    different deals are independent draws for the interval."""
 
-    games: int = 0
+    deals: int = 0
     total: float = 0.0
     total_sq: float = 0.0
 
-    def add_game(self, gap: float) -> None:
-        self.games += 1
+    def add_deal(self, gap: float) -> None:
+        self.deals += 1
         self.total += gap
         self.total_sq += gap * gap
 
     def add(self, other: HeldGap) -> None:
-        self.games += other.games
+        self.deals += other.deals
         self.total += other.total
         self.total_sq += other.total_sq
 
     @property
     def mean(self) -> float:
-        return self.total / self.games if self.games else 0.0
+        return self.total / self.deals if self.deals else 0.0
 
     def interval(self, z: float = 1.96) -> tuple[float, float]:
-        """Normal approximation: games are many (≥ 50) and independent deals or seatings."""
-        n = self.games
+        """Normal approximation, sound for the bench's ≥ 50 deals; at a handful of deals it
+        is only a rough width."""
+        n = self.deals
         if n < 2:
             return (-math.inf, math.inf)
         var = max(0.0, (self.total_sq - n * self.mean**2) / (n - 1))
@@ -93,16 +95,25 @@ class HeldGap:
         return self.mean - half, self.mean + half
 
 
-def held_gap(counts: Sequence[TrumpCounts], seat_kinds: Sequence[str], a: str, b: str) -> HeldGap:
-    """One game's gap: the mean trumps held by ``a``'s seats less ``b``'s (none if the talon
-    never ran out)."""
+def held_gap(
+    games: Sequence[tuple[Sequence[TrumpCounts], Sequence[str]]], a: str, b: str
+) -> HeldGap:
+    """One deal's gap from its seatings' games (counts and who sat where): per game, the mean
+    trumps held by ``a``'s seats less ``b``'s, averaged over the games where the talon ran
+    out (no value if it never did)."""
+    gaps = []
+    for counts, seat_kinds in games:
+        held = {
+            k: [
+                c.held for c, sk in zip(counts, seat_kinds, strict=True) if sk == k and c.held_games
+            ]
+            for k in (a, b)
+        }
+        if held[a] and held[b]:
+            gaps.append(sum(held[a]) / len(held[a]) - sum(held[b]) / len(held[b]))
     gap = HeldGap()
-    held = {
-        k: [c.held for c, sk in zip(counts, seat_kinds, strict=True) if sk == k and c.held_games]
-        for k in (a, b)
-    }
-    if held[a] and held[b]:
-        gap.add_game(sum(held[a]) / len(held[a]) - sum(held[b]) / len(held[b]))
+    if gaps:
+        gap.add_deal(sum(gaps) / len(gaps))
     return gap
 
 
@@ -111,7 +122,7 @@ def gap_text(gap: HeldGap, a: str, b: str) -> str:
     lo, hi = gap.interval()
     return (
         f"trumps held, {a} less {b}, per game: {gap.mean:+.2f} "
-        f"[{lo:+.2f}, {hi:+.2f}] (95%, {gap.games} games where the talon ran out)"
+        f"[{lo:+.2f}, {hi:+.2f}] (95% over {gap.deals} deals, the seatings of each averaged)"
     )
 
 

@@ -67,28 +67,35 @@ def test_a_counted_game_ends_as_the_arena_would_and_reports_the_trumps_held() ->
     assert "trumps held when the talon runs out" in text and "easy" in text
 
 
-def test_the_gap_in_trumps_held_is_paired_by_game_with_an_interval_round_its_mean() -> None:
+def test_the_gap_in_trumps_held_is_paired_by_deal_with_an_interval_round_its_mean() -> None:
     held = [TrumpCounts(held=3, held_games=1), TrumpCounts(held=1, held_games=1)]
-    assert held_gap(held, ["hard", "collector"], "hard", "collector").total == 2
-    assert held_gap(held, ["collector", "hard"], "hard", "collector").total == -2
+    assert held_gap([(held, ["hard", "collector"])], "hard", "collector").total == 2
+    # the deal's other seating: the same hands, the sides swapped; the deal gives one value
+    swapped = held_gap(
+        [(held, ["hard", "collector"]), (held, ["collector", "hard"])], "hard", "collector"
+    )
+    assert (swapped.deals, swapped.total) == (1, 0)
     never = [TrumpCounts(), TrumpCounts()]
-    assert held_gap(never, ["hard", "collector"], "hard", "collector").games == 0
+    assert held_gap([(never, ["hard", "collector"])], "hard", "collector").deals == 0
+    half = held_gap(
+        [(never, ["hard", "collector"]), (held, ["hard", "collector"])], "hard", "collector"
+    )
+    assert (half.deals, half.total) == (1, 2)
     four = [TrumpCounts(held=h, held_games=1) for h in (2, 0, 4, 1)]
-    assert held_gap(four, ["hard", "collector"] * 2, "hard", "collector").total == 2.5
+    assert held_gap([(four, ["hard", "collector"] * 2)], "hard", "collector").total == 2.5
 
     gap = HeldGap()
     for g in (1, -1) * 50 + (2,) * 100:
-        gap.add_game(g)
+        gap.add_deal(g)
     lo, hi = gap.interval()
     assert lo < gap.mean == 1.0 < hi
     assert hi - lo < 0.4
     same = HeldGap()
     for _ in range(10):
-        same.add_game(0.5)
+        same.add_deal(0.5)
     assert same.interval() == (0.5, 0.5)
-    assert "+1.00 [" in gap_text(gap, "hard", "collector") and "200 games" in gap_text(
-        gap, "hard", "collector"
-    )
+    text = gap_text(gap, "hard", "collector")
+    assert "+1.00 [" in text and "200 deals" in text
 
 
 def test_the_league_plays_each_level_against_each_member_on_each_table() -> None:
