@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import statistics
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -55,7 +56,7 @@ from bench.sparring.hard_v1 import HardV1
 from bench.sparring.hoarder import Hoarder
 from bench.sparring.spender import Spender
 from bench.sparring.transferer import Transferer
-from bench.trump_table import HeldGap, TrumpCounts, gap_text, held_gap, play_counted, table_text
+from bench.trump_table import TrumpCounts, held_gap, play_counted, table_text
 from engine import Action, Game, Observation, RuleSet
 from engine.ai import BOT_MAX_ITERATIONS, BOT_MAX_SECONDS, Player, make_player
 from engine.ai import hard as hard_module
@@ -184,7 +185,7 @@ def play_deal(
 
 def play_trump_deal(
     args: tuple[RuleSet, Sequence[str], int, int | None, float | None, bool],
-) -> tuple[dict[str, TrumpCounts], HeldGap]:
+) -> tuple[dict[str, TrumpCounts], float | None]:
     """``play_deal`` with issue 31's trump counts per kind instead of times, and the deal's
     gap in trumps held between the first two kinds."""
     rules, kinds, seed, iters, secs, wall_cap = args
@@ -201,6 +202,15 @@ def play_trump_deal(
             out[k].add(c)
         games.append((counts, seat_kinds))
     return out, held_gap(games, kinds[0], kinds[1])
+
+
+def mean_and_half(values: Sequence[float], z: float = 1.96) -> tuple[float, float]:
+    """The mean of independent values and the half-width of its 95% interval (normal
+    approximation: sound for the benches' ≥ 50 values, only a rough width at a handful;
+    infinite below two, where nothing says how far the mean can be off)."""
+    if len(values) < 2:
+        return (values[0] if values else 0.0), math.inf
+    return statistics.fmean(values), z * statistics.stdev(values) / math.sqrt(len(values))
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -437,21 +447,22 @@ def trumps(ns: argparse.Namespace) -> None:
         work = [(rules, kinds, seed, ns.iterations, ns.seconds, ns.wall_cap) for seed in seeds]
         t0 = time.perf_counter()
         counts: dict[str, TrumpCounts] = {k: TrumpCounts() for k in kinds}
-        gap = HeldGap()
+        gaps: list[float] = []
         done = 0
         with ProcessPoolExecutor(ns.jobs) if ns.jobs > 1 else _Serial() as ex:
             for part, part_gap in ex.map(play_trump_deal, work, chunksize=1):
                 for k, c in part.items():
                     counts[k].add(c)
-                gap.add(part_gap)
+                if part_gap is not None:
+                    gaps.append(part_gap)
                 done += 1
                 if ns.progress and done % ns.progress == 0 and done < len(work):
-                    _print_trumps(f"  ... {label} after {done} deals", kinds, counts, gap)
-        _print_trumps(f"{label} ({time.perf_counter() - t0:.0f}s)", kinds, counts, gap)
+                    _print_trumps(f"  ... {label} after {done} deals", kinds, counts, gaps)
+        _print_trumps(f"{label} ({time.perf_counter() - t0:.0f}s)", kinds, counts, gaps)
 
 
 def _print_trumps(
-    head: str, kinds: Sequence[str], counts: dict[str, TrumpCounts], gap: HeldGap
+    head: str, kinds: Sequence[str], counts: dict[str, TrumpCounts], gaps: Sequence[float]
 ) -> None:
     tally = Tally(
         games={k: c.games for k, c in counts.items()},
@@ -459,7 +470,13 @@ def _print_trumps(
     )
     print(f"{head}: {rates(tally, kinds)}")
     print(table_text(counts))
-    print(gap_text(gap, kinds[0], kinds[1]), flush=True)
+    mean, half = mean_and_half(gaps)
+    print(
+        f"trumps held, {kinds[0]} less {kinds[1]}, per game: {mean:+.2f} "
+        f"[{mean - half:+.2f}, {mean + half:+.2f}] (95% over {len(gaps)} deals, the seatings"
+        " of each averaged)",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

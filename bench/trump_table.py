@@ -20,13 +20,12 @@ What each row counts (moves made while the talon held more than ``LONG_TALON`` c
   (every game, whatever the talon).
 
 The issue's aim compares the two sides' trumps held, and a difference of means can be
-luck of the deals, so :class:`HeldGap` keeps the difference deal by deal (both sides at one
-table, over every seating of the deal) and gives it a 95% interval.
+luck of the deals, so :func:`held_gap` gives the difference deal by deal (both sides at one
+table, over every seating of the deal), for ``--trumps`` to print with a 95% interval.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
@@ -58,49 +57,16 @@ class TrumpCounts:
             setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
 
 
-@dataclass
-class HeldGap:
-    """Trumps held when the talon ran out, side A less side B, one value per deal.
-
-    Paired because the deal decides most of how many trumps anyone can hold, and one value
-    per deal (its seatings averaged) because the seatings of a deal share its cards, so only
-    different deals are independent draws for the interval."""
-
-    deals: int = 0
-    total: float = 0.0
-    total_sq: float = 0.0
-
-    def add_deal(self, gap: float) -> None:
-        self.deals += 1
-        self.total += gap
-        self.total_sq += gap * gap
-
-    def add(self, other: HeldGap) -> None:
-        self.deals += other.deals
-        self.total += other.total
-        self.total_sq += other.total_sq
-
-    @property
-    def mean(self) -> float:
-        return self.total / self.deals if self.deals else 0.0
-
-    def interval(self, z: float = 1.96) -> tuple[float, float]:
-        """Normal approximation, sound for the bench's ≥ 50 deals; at a handful of deals it
-        is only a rough width."""
-        n = self.deals
-        if n < 2:
-            return (-math.inf, math.inf)
-        var = max(0.0, (self.total_sq - n * self.mean**2) / (n - 1))
-        half = z * math.sqrt(var / n)
-        return self.mean - half, self.mean + half
-
-
 def held_gap(
     games: Sequence[tuple[Sequence[TrumpCounts], Sequence[str]]], a: str, b: str
-) -> HeldGap:
-    """One deal's gap from its seatings' games (counts and who sat where): per game, the mean
-    trumps held by ``a``'s seats less ``b``'s, averaged over the games where the talon ran
-    out (no value if it never did)."""
+) -> float | None:
+    """One deal's gap in trumps held when the talon ran out, from its seatings' games (counts
+    and who sat where): per game, the mean held by ``a``'s seats less ``b``'s, averaged over
+    the games where the talon ran out (None if it never did).
+
+    Paired because the deal decides most of how many trumps anyone can hold, and one value
+    per deal because its seatings share its cards: only different deals are independent
+    draws for an interval."""
     gaps = []
     for counts, seat_kinds in games:
         held = {
@@ -111,19 +77,7 @@ def held_gap(
         }
         if held[a] and held[b]:
             gaps.append(sum(held[a]) / len(held[a]) - sum(held[b]) / len(held[b]))
-    gap = HeldGap()
-    if gaps:
-        gap.add_deal(sum(gaps) / len(gaps))
-    return gap
-
-
-def gap_text(gap: HeldGap, a: str, b: str) -> str:
-    """The line under the table that says whether the gap in trumps held is more than luck."""
-    lo, hi = gap.interval()
-    return (
-        f"trumps held, {a} less {b}, per game: {gap.mean:+.2f} "
-        f"[{lo:+.2f}, {hi:+.2f}] (95% over {gap.deals} deals, the seatings of each averaged)"
-    )
+    return sum(gaps) / len(gaps) if gaps else None
 
 
 #: The issue's rows: label, field.
@@ -218,10 +172,8 @@ def table_text(counts: dict[str, TrumpCounts]) -> str:
 
 __all__ = [
     "ROWS",
-    "HeldGap",
     "TrumpCounts",
     "count_move",
-    "gap_text",
     "held_gap",
     "play_counted",
     "table_text",

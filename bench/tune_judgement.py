@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import math
 import os
 import random
 import sys
@@ -30,7 +29,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from bench.ai_strength import SPARRING, wilson
+from bench.ai_strength import SPARRING, mean_and_half, wilson
 from bench.sparring import base
 from bench.sparring.base import SparringPlayer
 from engine import Action, Game, Observation, RuleSet
@@ -163,9 +162,7 @@ def main(argv: list[str] | None = None) -> None:
         k, n = sum(mine), 2 * per
         lo, hi = wilson(k, n)
         diffs = [(a - b) / 2 for a, b in zip(mine, base, strict=True)]
-        mean = sum(diffs) / len(diffs)
-        var = sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1)
-        half = 1.96 * math.sqrt(var / len(diffs))
+        mean, half = mean_and_half(diffs)
         print(
             f"{label:36s} " + " ".join(row) + f"  {k / n:.1%} [{lo:.1%}-{hi:.1%}]"
             f"  diff {mean:+.1%} ±{half:.1%}",

@@ -3,16 +3,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bench import ai_strength
-from bench.trump_table import (
-    HeldGap,
-    TrumpCounts,
-    count_move,
-    gap_text,
-    held_gap,
-    play_counted,
-    table_text,
-)
+from bench.trump_table import TrumpCounts, count_move, held_gap, play_counted, table_text
 from engine import Game, RuleSet
 from engine.ai import make_player
 
@@ -67,34 +61,28 @@ def test_a_counted_game_ends_as_the_arena_would_and_reports_the_trumps_held() ->
     assert "trumps held when the talon runs out" in text and "easy" in text
 
 
-def test_the_gap_in_trumps_held_is_paired_by_deal_with_an_interval_round_its_mean() -> None:
+def test_the_gap_in_trumps_held_is_paired_by_deal_with_an_interval_round_its_mean(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     held = [TrumpCounts(held=3, held_games=1), TrumpCounts(held=1, held_games=1)]
-    assert held_gap([(held, ["hard", "collector"])], "hard", "collector").total == 2
+    assert held_gap([(held, ["hard", "collector"])], "hard", "collector") == 2
     # the deal's other seating: the same hands, the sides swapped; the deal gives one value
-    swapped = held_gap(
-        [(held, ["hard", "collector"]), (held, ["collector", "hard"])], "hard", "collector"
-    )
-    assert (swapped.deals, swapped.total) == (1, 0)
+    swapped = [(held, ["hard", "collector"]), (held, ["collector", "hard"])]
+    assert held_gap(swapped, "hard", "collector") == 0
     never = [TrumpCounts(), TrumpCounts()]
-    assert held_gap([(never, ["hard", "collector"])], "hard", "collector").deals == 0
-    half = held_gap(
-        [(never, ["hard", "collector"]), (held, ["hard", "collector"])], "hard", "collector"
-    )
-    assert (half.deals, half.total) == (1, 2)
+    assert held_gap([(never, ["hard", "collector"])], "hard", "collector") is None
+    half = [(never, ["hard", "collector"]), (held, ["hard", "collector"])]
+    assert held_gap(half, "hard", "collector") == 2
     four = [TrumpCounts(held=h, held_games=1) for h in (2, 0, 4, 1)]
-    assert held_gap([(four, ["hard", "collector"] * 2)], "hard", "collector").total == 2.5
+    assert held_gap([(four, ["hard", "collector"] * 2)], "hard", "collector") == 2.5
 
-    gap = HeldGap()
-    for g in (1, -1) * 50 + (2,) * 100:
-        gap.add_deal(g)
-    lo, hi = gap.interval()
-    assert lo < gap.mean == 1.0 < hi
-    assert hi - lo < 0.4
-    same = HeldGap()
-    for _ in range(10):
-        same.add_deal(0.5)
-    assert same.interval() == (0.5, 0.5)
-    text = gap_text(gap, "hard", "collector")
+    gaps = [1.0, -1.0] * 50 + [2.0] * 100
+    mean, width = ai_strength.mean_and_half(gaps)
+    assert mean - width < mean == 1.0 < mean + width
+    assert 2 * width < 0.4
+    assert ai_strength.mean_and_half([0.5] * 10) == (0.5, 0.0)
+    ai_strength._print_trumps("t", ["hard", "collector"], {}, gaps)
+    text = capsys.readouterr().out
     assert "+1.00 [" in text and "200 deals" in text
 
 
